@@ -1,0 +1,7 @@
+//! The `boardlab` application: command-line tools and the terminal interface over the engine crates
+//! [`mousecats`], [`peg`] and [`sudoku`]. The binary (`src/main.rs`) only parses arguments and dispatches here;
+//! tests drive these modules directly (for example the terminal screens through ratatui's `TestBackend`).
+
+pub mod cli;
+pub mod output;
+pub mod tui;

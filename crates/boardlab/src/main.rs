@@ -1,0 +1,59 @@
+//! `boardlab`: one binary over the three engine crates.
+//!
+//! `boardlab` alone opens the terminal interface; `boardlab <game> <verb>` runs a tool.
+//! A global `--json` puts machine-readable results on stdout and nothing else there.
+
+use std::process::ExitCode;
+
+use boardlab::output::Output;
+use boardlab::{cli, tui};
+use clap::{Parser, Subcommand};
+
+/// Mouse & Cats, peg solitaire and sudoku: exact engines, fast tools and terminal play.
+#[derive(Debug, Parser)]
+#[command(name = "boardlab", version, about, propagate_version = true)]
+struct Cli {
+    /// Print machine-readable JSON on stdout (and nothing else there).
+    #[arg(long, global = true)]
+    json: bool,
+
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Mouse & Cats (Fox and Hounds): solve, analyse, perft, play.
+    Mouse(cli::mouse::MouseArgs),
+    /// Peg solitaire: count, solve.
+    Peg(cli::peg::PegArgs),
+    /// Sudoku: solve, generate, rate, hint.
+    Sudoku(cli::sudoku::SudokuArgs),
+    /// Open the full-screen terminal interface, optionally straight into one game.
+    Play(tui::PlayArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let out = Output::new(cli.json);
+    let result = match cli.command {
+        None => tui::run(tui::PlayArgs::default()),
+        Some(Command::Play(args)) => tui::run(args),
+        Some(Command::Mouse(args)) => cli::mouse::run(args, &out),
+        Some(Command::Peg(args)) => cli::peg::run(args, &out),
+        Some(Command::Sudoku(args)) => cli::sudoku::run(args, &out),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            // One line on stderr: the error and its causes, joined.
+            let msg = err
+                .chain()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(": ");
+            eprintln!("boardlab: error: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,58 @@
+//! Where results, logs and progress go.
+//!
+//! Results go to stdout: human text, or with `--json` a JSON document and nothing else.
+//! Progress bars and logs go to stderr, and only when stderr is a terminal.
+
+use std::io::{IsTerminal, Write};
+
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+
+/// The global output settings of one run.
+#[derive(Debug, Clone, Copy)]
+pub struct Output {
+    /// `--json` was given.
+    pub json: bool,
+    /// stderr is a terminal, so progress bars and logs may be shown there.
+    pub stderr_tty: bool,
+}
+
+impl Output {
+    /// Settings for this process.
+    pub fn new(json: bool) -> Self {
+        Self {
+            json,
+            stderr_tty: std::io::stderr().is_terminal(),
+        }
+    }
+
+    /// Print `value` as pretty JSON on stdout, followed by a newline.
+    pub fn print_json<T: Serialize>(&self, value: &T) -> anyhow::Result<()> {
+        let mut stdout = std::io::stdout().lock();
+        serde_json::to_writer_pretty(&mut stdout, value)?;
+        writeln!(stdout)?;
+        Ok(())
+    }
+
+    /// A progress bar on stderr with `len` steps, hidden unless stderr is a terminal.
+    pub fn progress(&self, len: u64, message: &str) -> ProgressBar {
+        if !self.stderr_tty {
+            return ProgressBar::hidden();
+        }
+        let bar = ProgressBar::new(len);
+        if let Ok(style) =
+            ProgressStyle::with_template("{msg} [{elapsed_precise}] {wide_bar} {pos}/{len} ({eta})")
+        {
+            bar.set_style(style);
+        }
+        bar.set_message(message.to_string());
+        bar
+    }
+
+    /// A log line on stderr, only when stderr is a terminal.
+    pub fn log(&self, line: &str) {
+        if self.stderr_tty {
+            eprintln!("{line}");
+        }
+    }
+}
