@@ -1,0 +1,250 @@
+//! The logical solver: human techniques applied easiest first, each step recorded and explained.
+//!
+//! The solver works on a [`Candidates`] state (placed digits and pencil marks as bitsets). At each point it looks
+//! for the easiest technique that makes progress (in the order of [`TECHNIQUES`], which follows Sudoku Explainer's
+//! ratings), applies it, and starts again from the easiest. Singles are applied in batches (all the singles of the
+//! same kind visible at once); every other technique one instance at a time.
+//!
+//! ```
+//! use sudoku::logic::{self, Candidates, Options};
+//!
+//! let puzzle = "4......9.6.......5.....5....9.1..36....8....1..8.9.7...8.4.6.....1.7...4..65.983.";
+//! let mut values = [0u8; 81];
+//! for (v, ch) in values.iter_mut().zip(puzzle.bytes()) {
+//!     *v = if ch.is_ascii_digit() { ch - b'0' } else { 0 };
+//! }
+//! let state = Candidates::from_values(&values).unwrap();
+//! let outcome = logic::solve(state, &Options { record: true, ..Options::default() });
+//! assert!(outcome.is_solved());
+//! println!("rating {}", outcome.rating);
+//! println!("{}", outcome.steps[0]); // e.g. "Hidden single: 5 can only go in r1c7 within box 3"
+//! ```
+
+mod basic;
+mod chains;
+mod state;
+mod step;
+pub mod tables;
+
+pub use state::{Candidates, Conflict};
+pub use step::{Candidate, ChainNode, Rating, Step, TECHNIQUES, Technique, TechniqueSet};
+
+/// How far the solver may go, and whether it keeps its steps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// Stop (as stuck) when the easiest step available is rated above this.
+    pub max_rating: Rating,
+    /// The techniques the solver may use.
+    pub techniques: TechniqueSet,
+    /// Keep every step in [`Outcome::steps`].
+    pub record: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            max_rating: Rating(u8::MAX),
+            techniques: TechniqueSet::ALL,
+            record: false,
+        }
+    }
+}
+
+/// How a logical solve ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// Every cell is filled.
+    Solved,
+    /// No technique (within the allowed ratings) makes progress: the rest needs guessing, or harder techniques.
+    Stuck,
+    /// The grid has no solution: the logic ran into a contradiction.
+    Contradiction(Conflict),
+}
+
+/// The result of [`solve`].
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// How it ended.
+    pub status: Status,
+    /// The hardest technique used (by rating), if any step was taken.
+    pub hardest: Option<Technique>,
+    /// The highest step rating (0.0 when no step was needed).
+    pub rating: Rating,
+    /// Number of steps taken (each single counts as one step).
+    pub step_count: usize,
+    /// The steps, when [`Options::record`] was set.
+    pub steps: Vec<Step>,
+    /// The state reached.
+    pub state: Candidates,
+}
+
+impl Outcome {
+    /// Whether the grid was solved.
+    pub fn is_solved(&self) -> bool {
+        self.status == Status::Solved
+    }
+}
+
+/// Find the easiest step available among `allowed` techniques, rated at most `max`; fills `step` and returns
+/// whether one was found.
+pub fn find_step(s: &Candidates, step: &mut Step, max: Rating, allowed: TechniqueSet) -> bool {
+    macro_rules! tier {
+        ($t:expr, $e:expr) => {
+            if $t.base_rating() > max {
+                return false;
+            }
+            if allowed.contains($t) && $e {
+                return step.rating <= max;
+            }
+        };
+    }
+    use Technique as T;
+    tier!(T::FullHouse, basic::full_houses(s, step));
+    tier!(T::HiddenSingleBox, basic::hidden_singles(s, step, false));
+    tier!(T::HiddenSingleLine, basic::hidden_singles(s, step, true));
+    tier!(T::DirectPointing, basic::locked(s, step, true, true));
+    tier!(T::DirectClaiming, basic::locked(s, step, false, true));
+    tier!(T::DirectHiddenPair, basic::hidden_subset(s, step, 2, true));
+    tier!(T::NakedSingle, basic::naked_singles(s, step));
+    tier!(
+        T::DirectHiddenTriple,
+        basic::hidden_subset(s, step, 3, true)
+    );
+    tier!(T::Pointing, basic::locked(s, step, true, false));
+    tier!(T::Claiming, basic::locked(s, step, false, false));
+    tier!(T::NakedPair, basic::naked_subset(s, step, 2));
+    tier!(T::XWing, basic::fish(s, step, 2));
+    tier!(T::HiddenPair, basic::hidden_subset(s, step, 2, false));
+    tier!(T::NakedTriple, basic::naked_subset(s, step, 3));
+    tier!(T::Swordfish, basic::fish(s, step, 3));
+    tier!(T::HiddenTriple, basic::hidden_subset(s, step, 3, false));
+    if T::Skyscraper.base_rating() > max {
+        return false;
+    }
+    if basic::turbot(s, step, allowed) {
+        return step.rating <= max;
+    }
+    tier!(T::XYWing, basic::xy_wing(s, step));
+    tier!(T::XYZWing, basic::xyz_wing(s, step));
+    tier!(T::NakedQuad, basic::naked_subset(s, step, 4));
+    tier!(T::Jellyfish, basic::fish(s, step, 4));
+    tier!(T::HiddenQuad, basic::hidden_subset(s, step, 4, false));
+    chains::find(s, step, max, allowed)
+}
+
+/// Apply a step: remove its eliminations, then place its placements. Fails if a placement is no longer possible
+/// (the grid has no solution).
+pub fn apply(s: &mut Candidates, step: &Step) -> Result<(), Conflict> {
+    for e in &step.eliminations {
+        s.eliminate(usize::from(e.cell), e.digit);
+    }
+    for p in &step.placements {
+        let cell = usize::from(p.cell);
+        let v = s.value(cell);
+        if v == p.digit {
+            continue;
+        }
+        if v != 0 || !s.has(cell, p.digit) {
+            return Err(Conflict {
+                cell,
+                digit: p.digit,
+            });
+        }
+        s.place(cell, p.digit);
+    }
+    Ok(())
+}
+
+/// Solve as far as the techniques allow, easiest first.
+pub fn solve(mut state: Candidates, opts: &Options) -> Outcome {
+    let mut step = Step::default();
+    let mut hardest: Option<Technique> = None;
+    let mut rating = Rating(0);
+    let mut steps = Vec::new();
+    let mut step_count = 0;
+    let status = loop {
+        if state.is_solved() {
+            break Status::Solved;
+        }
+        if !find_step(&state, &mut step, opts.max_rating, opts.techniques) {
+            break match state.contradiction() {
+                Some(c) => Status::Contradiction(c),
+                None => Status::Stuck,
+            };
+        }
+        let t = step.technique();
+        if step.rating > rating || hardest.is_none() {
+            if step.rating >= rating {
+                hardest = Some(t);
+            }
+            rating = rating.max(step.rating);
+        }
+        if let Err(c) = apply(&mut state, &step) {
+            break Status::Contradiction(c);
+        }
+        if t.is_single_batch() {
+            step_count += step.placements.len();
+            if opts.record {
+                for (i, p) in step.placements.iter().enumerate() {
+                    let mut one = Step::default();
+                    one.start(t);
+                    one.placements.push(*p);
+                    one.houses.push(step.houses.get(i).copied().unwrap_or(0));
+                    one.cells.push(p.cell);
+                    one.digits = tables::digit_bit(p.digit);
+                    one.highlights.push(*p);
+                    steps.push(one);
+                }
+            }
+        } else {
+            step_count += 1;
+            if opts.record {
+                steps.push(step.clone());
+            }
+        }
+    };
+    Outcome {
+        status,
+        hardest,
+        rating,
+        step_count,
+        steps,
+        state,
+    }
+}
+
+/// The next logical step from a state: the easiest technique that makes progress, explained. `None` when the
+/// grid is solved, or stuck (only guessing is left), or contradictory.
+pub fn hint(state: &Candidates) -> Option<Step> {
+    if state.is_solved() || state.contradiction().is_some() {
+        return None;
+    }
+    let mut step = Step::default();
+    if !find_step(state, &mut step, Rating(u8::MAX), TechniqueSet::ALL) {
+        return None;
+    }
+    if step.technique().is_single_batch() {
+        // One single at a time: the first one found.
+        step.placements.truncate(1);
+        step.houses.truncate(1);
+        if let Some(p) = step.placements.first().copied() {
+            step.cells = vec![p.cell];
+            step.digits = tables::digit_bit(p.digit);
+            step.highlights = vec![p];
+        }
+    }
+    Some(step)
+}
+
+impl Technique {
+    /// Whether the solver applies this technique in batches (all instances seen at once): the singles.
+    pub const fn is_single_batch(self) -> bool {
+        matches!(
+            self,
+            Technique::FullHouse
+                | Technique::HiddenSingleBox
+                | Technique::HiddenSingleLine
+                | Technique::NakedSingle
+        )
+    }
+}

@@ -1,0 +1,69 @@
+//! The rater against Sudoku Explainer's ratings of the qqwing sample (`../shared/sudoku-data/generated`).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed unwrap is a failed test
+
+use std::path::PathBuf;
+
+use sudoku::logic::{self, Candidates, Options, Rating};
+
+fn data_dir() -> Option<PathBuf> {
+    let d = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/sudoku-data/generated");
+    if d.is_dir() { Some(d) } else { None }
+}
+
+fn parse(line: &str) -> [u8; 81] {
+    let mut v = [0u8; 81];
+    for (x, ch) in v.iter_mut().zip(line.bytes()) {
+        *x = if (b'1'..=b'9').contains(&ch) {
+            ch - b'0'
+        } else {
+            0
+        };
+    }
+    v
+}
+
+#[test]
+fn agreement_with_sudoku_explainer() {
+    let Some(dir) = data_dir() else {
+        eprintln!("skipped: ../shared/sudoku-data is absent");
+        return;
+    };
+    for level in ["simple", "easy", "intermediate", "expert"] {
+        let text =
+            std::fs::read_to_string(dir.join(format!("qqwing_{level}_first100_se_rated.txt")))
+                .unwrap();
+        let (mut n, mut exact, mut close) = (0, 0, 0);
+        for line in text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.is_empty())
+        {
+            let (p, r) = line.split_once(" ED=").unwrap();
+            let se: f64 = r.split('/').next().unwrap().parse().unwrap();
+            let se = Rating((se * 10.0).round() as u8);
+            let out = logic::solve(
+                Candidates::from_values(&parse(p)).unwrap(),
+                &Options::default(),
+            );
+            let mine = if out.is_solved() {
+                out.rating
+            } else {
+                Rating(200)
+            };
+            n += 1;
+            if mine == se {
+                exact += 1;
+            }
+            if mine.0.abs_diff(se.0) <= 1 {
+                close += 1;
+            }
+            if mine != se {
+                eprintln!(
+                    "{level} {p} se {se} mine {mine} {:?} {:?}",
+                    out.hardest, out.status
+                );
+            }
+        }
+        eprintln!("{level}: {exact}/{n} exact, {close}/{n} within 0.1");
+    }
+}
