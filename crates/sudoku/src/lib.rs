@@ -1,3 +1,12 @@
 #![doc = include_str!("../README.md")]
 
+pub mod grid;
+pub mod grid_parse;
 pub mod logic;
+pub mod solver;
+
+pub use grid::{CELLS, Cell, Conflict, Grid, GridError, SolutionError, Unit};
+pub use grid_parse::{LineResults, ParseError, ParseErrorKind, ParsedPuzzle, PuzzleReader};
+pub use solver::{
+    Counted, SolveError, count_solutions, count_solutions_with_first, first_solution, solve,
+};

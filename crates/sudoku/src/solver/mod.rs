@@ -1,0 +1,113 @@
+//! The solver: counts solutions up to a limit, and finds the unique solution.
+//!
+//! ```
+//! use sudoku::{Grid, SolveError};
+//!
+//! let puzzle: Grid = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......".parse()?;
+//! let solution = puzzle.solve()?;
+//! assert!(solution.check_solution_of(&puzzle).is_ok());
+//! assert_eq!(puzzle.count_solutions(2), 1);
+//!
+//! // The empty grid has billions of solutions: counting stops at the limit.
+//! assert_eq!(Grid::EMPTY.count_solutions(1000), 1000);
+//! assert_eq!(Grid::EMPTY.solve(), Err(SolveError::MultipleSolutions));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+pub mod reference;
+
+use std::fmt;
+
+use crate::grid::Grid;
+
+/// Why [`Grid::solve`] found no unique solution.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SolveError {
+    /// The puzzle has no solution.
+    NoSolution,
+    /// The puzzle has more than one solution.
+    MultipleSolutions,
+}
+
+impl fmt::Display for SolveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            SolveError::NoSolution => "no solution",
+            SolveError::MultipleSolutions => "more than one solution",
+        })
+    }
+}
+
+impl std::error::Error for SolveError {}
+
+/// The result of [`count_solutions_with_first`]: how many solutions (up to the limit) and the first one found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Counted {
+    /// `min(number of solutions, limit)`.
+    pub count: u64,
+    /// The first solution found, if any.
+    pub first: Option<Grid>,
+}
+
+/// The number of solutions of `grid`, counting no further than `limit`: `0`, `1`, …, or `limit` meaning "at
+/// least `limit`". A limit of 0 returns 0 without searching. A grid with a repeated digit has no solution.
+#[must_use]
+pub fn count_solutions(grid: &Grid, limit: u64) -> u64 {
+    count_solutions_with_first(grid, limit).count
+}
+
+/// Like [`count_solutions`], also returning the first solution found (the one [`first_solution`] returns).
+#[must_use]
+pub fn count_solutions_with_first(grid: &Grid, limit: u64) -> Counted {
+    let (count, first) = reference::count_solutions_with_first(grid, limit);
+    Counted { count, first }
+}
+
+/// The unique solution of `grid`.
+///
+/// # Errors
+/// [`SolveError::NoSolution`] or [`SolveError::MultipleSolutions`].
+pub fn solve(grid: &Grid) -> Result<Grid, SolveError> {
+    match count_solutions_with_first(grid, 2) {
+        Counted {
+            count: 1,
+            first: Some(g),
+        } => Ok(g),
+        Counted { count: 0, .. } => Err(SolveError::NoSolution),
+        _ => Err(SolveError::MultipleSolutions),
+    }
+}
+
+/// One solution of `grid` (the first the search meets), whether or not it is unique; `None` if it has none.
+#[must_use]
+pub fn first_solution(grid: &Grid) -> Option<Grid> {
+    count_solutions_with_first(grid, 1).first
+}
+
+impl Grid {
+    /// See [`count_solutions`].
+    #[must_use]
+    pub fn count_solutions(&self, limit: u64) -> u64 {
+        count_solutions(self, limit)
+    }
+
+    /// See [`solve`].
+    ///
+    /// # Errors
+    /// [`SolveError::NoSolution`] or [`SolveError::MultipleSolutions`].
+    pub fn solve(&self) -> Result<Grid, SolveError> {
+        solve(self)
+    }
+
+    /// See [`first_solution`].
+    #[must_use]
+    pub fn first_solution(&self) -> Option<Grid> {
+        first_solution(self)
+    }
+
+    /// Whether the grid has exactly one solution.
+    #[must_use]
+    pub fn has_unique_solution(&self) -> bool {
+        count_solutions(self, 2) == 1
+    }
+}
