@@ -1,8 +1,37 @@
-//! The full-screen terminal interface (ratatui + crossterm).
+//! The full-screen terminal interface (ratatui + crossterm): a title screen, the three games, help, undo and
+//! redo, save and resume.
+//!
+//! [`App`] is the whole interface as a plain value: [`App::handle_event`] feeds it a terminal event,
+//! [`App::render`] draws it into any ratatui frame, so tests drive it through ratatui's `TestBackend` without a
+//! terminal. [`run`] puts a real terminal into raw mode and the alternate screen, runs the event loop, and
+//! restores the terminal on the way out, also when the program panics.
 
+use std::io::{self, IsTerminal, Stdout};
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Once;
 
 use clap::{Args, ValueEnum};
+use crossterm::cursor::{Hide, Show};
+use crossterm::execute;
+use crossterm::terminal::{
+    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+};
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+
+pub mod app;
+pub mod clock;
+pub mod games;
+pub mod history;
+pub mod save;
+pub mod screen;
+pub mod theme;
+pub mod title;
+pub mod ui;
+
+pub use app::App;
+pub use screen::Config;
 
 /// Which game `boardlab play` opens.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -15,14 +44,118 @@ pub enum Game {
     Sudoku,
 }
 
+impl Game {
+    /// The three games, in menu order.
+    pub const ALL: [Game; 3] = [Game::Mouse, Game::Peg, Game::Sudoku];
+
+    /// The game's name as shown.
+    pub fn name(self) -> &'static str {
+        match self {
+            Game::Mouse => "Mouse & Cats",
+            Game::Peg => "Peg solitaire",
+            Game::Sudoku => "Sudoku",
+        }
+    }
+
+    /// The game's key in save files and on the command line.
+    pub fn key(self) -> &'static str {
+        match self {
+            Game::Mouse => "mouse",
+            Game::Peg => "peg",
+            Game::Sudoku => "sudoku",
+        }
+    }
+
+    /// The game with this key.
+    pub fn from_key(key: &str) -> Option<Game> {
+        Game::ALL.into_iter().find(|g| g.key() == key)
+    }
+}
+
 /// Arguments of `boardlab play`.
 #[derive(Debug, Default, Args)]
 pub struct PlayArgs {
     /// The game to open; the title screen when absent.
     pub game: Option<Game>,
+
+    /// Resume the game saved in FILE (`s` in a game saves; this file is then saved to again).
+    #[arg(long, value_name = "FILE", conflicts_with = "game")]
+    pub load: Option<PathBuf>,
+
+    /// Seed for generated puzzles, to replay the same ones.
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
 }
 
-/// Open the terminal interface.
-pub fn run(_args: PlayArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("the terminal interface is not implemented yet")
+/// Open the terminal interface and run it until the player quits.
+pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
+    let cfg = Config::from_env(args.seed);
+    // Read a save before touching the terminal, so a bad file is reported as a plain error line.
+    let mut app = match (&args.load, args.game) {
+        (Some(path), _) => App::load(cfg, path)?,
+        (None, Some(game)) => App::new_game(cfg, game),
+        (None, None) => App::new(cfg, Game::Mouse),
+    };
+    if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
+        anyhow::bail!(
+            "the game interface needs a terminal (stdin and stdout are not both terminals); \
+             the tools are `boardlab mouse|peg|sudoku …`, see `boardlab --help`"
+        );
+    }
+    app.panic_key = std::env::var_os("BOARDLAB_TEST_PANIC_KEY").is_some();
+    let mut terminal = TerminalGuard::enter()?;
+    let result = app.run(&mut terminal.terminal);
+    drop(terminal);
+    result?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The terminal in raw mode on the alternate screen; dropping it restores the terminal.
+struct TerminalGuard {
+    terminal: Terminal<CrosstermBackend<Stdout>>,
+}
+
+impl TerminalGuard {
+    fn enter() -> io::Result<TerminalGuard> {
+        install_panic_hook();
+        enable_raw_mode()?;
+        let setup = (|| {
+            execute!(io::stdout(), EnterAlternateScreen, Hide)?;
+            let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
+            terminal.clear()?;
+            Ok(terminal)
+        })();
+        match setup {
+            Ok(terminal) => Ok(TerminalGuard { terminal }),
+            Err(e) => {
+                restore_terminal();
+                Err(e)
+            }
+        }
+    }
+}
+
+impl Drop for TerminalGuard {
+    fn drop(&mut self) {
+        restore_terminal();
+    }
+}
+
+/// Leave raw mode and the alternate screen, show the cursor. Safe to call more than once.
+fn restore_terminal() {
+    let _ = disable_raw_mode();
+    let _ = execute!(io::stdout(), LeaveAlternateScreen, Show);
+}
+
+/// On a panic, restore the terminal before the panic message is printed, so the message is readable and the
+/// shell is usable.
+fn install_panic_hook() {
+    static HOOK: Once = Once::new();
+    HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            restore_terminal();
+            previous(info);
+        }));
+    });
 }

@@ -1,0 +1,71 @@
+//! The three games as the title screen sees them: a description, options, and how to start or resume one.
+
+use ratatui::text::Line;
+
+use super::Game;
+use super::screen::{Choice, Config, GameScreen};
+
+/// A one-paragraph description of `game` for the title screen.
+pub fn description(game: Game) -> &'static str {
+    match game {
+        Game::Mouse => {
+            "Fox and Hounds on a chessboard. One mouse tries to slip past four cats to the far row; the cats \
+             try to trap it. Play either side against the engine: alpha-beta with hash tables at levels 1 and \
+             up, and perfect play from the game's exact solution at the top level."
+        }
+        Game::Peg => {
+            "Jump a peg over a neighbour into an empty hole and take the jumped peg off. Finish with one peg. \
+             The English cross, the French board, the triangle, the diamond and Wiegleb's board, with a live \
+             signal that says whether a one-peg finish can still be reached."
+        }
+        Game::Sudoku => {
+            "Fill the grid so that every row, column and 3x3 box holds 1 to 9 once. Graded puzzles from \
+             beginner to expert with unique solutions, or the classic ZX-81 way: a valid grid shuffled and 27 \
+             cells hidden. Pencil marks, hints that explain themselves, a timer."
+        }
+    }
+}
+
+/// The options of `game`, with their default values.
+pub fn choices(game: Game) -> Vec<Choice> {
+    match game {
+        Game::Mouse | Game::Peg | Game::Sudoku => Vec::new(),
+    }
+}
+
+/// The rules of `game` for the help screen reached from the title.
+pub fn rules(game: Game) -> Vec<Line<'static>> {
+    vec![Line::raw(description(game))]
+}
+
+/// Start a new game of `game` with the options `choices` (as returned by [`choices`], possibly changed).
+pub fn start(
+    game: Game,
+    _choices: &[Choice],
+    _cfg: &Config,
+) -> Result<Box<dyn GameScreen>, String> {
+    Err(not_ready(game))
+}
+
+/// Rebuild a saved game of `game` from its saved `state`.
+pub fn load(
+    game: Game,
+    _state: &serde_json::Value,
+    _cfg: &Config,
+) -> Result<Box<dyn GameScreen>, String> {
+    Err(not_ready(game))
+}
+
+/// Whether `game` can be played in this build.
+pub fn playable(game: Game) -> bool {
+    match game {
+        Game::Mouse | Game::Peg | Game::Sudoku => false,
+    }
+}
+
+fn not_ready(game: Game) -> String {
+    format!(
+        "{} cannot be played here yet: its engine library has not landed",
+        game.name()
+    )
+}

@@ -1,0 +1,345 @@
+//! Small pieces shared by every screen: the key list, status messages, the one-line prompt, pop-ups.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
+
+use super::theme::Theme;
+
+/// The smallest terminal the interface draws in.
+pub const MIN_WIDTH: u16 = 80;
+/// The smallest terminal the interface draws in.
+pub const MIN_HEIGHT: u16 = 24;
+
+/// One entry of a key list: the key(s) and what they do.
+pub type KeyHelp = (&'static str, &'static str);
+
+/// Lay out `keys` as "key description" pairs, packed into lines no wider than `width`.
+pub fn key_lines(keys: &[KeyHelp], width: u16, theme: &Theme) -> Vec<Line<'static>> {
+    let width = usize::from(width);
+    let mut lines = Vec::new();
+    let mut spans: Vec<Span<'static>> = Vec::new();
+    let mut used = 0usize;
+    for (key, what) in keys {
+        let len = key.chars().count() + 1 + what.chars().count();
+        let gap = if spans.is_empty() { 0 } else { 2 };
+        if !spans.is_empty() && used + gap + len > width {
+            lines.push(Line::from(std::mem::take(&mut spans)));
+            used = 0;
+        }
+        if !spans.is_empty() {
+            spans.push(Span::raw("  "));
+            used += 2;
+        }
+        spans.push(Span::styled(*key, theme.key));
+        spans.push(Span::styled(format!(" {what}"), theme.dim));
+        used += len;
+    }
+    if !spans.is_empty() {
+        lines.push(Line::from(spans));
+    }
+    lines
+}
+
+/// Lay out `keys` one per line, the key column padded to `key_width`.
+pub fn key_table(keys: &[KeyHelp], key_width: usize, theme: &Theme) -> Vec<Line<'static>> {
+    keys.iter()
+        .map(|(key, what)| {
+            Line::from(vec![
+                Span::styled(format!("{key:<key_width$}"), theme.key),
+                Span::styled(format!(" {what}"), theme.text),
+            ])
+        })
+        .collect()
+}
+
+/// How a status message should look.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tone {
+    /// Neutral information.
+    Info,
+    /// Good news.
+    Good,
+    /// A warning or refusal that is not an error.
+    Warn,
+    /// Something the player typed was wrong, or something failed.
+    Error,
+}
+
+/// A one-line message shown under the game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Status {
+    /// The text.
+    pub text: String,
+    /// How it looks.
+    pub tone: Tone,
+}
+
+impl Status {
+    /// A neutral message.
+    pub fn info(text: impl Into<String>) -> Status {
+        Status {
+            text: text.into(),
+            tone: Tone::Info,
+        }
+    }
+    /// A good-news message.
+    pub fn good(text: impl Into<String>) -> Status {
+        Status {
+            text: text.into(),
+            tone: Tone::Good,
+        }
+    }
+    /// A warning.
+    pub fn warn(text: impl Into<String>) -> Status {
+        Status {
+            text: text.into(),
+            tone: Tone::Warn,
+        }
+    }
+    /// An error.
+    pub fn error(text: impl Into<String>) -> Status {
+        Status {
+            text: text.into(),
+            tone: Tone::Error,
+        }
+    }
+
+    /// The style of this message.
+    pub fn style(&self, theme: &Theme) -> Style {
+        match self.tone {
+            Tone::Info => theme.text,
+            Tone::Good => theme.good,
+            Tone::Warn => theme.warn,
+            Tone::Error => theme.bad,
+        }
+    }
+}
+
+/// What a [`Prompt`] did with a key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PromptEvent {
+    /// The key edited the text (or was ignored); the prompt stays open.
+    Editing,
+    /// Enter: the text is submitted and the prompt closes.
+    Submit(String),
+    /// Esc: the prompt closes without submitting.
+    Cancel,
+}
+
+/// A one-line text entry (typed moves, "row column value").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Prompt {
+    /// What is being asked, e.g. "Move".
+    pub label: &'static str,
+    /// An example shown while the text is empty.
+    pub example: &'static str,
+    /// The text typed so far.
+    pub text: String,
+}
+
+/// The longest text a prompt accepts; nothing typed at a prompt needs more.
+const PROMPT_MAX: usize = 40;
+
+impl Prompt {
+    /// An empty prompt.
+    pub fn new(label: &'static str, example: &'static str) -> Prompt {
+        Prompt {
+            label,
+            example,
+            text: String::new(),
+        }
+    }
+
+    /// Feed one key.
+    pub fn handle(&mut self, key: KeyEvent) -> PromptEvent {
+        match key.code {
+            KeyCode::Enter => PromptEvent::Submit(std::mem::take(&mut self.text)),
+            KeyCode::Esc => PromptEvent::Cancel,
+            KeyCode::Backspace => {
+                self.text.pop();
+                PromptEvent::Editing
+            }
+            KeyCode::Char('u') if key.modifiers.contains(KeyModifiers::CONTROL) => {
+                self.text.clear();
+                PromptEvent::Editing
+            }
+            KeyCode::Char(c)
+                if !key.modifiers.contains(KeyModifiers::CONTROL)
+                    && !c.is_control()
+                    && self.text.chars().count() < PROMPT_MAX =>
+            {
+                self.text.push(c);
+                PromptEvent::Editing
+            }
+            _ => PromptEvent::Editing,
+        }
+    }
+
+    /// The prompt as a line: label, text, a block cursor, and the example while empty.
+    pub fn line(&self, theme: &Theme) -> Line<'static> {
+        let mut spans = vec![
+            Span::styled(format!("{}: ", self.label), theme.title),
+            Span::styled(self.text.clone(), theme.text),
+            Span::styled(" ", theme.cursor),
+        ];
+        if self.text.is_empty() {
+            spans.push(Span::styled(format!("  e.g. {}", self.example), theme.dim));
+        }
+        spans.push(Span::styled("   Enter: ok  Esc: cancel", theme.dim));
+        Line::from(spans)
+    }
+}
+
+/// A rectangle of `width` x `height` centred in `area` (clipped to it).
+pub fn centered(area: Rect, width: u16, height: u16) -> Rect {
+    let w = width.min(area.width);
+    let h = height.min(area.height);
+    Rect {
+        x: area.x + (area.width - w) / 2,
+        y: area.y + (area.height - h) / 2,
+        width: w,
+        height: h,
+    }
+}
+
+/// Draw a bordered pop-up with a title and wrapped text, centred in `area`.
+pub fn popup(frame: &mut Frame, area: Rect, title: &str, lines: Vec<Line<'static>>, theme: &Theme) {
+    let inner_width = lines
+        .iter()
+        .map(Line::width)
+        .max()
+        .unwrap_or(0)
+        .max(title.len() + 2);
+    let width = u16::try_from(inner_width + 4)
+        .unwrap_or(u16::MAX)
+        .min(area.width.saturating_sub(4))
+        .max(20);
+    let height = u16::try_from(lines.len() + 2).unwrap_or(u16::MAX);
+    let rect = centered(area, width, height);
+    frame.render_widget(Clear, rect);
+    let block = Block::bordered()
+        .title(Span::styled(format!(" {title} "), theme.title))
+        .border_style(theme.title);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .block(block)
+            .wrap(Wrap { trim: false }),
+        rect,
+    );
+}
+
+/// The "terminal too small" screen.
+pub fn render_too_small(frame: &mut Frame, theme: &Theme) {
+    let area = frame.area();
+    let lines = vec![
+        Line::styled("Terminal too small", theme.bad),
+        Line::raw(format!("It is {}x{}.", area.width, area.height)),
+        Line::raw(format!("boardlab needs at least {MIN_WIDTH}x{MIN_HEIGHT}.")),
+        Line::raw("Enlarge the window,"),
+        Line::raw("or press q to quit."),
+    ];
+    let h = u16::try_from(lines.len()).unwrap_or(u16::MAX);
+    let rect = centered(area, area.width, h);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .alignment(ratatui::layout::Alignment::Center)
+            .wrap(Wrap { trim: true }),
+        rect,
+    );
+}
+
+/// Word-wrap styled lines to `width` columns, keeping each word's style. A word longer than the width is cut.
+pub fn wrap_lines(lines: Vec<Line<'static>>, width: u16) -> Vec<Line<'static>> {
+    let width = usize::from(width.max(1));
+    let mut out = Vec::new();
+    for line in lines {
+        if line.width() <= width {
+            out.push(line);
+            continue;
+        }
+        // Split into (text, style) tokens: runs of spaces and runs of non-spaces.
+        let mut tokens: Vec<(String, Style)> = Vec::new();
+        for span in &line.spans {
+            let style = line.style.patch(span.style);
+            let mut cur = String::new();
+            let mut cur_space = None;
+            for ch in span.content.chars() {
+                let sp = ch == ' ';
+                if cur_space.is_some_and(|s| s != sp) {
+                    tokens.push((std::mem::take(&mut cur), style));
+                }
+                cur_space = Some(sp);
+                cur.push(ch);
+            }
+            if !cur.is_empty() {
+                tokens.push((cur, style));
+            }
+        }
+        let mut spans: Vec<Span<'static>> = Vec::new();
+        let mut used = 0usize;
+        for (text, style) in tokens {
+            let is_space = text.starts_with(' ');
+            let len = text.chars().count();
+            if used + len > width && used > 0 {
+                out.push(Line::from(std::mem::take(&mut spans)));
+                used = 0;
+                if is_space {
+                    continue;
+                }
+            }
+            let text: String = if len > width {
+                text.chars().take(width).collect()
+            } else {
+                text
+            };
+            used += text.chars().count();
+            spans.push(Span::styled(text, style));
+        }
+        if !spans.is_empty() {
+            out.push(Line::from(spans));
+        }
+    }
+    out
+}
+
+/// Whether `key` is Ctrl+C, which quits at once from anywhere.
+pub fn is_ctrl_c(key: &KeyEvent) -> bool {
+    key.modifiers.contains(KeyModifiers::CONTROL)
+        && matches!(key.code, KeyCode::Char('c') | KeyCode::Char('C'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_lines_pack_to_the_width() {
+        let keys = [("a", "one"), ("b", "two"), ("c", "three")];
+        let lines = key_lines(&keys, 12, &Theme::mono());
+        let text: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        assert_eq!(text, vec!["a one  b two", "c three"]);
+    }
+
+    #[test]
+    fn prompt_edits_submits_and_cancels() {
+        let mut p = Prompt::new("Move", "e1f2");
+        let k = |c| KeyEvent::new(c, KeyModifiers::NONE);
+        assert_eq!(p.handle(k(KeyCode::Char('e'))), PromptEvent::Editing);
+        assert_eq!(p.handle(k(KeyCode::Char('2'))), PromptEvent::Editing);
+        assert_eq!(p.handle(k(KeyCode::Backspace)), PromptEvent::Editing);
+        assert_eq!(p.handle(k(KeyCode::Char('1'))), PromptEvent::Editing);
+        assert_eq!(
+            p.handle(k(KeyCode::Enter)),
+            PromptEvent::Submit("e1".into())
+        );
+        assert_eq!(p.handle(k(KeyCode::Esc)), PromptEvent::Cancel);
+        for _ in 0..100 {
+            p.handle(k(KeyCode::Char('x')));
+        }
+        assert_eq!(p.text.len(), PROMPT_MAX);
+    }
+}
