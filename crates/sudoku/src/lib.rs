@@ -1,8 +1,10 @@
 #![doc = include_str!("../README.md")]
 
+pub mod generate;
 pub mod grid;
 pub mod grid_parse;
 pub mod logic;
+pub mod rng;
 pub mod solver;
 
 pub use grid::{CELLS, Cell, Conflict, Grid, GridError, SolutionError, Unit};

@@ -4,6 +4,9 @@
 //! [`Step`] and returns `true`. Houses are searched in Sudoku Explainer's order (boxes, then columns, then rows) so
 //! that the first step found is the one SE would report.
 
+// Per-digit and per-house arrays are indexed in parallel; index loops read better than zipped iterators here.
+#![allow(clippy::needless_range_loop)]
+
 use super::state::Candidates;
 use super::step::{Candidate, Step, Technique, TechniqueSet};
 use super::tables::{CellSet, Cells, Digits, HOUSE, HOUSE_CELLS, PEERS, bit, digit_bit, single};
@@ -81,116 +84,194 @@ fn push_single(step: &mut Step, cell: usize, d: u8, house: usize) {
     step.houses.push(house as u8);
 }
 
-/// The rows and columns crossing box `b` (0..9), as house numbers: columns first, then rows.
-fn lines_of_box(b: usize) -> [usize; 6] {
-    let r0 = (b / 3) * 3;
-    let c0 = (b % 3) * 3;
-    [9 + c0, 10 + c0, 11 + c0, r0, r0 + 1, r0 + 2]
-}
+/// The three boxes (as houses 18..27) crossing each line house 0..18.
+const LINE_BOXES: [[usize; 3]; 18] = {
+    let mut t = [[0usize; 3]; 18];
+    let mut l = 0;
+    while l < 18 {
+        t[l] = if l < 9 {
+            let b0 = (l / 3) * 3;
+            [18 + b0, 19 + b0, 20 + b0]
+        } else {
+            let b = (l - 9) / 3;
+            [18 + b, 21 + b, 24 + b]
+        };
+        l += 1;
+    }
+    t
+};
 
-/// The boxes (as houses 18..27) crossing line house `l`, other than box house `not`.
-fn other_boxes_on_line(l: usize, not: usize) -> impl Iterator<Item = usize> {
-    let boxes: [usize; 3] = if l < 9 {
-        let b0 = (l / 3) * 3;
-        [18 + b0, 19 + b0, 20 + b0]
-    } else {
-        let c = l - 9;
-        let b = c / 3;
-        [18 + b, 21 + b, 24 + b]
-    };
-    boxes.into_iter().filter(move |&b| b != not)
-}
-
-/// The lines parallel to line house `l` crossing the same box (other than `l`).
-fn parallel_lines_in_band(l: usize) -> [usize; 2] {
-    let (base, i) = if l < 9 { (0, l) } else { (9, l - 9) };
-    let b = (i / 3) * 3;
-    let others: Vec<usize> = (b..b + 3).filter(|&j| j != i).map(|j| base + j).collect();
-    [others[0], others[1]]
-}
+/// The two lines parallel to each line house 0..18 in the same band or stack.
+const PARALLEL_LINES: [[usize; 2]; 18] = {
+    let mut t = [[0usize; 2]; 18];
+    let mut l = 0;
+    while l < 18 {
+        let (base, i) = if l < 9 { (0, l) } else { (9, l - 9) };
+        let b = (i / 3) * 3;
+        let mut k = 0;
+        let mut j = b;
+        while j < b + 3 {
+            if j != i {
+                t[l][k] = base + j;
+                k += 1;
+            }
+            j += 1;
+        }
+        l += 1;
+    }
+    t
+};
 
 /// Locked candidates. `pointing`: a digit confined to one line within a box; otherwise confined to one box within
 /// a line. `direct`: only report those whose eliminations leave a hidden single in a house of the first kind
 /// (the step then places that single and eliminates nothing, as SE does); otherwise report the first with
 /// eliminations.
-pub(crate) fn locked(s: &Candidates, step: &mut Step, pointing: bool, direct: bool) -> bool {
+pub(crate) fn locked(
+    s: &Candidates,
+    views: &[HouseView; 27],
+    step: &mut Step,
+    pointing: bool,
+    direct: bool,
+) -> bool {
+    const ROW_CHUNK: u16 = 0o7;
+    const COL_CHUNK: u16 = 0o111;
     // SE scans (box, column), (box, row) for pointing and (column, box), (row, box) for claiming.
     for pass in 0..2 {
         for d in 1..=9u8 {
-            let pos = s.positions(d);
+            let di = usize::from(d - 1);
+            let hp = |h: usize| views[h].pos[di];
             for i in 0..9 {
-                let (h1, candidates_h2): (usize, [usize; 3]) = if pointing {
+                if pointing {
                     let b = 18 + i;
-                    let l = lines_of_box(i);
-                    (
-                        b,
-                        if pass == 0 {
-                            [l[0], l[1], l[2]]
-                        } else {
-                            [l[3], l[4], l[5]]
-                        },
-                    )
-                } else {
-                    let l = if pass == 0 { 9 + i } else { i };
-                    let bs: Vec<usize> = other_boxes_on_line(l, 99).collect();
-                    (l, [bs[0], bs[1], bs[2]])
-                };
-                let m = pos & HOUSE[h1];
-                if m.count_ones() < 2 {
-                    continue;
-                }
-                for h2 in candidates_h2 {
-                    if m & !HOUSE[h2] != 0 {
+                    let m = hp(b);
+                    if m.count_ones() < 2 {
                         continue;
                     }
-                    let elim = pos & HOUSE[h2] & !HOUSE[h1];
-                    if elim == 0 {
-                        continue;
-                    }
-                    if direct {
-                        // Houses of h1's kind crossing h2, other than h1.
-                        let thirds: [usize; 2] = if pointing {
-                            let v: Vec<usize> = other_boxes_on_line(h2, h1).collect();
-                            [v[0], v[1]]
+                    let (band, stack) = (i / 3, i % 3);
+                    for k in 0..3 {
+                        // pass 0: along column k of the box; pass 1: along row k.
+                        let (chunk, line) = if pass == 0 {
+                            (COL_CHUNK << k, 9 + stack * 3 + k)
                         } else {
-                            parallel_lines_in_band(h1)
+                            (ROW_CHUNK << (3 * k), band * 3 + k)
                         };
-                        // For claiming, the parallel lines must cross h2 (the box): lines in the same band do.
-                        for h3 in thirds {
-                            let p3 = pos & HOUSE[h3];
-                            if p3.count_ones() > 1 && single(p3 & !elim) {
-                                let t = if pointing {
-                                    Technique::DirectPointing
-                                } else {
-                                    Technique::DirectClaiming
-                                };
-                                step.start(t);
-                                fill_locked(step, d, h1, h2, m);
-                                step.houses.push(h3 as u8);
-                                step.placements.push(Candidate::new(
-                                    (p3 & !elim).trailing_zeros() as usize,
-                                    d,
-                                ));
-                                return true;
-                            }
+                        if m & !chunk != 0 {
+                            continue;
                         }
-                    } else {
-                        step.start(if pointing {
-                            Technique::Pointing
+                        // The line's places outside the box (line-local indexes).
+                        let outside = if pass == 0 {
+                            hp(line) & !(0o7 << (3 * band))
                         } else {
-                            Technique::Claiming
-                        });
-                        fill_locked(step, d, h1, h2, m);
-                        for c in Cells(elim) {
-                            step.eliminations.push(Candidate::new(c, d));
+                            hp(line) & !(0o7 << (3 * stack))
+                        };
+                        if outside == 0 {
+                            continue;
                         }
-                        return true;
+                        if direct {
+                            for &b3 in &LINE_BOXES[line] {
+                                if b3 == b {
+                                    continue;
+                                }
+                                let m3 = hp(b3);
+                                if m3.count_ones() > 1 && (m3 & !chunk).count_ones() == 1 {
+                                    let cell = usize::from(
+                                        HOUSE_CELLS[b3][(m3 & !chunk).trailing_zeros() as usize],
+                                    );
+                                    fill_locked_direct(
+                                        s,
+                                        step,
+                                        Technique::DirectPointing,
+                                        d,
+                                        b,
+                                        line,
+                                        b3,
+                                        cell,
+                                    );
+                                    return true;
+                                }
+                            }
+                        } else {
+                            fill_locked_plain(s, step, Technique::Pointing, d, b, line);
+                            return true;
+                        }
+                    }
+                } else {
+                    let line = if pass == 0 { 9 + i } else { i };
+                    let m = hp(line);
+                    if m.count_ones() < 2 {
+                        continue;
+                    }
+                    let (q, k) = (i / 3, i % 3);
+                    for chunk_i in 0..3 {
+                        let chunk = 0o7 << (3 * chunk_i);
+                        if m & !chunk != 0 {
+                            continue;
+                        }
+                        // The box crossed, and the line's chunk within it (box-local).
+                        let (b, inbox) = if pass == 0 {
+                            (18 + chunk_i * 3 + q, COL_CHUNK << k)
+                        } else {
+                            (18 + q * 3 + chunk_i, ROW_CHUNK << (3 * k))
+                        };
+                        if hp(b) & !inbox == 0 {
+                            continue;
+                        }
+                        if direct {
+                            for &l3 in &PARALLEL_LINES[line] {
+                                let m3 = hp(l3);
+                                if m3.count_ones() > 1 && (m3 & !chunk).count_ones() == 1 {
+                                    let cell = usize::from(
+                                        HOUSE_CELLS[l3][(m3 & !chunk).trailing_zeros() as usize],
+                                    );
+                                    fill_locked_direct(
+                                        s,
+                                        step,
+                                        Technique::DirectClaiming,
+                                        d,
+                                        line,
+                                        b,
+                                        l3,
+                                        cell,
+                                    );
+                                    return true;
+                                }
+                            }
+                        } else {
+                            fill_locked_plain(s, step, Technique::Claiming, d, line, b);
+                            return true;
+                        }
                     }
                 }
             }
         }
     }
     false
+}
+
+#[allow(clippy::too_many_arguments)] // one step's description
+fn fill_locked_direct(
+    s: &Candidates,
+    step: &mut Step,
+    t: Technique,
+    d: u8,
+    h1: usize,
+    h2: usize,
+    h3: usize,
+    cell: usize,
+) {
+    step.start(t);
+    fill_locked(step, d, h1, h2, s.positions(d) & HOUSE[h1]);
+    step.houses.push(h3 as u8);
+    step.placements.push(Candidate::new(cell, d));
+}
+
+fn fill_locked_plain(s: &Candidates, step: &mut Step, t: Technique, d: u8, h1: usize, h2: usize) {
+    let pos = s.positions(d);
+    step.start(t);
+    fill_locked(step, d, h1, h2, pos & HOUSE[h1]);
+    for c in Cells(pos & HOUSE[h2] & !HOUSE[h1]) {
+        step.eliminations.push(Candidate::new(c, d));
+    }
 }
 
 fn fill_locked(step: &mut Step, d: u8, h1: usize, h2: usize, m: CellSet) {
@@ -205,29 +286,36 @@ fn fill_locked(step: &mut Step, d: u8, h1: usize, h2: usize, m: CellSet) {
 
 /// The empty cells of a house (in house order) and their candidate masks, and for each digit its positions in
 /// the house as a 9-bit mask of house indexes.
-struct HouseView {
+#[derive(Clone, Copy)]
+pub(crate) struct HouseView {
     cells: [u8; 9],
     n: usize,
     pos: [u16; 9],
 }
 
-fn house_view(s: &Candidates, h: usize) -> HouseView {
-    let mut v = HouseView {
+/// The views of all 27 houses, built from the digits' position sets.
+pub(crate) fn house_views(s: &Candidates) -> [HouseView; 27] {
+    let mut views = [HouseView {
         cells: [0; 9],
         n: 0,
         pos: [0; 9],
-    };
-    for (i, &c) in HOUSE_CELLS[h].iter().enumerate() {
-        let m = s.candidates(usize::from(c));
-        if m != 0 {
-            v.cells[v.n] = i as u8;
-            v.n += 1;
-            for d in Digits(m) {
-                v.pos[usize::from(d - 1)] |= 1 << i;
-            }
+    }; 27];
+    for d in 0..9u8 {
+        for c in Cells(s.positions(d + 1)) {
+            let (r, col) = (c / 9, c % 9);
+            views[r].pos[usize::from(d)] |= 1 << col;
+            views[9 + col].pos[usize::from(d)] |= 1 << r;
+            views[18 + (r / 3) * 3 + col / 3].pos[usize::from(d)] |= 1 << ((r % 3) * 3 + col % 3);
         }
     }
-    v
+    for v in &mut views {
+        let empty = v.pos.iter().fold(0u16, |a, &m| a | m);
+        for i in Cells(u128::from(empty)) {
+            v.cells[v.n] = i as u8;
+            v.n += 1;
+        }
+    }
+    views
 }
 
 /// Calls `f` with every `k`-subset of `items` (given as indexes into `items`) whose masks' union has at most `k`
@@ -265,7 +353,12 @@ fn subsets(items: &[u16], k: usize, f: &mut impl FnMut(&[usize], u16) -> bool) -
 }
 
 /// Naked subsets of size `k` (2..=4): `k` cells of a house holding `k` digits between them.
-pub(crate) fn naked_subset(s: &Candidates, step: &mut Step, k: usize) -> bool {
+pub(crate) fn naked_subset(
+    s: &Candidates,
+    views: &[HouseView; 27],
+    step: &mut Step,
+    k: usize,
+) -> bool {
     let t = match k {
         2 => Technique::NakedPair,
         3 => Technique::NakedTriple,
@@ -273,7 +366,7 @@ pub(crate) fn naked_subset(s: &Candidates, step: &mut Step, k: usize) -> bool {
     };
     for &h in &SE_HOUSE_ORDER {
         let h = usize::from(h);
-        let v = house_view(s, h);
+        let v = &views[h];
         if v.n < 2 * k {
             continue;
         }
@@ -341,7 +434,13 @@ pub(crate) fn naked_subset(s: &Candidates, step: &mut Step, k: usize) -> bool {
 
 /// Hidden subsets of size `k` (2..=4): `k` digits confined to the same `k` cells of a house. With `direct`, only
 /// those whose eliminations leave a hidden single in the house (the step places it, as SE does).
-pub(crate) fn hidden_subset(s: &Candidates, step: &mut Step, k: usize, direct: bool) -> bool {
+pub(crate) fn hidden_subset(
+    s: &Candidates,
+    views: &[HouseView; 27],
+    step: &mut Step,
+    k: usize,
+    direct: bool,
+) -> bool {
     let t = match (k, direct) {
         (2, true) => Technique::DirectHiddenPair,
         (3, true) => Technique::DirectHiddenTriple,
@@ -351,7 +450,7 @@ pub(crate) fn hidden_subset(s: &Candidates, step: &mut Step, k: usize, direct: b
     };
     for &h in &SE_HOUSE_ORDER {
         let h = usize::from(h);
-        let v = house_view(s, h);
+        let v = &views[h];
         if (direct && v.n <= k) || (!direct && v.n <= 2 * k) {
             continue;
         }
@@ -438,7 +537,7 @@ fn fill_hidden(
 }
 
 /// Basic fish of size `k` (2 X-Wing, 3 Swordfish, 4 Jellyfish) on rows or columns.
-pub(crate) fn fish(s: &Candidates, step: &mut Step, k: usize) -> bool {
+pub(crate) fn fish(s: &Candidates, views: &[HouseView; 27], step: &mut Step, k: usize) -> bool {
     let t = match k {
         2 => Technique::XWing,
         3 => Technique::Swordfish,
@@ -448,22 +547,20 @@ pub(crate) fn fish(s: &Candidates, step: &mut Step, k: usize) -> bool {
         let pos = s.positions(d);
         for rows_base in [true, false] {
             // For each base line, the positions across it (columns for rows, rows for columns).
+            let off = if rows_base { 0 } else { 9 };
+            let all: [u16; 9] = std::array::from_fn(|i| views[off + i].pos[usize::from(d - 1)]);
             let mut lines = [0usize; 9];
             let mut masks = [0u16; 9];
             let mut n = 0;
-            for i in 0..9 {
-                let mut m = 0u16;
-                for j in 0..9 {
-                    let c = if rows_base { i * 9 + j } else { j * 9 + i };
-                    if pos & bit(c) != 0 {
-                        m |= 1 << j;
-                    }
-                }
+            for (i, &m) in all.iter().enumerate() {
                 if (2..=k as u32).contains(&m.count_ones()) {
                     lines[n] = i;
                     masks[n] = m;
                     n += 1;
                 }
+            }
+            if n < k {
+                continue;
             }
             let found = subsets(&masks[..n], k, &mut |chosen, union| {
                 if union.count_ones() as usize != k {
@@ -629,7 +726,12 @@ type TurbotFound = (Technique, u32, u8, [usize; 4], [usize; 2], CellSet);
 /// seeing both. Skyscraper (two parallel lines, SE 4.0), 2-String Kite (a column and a row, 4.1), Turbot Fish (a line
 /// and a box, 4.2) and Empty Rectangle (a line and a box whose candidates lie on one row and one column, 4.2), the
 /// easiest first and, among equals, the one with the most eliminations.
-pub(crate) fn turbot(s: &Candidates, step: &mut Step, allowed: TechniqueSet) -> bool {
+pub(crate) fn turbot(
+    s: &Candidates,
+    views: &[HouseView; 27],
+    step: &mut Step,
+    allowed: TechniqueSet,
+) -> bool {
     // (base kind, cover kind): 0 rows, 1 columns, 2 boxes.
     const SETS: [(usize, usize, Technique); 5] = [
         (0, 0, Technique::Skyscraper),
@@ -639,59 +741,64 @@ pub(crate) fn turbot(s: &Candidates, step: &mut Step, allowed: TechniqueSet) -> 
         (1, 2, Technique::TurbotFish),
     ];
     let mut best: Option<TurbotFound> = None;
-    for &(bk, ck, tech) in &SETS {
-        let wanted = allowed.contains(tech)
-            || (tech == Technique::TurbotFish && allowed.contains(Technique::EmptyRectangle));
-        if !wanted {
+    for d in 1..=9u8 {
+        let pos = s.positions(d);
+        // For each house, its two ends when it holds exactly two places for d; for a box whose places lie on the
+        // row and column through one cell (an empty rectangle), that cell twice.
+        // Per kind (rows, columns, boxes): houses holding exactly two places for d, with the two ends; and boxes
+        // whose places lie on the row and column through one cell (an empty rectangle), with that cell twice.
+        let mut links = [[(0usize, [0usize; 2], false); 9]; 3];
+        let mut nlinks = [0usize; 3];
+        for h in 0..27 {
+            let n = views[h].pos[usize::from(d - 1)].count_ones();
+            if !(2..=5).contains(&n) {
+                continue;
+            }
+            let m = pos & HOUSE[h];
+            let kind = h / 9;
+            if n == 2 {
+                let e = [
+                    m.trailing_zeros() as usize,
+                    (m & (m - 1)).trailing_zeros() as usize,
+                ];
+                links[kind][nlinks[kind]] = (h, e, false);
+                nlinks[kind] += 1;
+            } else if kind == 2 {
+                for &heart in &HOUSE_CELLS[h] {
+                    let heart = usize::from(heart);
+                    let cross = (HOUSE[super::tables::row_of(heart)]
+                        | HOUSE[9 + super::tables::col_of(heart)])
+                        & HOUSE[h];
+                    if m & !cross == 0 {
+                        links[kind][nlinks[kind]] = (h, [heart, heart], true);
+                        nlinks[kind] += 1;
+                        break;
+                    }
+                }
+            }
+        }
+        if nlinks[0] + nlinks[1] == 0 {
             continue;
         }
-        if let Some((t, ..)) = best
-            && t.base_rating() <= tech.base_rating()
-            && tech != Technique::TurbotFish
-        {
-            break;
-        }
-        for d in 1..=9u8 {
-            let pos = s.positions(d);
-            for bi in 0..9 {
-                let base = bk * 9 + bi;
-                let bm = pos & HOUSE[base];
-                if bm.count_ones() != 2 {
-                    continue;
-                }
-                let b0 = bm.trailing_zeros() as usize;
-                let b1 = (bm & (bm - 1)).trailing_zeros() as usize;
+        for &(bk, ck, tech) in &SETS {
+            let wanted = allowed.contains(tech)
+                || (tech == Technique::TurbotFish && allowed.contains(Technique::EmptyRectangle));
+            if !wanted {
+                continue;
+            }
+            for bi in 0..nlinks[bk] {
+                let (base, [b0, b1], _) = links[bk][bi];
                 let start_ci = if bk == ck { bi + 1 } else { 0 };
-                for ci in start_ci..9 {
-                    let cover = ck * 9 + ci;
-                    let cm = pos & HOUSE[cover];
-                    let n = cm.count_ones();
-                    // Cover cells: the two ends, or for an empty rectangle the heart twice.
-                    let mut ends: Option<[usize; 2]> = None;
-                    let mut er = false;
-                    if n == 2 {
-                        ends = Some([
-                            cm.trailing_zeros() as usize,
-                            (cm & (cm - 1)).trailing_zeros() as usize,
-                        ]);
-                    } else if ck == 2 && (3..6).contains(&n) {
-                        for &heart in &HOUSE_CELLS[cover] {
-                            let heart = usize::from(heart);
-                            let cross = (HOUSE[super::tables::row_of(heart)]
-                                | HOUSE[9 + super::tables::col_of(heart)])
-                                & HOUSE[cover];
-                            if cm & !cross == 0 {
-                                ends = Some([heart, heart]);
-                                er = true;
-                                break;
-                            }
-                        }
-                    }
-                    let Some(cends) = ends else { continue };
+                for ci in start_ci..nlinks[ck] {
+                    let (cover, cends, er) = links[ck][ci];
                     if b0 == cends[0] || b0 == cends[1] || b1 == cends[0] || b1 == cends[1] {
                         continue;
                     }
                     if er && (HOUSE[cover] & (bit(b0) | bit(b1))) != 0 {
+                        continue;
+                    }
+                    let t = if er { Technique::EmptyRectangle } else { tech };
+                    if !allowed.contains(t) {
                         continue;
                     }
                     for (start, bridge1) in [(b0, b1), (b1, b0)] {
@@ -710,10 +817,6 @@ pub(crate) fn turbot(s: &Candidates, step: &mut Step, allowed: TechniqueSet) -> 
                                 victims &= !HOUSE[cover] & !HOUSE[base];
                             }
                             if victims == 0 {
-                                continue;
-                            }
-                            let t = if er { Technique::EmptyRectangle } else { tech };
-                            if !allowed.contains(t) {
                                 continue;
                             }
                             let count = victims.count_ones();

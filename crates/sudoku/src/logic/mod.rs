@@ -102,33 +102,55 @@ pub fn find_step(s: &Candidates, step: &mut Step, max: Rating, allowed: Techniqu
     tier!(T::FullHouse, basic::full_houses(s, step));
     tier!(T::HiddenSingleBox, basic::hidden_singles(s, step, false));
     tier!(T::HiddenSingleLine, basic::hidden_singles(s, step, true));
-    tier!(T::DirectPointing, basic::locked(s, step, true, true));
-    tier!(T::DirectClaiming, basic::locked(s, step, false, true));
-    tier!(T::DirectHiddenPair, basic::hidden_subset(s, step, 2, true));
+    if T::DirectPointing.base_rating() > max {
+        return false;
+    }
+    let views = basic::house_views(s);
+    tier!(
+        T::DirectPointing,
+        basic::locked(s, &views, step, true, true)
+    );
+    tier!(
+        T::DirectClaiming,
+        basic::locked(s, &views, step, false, true)
+    );
+    tier!(
+        T::DirectHiddenPair,
+        basic::hidden_subset(s, &views, step, 2, true)
+    );
     tier!(T::NakedSingle, basic::naked_singles(s, step));
     tier!(
         T::DirectHiddenTriple,
-        basic::hidden_subset(s, step, 3, true)
+        basic::hidden_subset(s, &views, step, 3, true)
     );
-    tier!(T::Pointing, basic::locked(s, step, true, false));
-    tier!(T::Claiming, basic::locked(s, step, false, false));
-    tier!(T::NakedPair, basic::naked_subset(s, step, 2));
-    tier!(T::XWing, basic::fish(s, step, 2));
-    tier!(T::HiddenPair, basic::hidden_subset(s, step, 2, false));
-    tier!(T::NakedTriple, basic::naked_subset(s, step, 3));
-    tier!(T::Swordfish, basic::fish(s, step, 3));
-    tier!(T::HiddenTriple, basic::hidden_subset(s, step, 3, false));
+    tier!(T::Pointing, basic::locked(s, &views, step, true, false));
+    tier!(T::Claiming, basic::locked(s, &views, step, false, false));
+    tier!(T::NakedPair, basic::naked_subset(s, &views, step, 2));
+    tier!(T::XWing, basic::fish(s, &views, step, 2));
+    tier!(
+        T::HiddenPair,
+        basic::hidden_subset(s, &views, step, 2, false)
+    );
+    tier!(T::NakedTriple, basic::naked_subset(s, &views, step, 3));
+    tier!(T::Swordfish, basic::fish(s, &views, step, 3));
+    tier!(
+        T::HiddenTriple,
+        basic::hidden_subset(s, &views, step, 3, false)
+    );
     if T::Skyscraper.base_rating() > max {
         return false;
     }
-    if basic::turbot(s, step, allowed) {
+    if basic::turbot(s, &views, step, allowed) {
         return step.rating <= max;
     }
     tier!(T::XYWing, basic::xy_wing(s, step));
     tier!(T::XYZWing, basic::xyz_wing(s, step));
-    tier!(T::NakedQuad, basic::naked_subset(s, step, 4));
-    tier!(T::Jellyfish, basic::fish(s, step, 4));
-    tier!(T::HiddenQuad, basic::hidden_subset(s, step, 4, false));
+    tier!(T::NakedQuad, basic::naked_subset(s, &views, step, 4));
+    tier!(T::Jellyfish, basic::fish(s, &views, step, 4));
+    tier!(
+        T::HiddenQuad,
+        basic::hidden_subset(s, &views, step, 4, false)
+    );
     chains::find(s, step, max, allowed)
 }
 

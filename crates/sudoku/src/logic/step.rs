@@ -77,26 +77,25 @@ pub enum Technique {
     Jellyfish,
     /// Four digits confined to the same four cells of a house (SE 5.4).
     HiddenQuad,
-    /// A chain of strong and weak links on one digit, closing on itself (SE 6.5 plus length).
+    /// A loop of strong and weak links on one digit (SE "bidirectional X-cycle", 6.5 plus length).
     XCycle,
-    /// A chain of one digit from a candidate back to its own negation (SE 6.6 plus length).
-    XChain,
-    /// A loop through bivalue cells only (SE 6.5 plus length).
+    /// A loop through bivalue cells (SE "bidirectional Y-cycle", 6.5 plus length).
     YCycle,
-    /// A loop mixing links within cells and within houses (SE 7.0 plus length).
-    XYCycle,
-    /// A chain mixing links within cells and within houses, from a candidate to its negation (SE 7.0 plus length).
+    /// A chain of one digit from a candidate to its own negation (SE "forcing X-chain", 6.6 plus length).
+    XChain,
+    /// A loop mixing links within cells and within houses (SE "bidirectional cycle", 7.0 plus length).
+    MixedCycle,
+    /// A chain mixing links within cells and within houses, from a candidate to its own negation (SE 7.0 plus
+    /// length).
     ForcingChain,
     /// Every candidate of one cell forces the same conclusion (SE 8.0 plus length).
     CellForcingChains,
     /// Every place of a digit in a house forces the same conclusion (SE 8.0 plus length).
     RegionForcingChains,
-    /// A forcing chain whose implications also use singles that appear along the way (SE 8.5 plus length).
-    DynamicForcingChain,
 }
 
 /// All techniques, easiest first.
-pub const TECHNIQUES: [Technique; 33] = [
+pub const TECHNIQUES: [Technique; 32] = [
     Technique::FullHouse,
     Technique::HiddenSingleBox,
     Technique::HiddenSingleLine,
@@ -123,13 +122,12 @@ pub const TECHNIQUES: [Technique; 33] = [
     Technique::Jellyfish,
     Technique::HiddenQuad,
     Technique::XCycle,
-    Technique::XChain,
     Technique::YCycle,
-    Technique::XYCycle,
+    Technique::XChain,
+    Technique::MixedCycle,
     Technique::ForcingChain,
     Technique::CellForcingChains,
     Technique::RegionForcingChains,
-    Technique::DynamicForcingChain,
 ];
 
 impl Technique {
@@ -163,13 +161,12 @@ impl Technique {
             Jellyfish => 52,
             HiddenQuad => 54,
             XCycle => 65,
-            XChain => 66,
             YCycle => 65,
-            XYCycle => 70,
+            XChain => 66,
+            MixedCycle => 70,
             ForcingChain => 70,
             CellForcingChains => 80,
             RegionForcingChains => 80,
-            DynamicForcingChain => 85,
         })
     }
 
@@ -202,13 +199,12 @@ impl Technique {
             Jellyfish => "Jellyfish",
             HiddenQuad => "Hidden quad",
             XCycle => "X-cycle",
+            YCycle => "Y-cycle",
             XChain => "X-chain",
-            YCycle => "XY-cycle",
-            XYCycle => "Mixed cycle",
+            MixedCycle => "Mixed cycle",
             ForcingChain => "Forcing chain",
             CellForcingChains => "Cell forcing chains",
             RegionForcingChains => "Region forcing chains",
-            DynamicForcingChain => "Dynamic forcing chain",
         }
     }
 
@@ -242,13 +238,12 @@ impl Technique {
             Jellyfish => "jellyfish",
             HiddenQuad => "hidden_quad",
             XCycle => "x_cycle",
+            YCycle => "y_cycle",
             XChain => "x_chain",
-            YCycle => "xy_cycle",
-            XYCycle => "mixed_cycle",
+            MixedCycle => "mixed_cycle",
             ForcingChain => "forcing_chain",
             CellForcingChains => "cell_forcing_chains",
             RegionForcingChains => "region_forcing_chains",
-            DynamicForcingChain => "dynamic_forcing_chain",
         }
     }
 
@@ -484,12 +479,21 @@ fn eliminations_by_cell(el: &[Candidate]) -> String {
     parts.join("; ")
 }
 
-fn chain_text(chain: &[ChainNode]) -> String {
+/// The branches of a multiple forcing chain, as "a -> b -> c" texts: the chain holds the branches one after the
+/// other, each ending with the common conclusion.
+fn branch_texts(chain: &[ChainNode]) -> Vec<String> {
+    let Some(&target) = chain.last() else {
+        return Vec::new();
+    };
     chain
-        .iter()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join(" -> ")
+        .split_inclusive(|n| *n == target)
+        .map(|b| {
+            b.iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(" -> ")
+        })
+        .collect()
 }
 
 impl fmt::Display for Step {
@@ -624,46 +628,58 @@ impl fmt::Display for Step {
                      removes {elim}"
                 )
             }
-            XCycle | YCycle | XYCycle => {
+            XCycle | YCycle | MixedCycle => {
+                let loop_text: Vec<String> = self.chain.iter().map(ToString::to_string).collect();
                 write!(
                     f,
-                    "{name}: {}, which removes {elim}",
-                    chain_text(&self.chain)
+                    "{name}: {} closes a loop, so one of its two alternate colourings is true either way, which \
+                     removes {elim}",
+                    loop_text.join(" -> ")
                 )
             }
-            XChain | ForcingChain | DynamicForcingChain => {
-                if let Some(p) = placed {
-                    write!(
-                        f,
-                        "{name}: {} contradicts itself, so {} is {}",
-                        chain_text(&self.chain),
-                        cell_name(usize::from(p.cell)),
-                        p.digit
+            XChain | ForcingChain => {
+                let first = self.chain.first().copied();
+                let rest: Vec<String> =
+                    self.chain.iter().skip(1).map(ToString::to_string).collect();
+                let (cell, digit, on) = first.map_or((String::new(), 0, true), |n| {
+                    (
+                        cell_name(usize::from(n.candidate.cell)),
+                        n.candidate.digit,
+                        n.on,
                     )
+                });
+                let assume = if on {
+                    format!("{cell} were {digit}")
                 } else {
-                    write!(
-                        f,
-                        "{name}: {}, so it removes {elim}",
-                        chain_text(&self.chain)
-                    )
-                }
+                    format!("{cell} were not {digit}")
+                };
+                let conclusion = if on {
+                    format!("{cell} is not {digit}")
+                } else {
+                    format!("{cell} is {digit}")
+                };
+                write!(
+                    f,
+                    "{name}: if {assume}, then {}, a contradiction, so {conclusion}",
+                    rest.join(" -> ")
+                )
             }
             CellForcingChains | RegionForcingChains => {
                 let what = if t == CellForcingChains {
-                    format!("every candidate of {cells}")
+                    format!("whichever digit {cells} takes ({digits})")
                 } else {
-                    format!("every place of {digits} in {}", house(0))
+                    format!("wherever {digits} goes in {} ({cells})", house(0))
                 };
-                if let Some(p) = placed {
-                    write!(
-                        f,
-                        "{name}: {what} leads to {}={}, so it is placed",
-                        cell_name(usize::from(p.cell)),
-                        p.digit
-                    )
-                } else {
-                    write!(f, "{name}: {what} removes {elim}")
-                }
+                let branches: Vec<String> = branch_texts(&self.chain);
+                let conclusion = match placed {
+                    Some(p) => format!("{} is {}", cell_name(usize::from(p.cell)), p.digit),
+                    None => format!("it removes {elim}"),
+                };
+                write!(
+                    f,
+                    "{name}: {what}, the same follows ({}), so {conclusion}",
+                    branches.join("; ")
+                )
             }
         }
     }
