@@ -1,0 +1,239 @@
+//! `boardlab mouse analyse`.
+
+use std::process::ExitCode;
+
+use mousecats::search::check_depth;
+use mousecats::{Engine, EngineConfig, Level, Score, SearchResult, Side, TableConfig, TableStats};
+use serde::Serialize;
+
+use super::{
+    AnalyseArgs, commas, millis, parse_int, parse_level, parse_position, parse_rule, parse_time,
+    value_phrase, winner_phrase,
+};
+use crate::output::Output;
+
+#[derive(Serialize)]
+struct StatsJson {
+    index_bits: u8,
+    lock_bits: u8,
+    verify: bool,
+    entries: usize,
+    used_entries: usize,
+    bytes: usize,
+    probes: u64,
+    hits: u64,
+    empty: u64,
+    lock_mismatches: u64,
+    false_hits: Option<u64>,
+    stores: u64,
+    collisions: u64,
+}
+
+#[derive(Serialize)]
+struct ExactJson {
+    winner: String,
+    plies: u8,
+    value_keeping_moves: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct AnalyseJson {
+    position: String,
+    hash: String,
+    lock: String,
+    rule: String,
+    turn: String,
+    game_over: Option<String>,
+    level: Option<u8>,
+    depth: u8,
+    perfect: bool,
+    best_move: Option<String>,
+    score: String,
+    score_for_mouse: String,
+    pv: Vec<String>,
+    nodes: u64,
+    elapsed_ms: f64,
+    nodes_per_second: f64,
+    stopped_by_time: bool,
+    tables: Option<StatsJson>,
+    exact: ExactJson,
+}
+
+fn score_text(s: Score, to_move: Side) -> String {
+    match s {
+        Score::Win(n) => format!("{} in {n} plies", winner_phrase(to_move)),
+        Score::Loss(n) => format!("{} in {n} plies", winner_phrase(to_move.opponent())),
+        Score::Eval(v) => format!("{v:+} for the {to_move}"),
+    }
+}
+
+fn mouse_score_text(s: Score, to_move: Side) -> String {
+    match s.for_mouse(to_move) {
+        Score::Win(n) => format!("mouse wins in {n}"),
+        Score::Loss(n) => format!("cats win in {n}"),
+        Score::Eval(v) => format!("{v:+}"),
+    }
+}
+
+pub fn run(a: &AnalyseArgs, out: &Output) -> anyhow::Result<ExitCode> {
+    let pos = parse_position(&a.position)?;
+    let rule = parse_rule(&a.rule)?;
+    if a.level.is_some() && a.depth.is_some() {
+        anyhow::bail!("give --level or --depth, not both");
+    }
+    if a.no_tables && a.verify {
+        anyhow::bail!("--verify checks the tables, so it cannot go with --no-tables");
+    }
+    let level = a.level.as_deref().map(parse_level).transpose()?;
+    let depth = match &a.depth {
+        Some(d) => Some(check_depth(parse_int("--depth", d, 1, 64)?)?),
+        None => None,
+    };
+    let time = a.time.as_deref().map(parse_time).transpose()?;
+    let tables = if a.no_tables {
+        None
+    } else {
+        Some(TableConfig {
+            index_bits: parse_int("--tt-bits", &a.tt_bits, 8, 28)? as u8,
+            lock_bits: parse_int("--lock-bits", &a.lock_bits, 0, 32)? as u8,
+            verify: a.verify,
+        })
+    };
+    let mut engine = Engine::new(EngineConfig { rule, tables })?;
+    let result: SearchResult = match (level, depth) {
+        (Some(l), _) => engine.think(&pos, l, time),
+        (None, Some(d)) => engine.search(&pos, d, time),
+        (None, None) => engine.search(&pos, 12, time),
+    };
+    let solution = engine.solution();
+    let exact = solution.value(&pos);
+    let keep: Vec<String> = solution
+        .value_keeping_moves(&pos)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let stats = engine.tables().map(|t| {
+        let s: TableStats = result.table_stats;
+        StatsJson {
+            index_bits: t.config().index_bits,
+            lock_bits: t.config().lock_bits,
+            verify: t.config().verify,
+            entries: t.capacity(),
+            used_entries: t.used_entries(),
+            bytes: t.memory_bytes(),
+            probes: s.probes,
+            hits: s.hits,
+            empty: s.empty,
+            lock_mismatches: s.lock_mismatches,
+            false_hits: t.config().verify.then_some(s.false_hits),
+            stores: s.stores,
+            collisions: s.collisions,
+        }
+    });
+    let over = pos.outcome(rule);
+    let pv: Vec<String> = result.pv.iter().map(ToString::to_string).collect();
+
+    if out.json {
+        out.print_json(&AnalyseJson {
+            position: pos.to_string(),
+            hash: format!("{:016x}", pos.hash()),
+            lock: format!("{:08x}", pos.lock()),
+            rule: rule.to_string(),
+            turn: pos.turn().to_string(),
+            game_over: over.map(|w| w.to_string()),
+            level: level.map(Level::number),
+            depth: result.depth,
+            perfect: result.perfect,
+            best_move: result.best_move.map(|m| m.to_string()),
+            score: score_text(result.score, pos.turn()),
+            score_for_mouse: mouse_score_text(result.score, pos.turn()),
+            pv,
+            nodes: result.nodes,
+            elapsed_ms: result.elapsed.as_secs_f64() * 1000.0,
+            nodes_per_second: result.nodes_per_second(),
+            stopped_by_time: result.stopped,
+            tables: if a.stats { stats } else { None },
+            exact: ExactJson {
+                winner: exact.winner(pos.turn()).to_string(),
+                plies: exact.plies(),
+                value_keeping_moves: keep,
+            },
+        })?;
+        return Ok(ExitCode::SUCCESS);
+    }
+
+    println!("{}", pos.diagram());
+    println!("{pos}");
+    println!(
+        "hash {:016x}  lock {:08x}  ({rule} rule)",
+        pos.hash(),
+        pos.lock()
+    );
+    if let Some(w) = over {
+        println!("game over: {}", winner_phrase(w));
+        println!("exact: {}", value_phrase(exact, pos.turn()));
+        return Ok(ExitCode::SUCCESS);
+    }
+    if result.perfect {
+        println!("search: perfect play from the exact table (level 10)");
+    } else {
+        println!(
+            "search: depth {}{}{}, {} nodes in {} ({:.1} M nodes/s)",
+            result.depth,
+            level.map_or(String::new(), |l| format!(" (level {})", l.number())),
+            if result.stopped {
+                ", stopped by the time limit"
+            } else {
+                ""
+            },
+            commas(result.nodes),
+            millis(result.elapsed),
+            result.nodes_per_second() / 1e6
+        );
+    }
+    if let Some(m) = result.best_move {
+        println!("best move: {m}");
+    }
+    println!(
+        "score: {} (mouse's view: {})",
+        score_text(result.score, pos.turn()),
+        mouse_score_text(result.score, pos.turn())
+    );
+    println!("principal variation: {}", pv.join(" "));
+    println!(
+        "exact: {}; value-keeping moves: {}",
+        value_phrase(exact, pos.turn()),
+        keep.join(" ")
+    );
+    if a.stats {
+        match stats {
+            Some(s) => {
+                println!(
+                    "tables: 2 x 2^{} entries, {}-bit lock{}, {} bytes, {} of {} entries used",
+                    s.index_bits,
+                    s.lock_bits,
+                    if s.verify { ", verify mode" } else { "" },
+                    commas(s.bytes as u128),
+                    commas(s.used_entries as u128),
+                    commas(s.entries as u128)
+                );
+                println!(
+                    "  probes {}, hits {}, empty {}, lock mismatches (collisions detected) {}",
+                    commas(s.probes),
+                    commas(s.hits),
+                    commas(s.empty),
+                    commas(s.lock_mismatches)
+                );
+                println!(
+                    "  stores {}, overwrites of another position (collisions) {}, false hits {}",
+                    commas(s.stores),
+                    commas(s.collisions),
+                    s.false_hits
+                        .map_or("not counted (use --verify)".to_string(), commas)
+                );
+            }
+            None => println!("tables: none"),
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
