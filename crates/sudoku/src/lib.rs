@@ -10,5 +10,6 @@ pub mod solver;
 pub use grid::{CELLS, Cell, Conflict, Grid, GridError, SolutionError, Unit};
 pub use grid_parse::{LineResults, ParseError, ParseErrorKind, ParsedPuzzle, PuzzleReader};
 pub use solver::{
-    Counted, SolveError, count_solutions, count_solutions_with_first, first_solution, solve,
+    Counted, SearchStats, SolveError, count_solutions, count_solutions_with_first,
+    count_solutions_with_stats, first_solution, solve,
 };

@@ -14,6 +14,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod band;
 pub mod reference;
 
 use std::fmt;
@@ -49,6 +50,21 @@ pub struct Counted {
     pub first: Option<Grid>,
 }
 
+/// Statistics of one search (see [`count_solutions_with_stats`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct SearchStats {
+    /// Guesses made: each time the search tried one digit in a cell and kept the others for later.
+    pub guesses: u64,
+}
+
+/// Like [`count_solutions_with_first`], also returning statistics of the search.
+#[must_use]
+pub fn count_solutions_with_stats(grid: &Grid, limit: u64) -> (Counted, SearchStats) {
+    let (count, first, guesses) = band::count(grid, limit);
+    (Counted { count, first }, SearchStats { guesses })
+}
+
 /// The number of solutions of `grid`, counting no further than `limit`: `0`, `1`, …, or `limit` meaning "at
 /// least `limit`". A limit of 0 returns 0 without searching. A grid with a repeated digit has no solution.
 #[must_use]
@@ -59,7 +75,7 @@ pub fn count_solutions(grid: &Grid, limit: u64) -> u64 {
 /// Like [`count_solutions`], also returning the first solution found (the one [`first_solution`] returns).
 #[must_use]
 pub fn count_solutions_with_first(grid: &Grid, limit: u64) -> Counted {
-    let (count, first) = reference::count_solutions_with_first(grid, limit);
+    let (count, first, _) = band::count(grid, limit);
     Counted { count, first }
 }
 

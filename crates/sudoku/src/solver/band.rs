@@ -1,0 +1,467 @@
+//! The fast solver: band-oriented bitsets, permutation tables for locked candidates, bit-sliced naked singles,
+//! and a depth-first search that copies a 128-byte state per guess.
+//!
+//! # Representation
+//! For each digit `d` and band `b` (three rows), one 27-bit word `f[3d + b]` holds the cells of the band where
+//! `d` may still go, row by row (bit `9r + c` for row `r` of the band, column `c`).
+//!
+//! # Reasoning
+//! - **Band permutation.** In a band, a digit occupies exactly one *minirow* (three cells of a row inside a box)
+//!   per row and per box, so its minirows form one of six permutations. A table maps the 9-bit set of occupied
+//!   minirows to the union of the permutations still possible; masking with it performs pointing and claiming
+//!   (locked candidates) for rows and boxes, and finds hidden singles in boxes and rows.
+//! - **Stack permutation.** The same holds for minicolumns in a stack (columns × bands), with the same table;
+//!   this covers locked candidates and hidden singles for columns.
+//! - **Placement.** A row of a band-digit word with a single cell places the digit: the cell is removed from
+//!   the other digits, and its column from the other bands.
+//! - **Naked singles** and empty cells are found by bit-sliced counting over the nine digit words of a band.
+//! - **Guessing** picks a cell with the fewest candidates (a bivalue cell when there is one), tries one digit on
+//!   a copy of the state and the rest on the state itself.
+
+use crate::grid::{CELLS, Grid};
+
+/// All 27 cells of a band.
+const BAND: u32 = (1 << 27) - 1;
+
+/// Replicates a 9-bit column set over the three rows of a band.
+const COLS_TO_BAND: u32 = 1 | (1 << 9) | (1 << 18);
+
+/// The six permutations of three rows onto three boxes, as 9-bit minirow sets (bit `3r + k`).
+const PERMS: [u16; 6] = {
+    let sigma: [[usize; 3]; 6] = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ];
+    let mut out = [0u16; 6];
+    let mut p = 0;
+    while p < 6 {
+        let mut r = 0;
+        while r < 3 {
+            out[p] |= 1 << (3 * r + sigma[p][r]);
+            r += 1;
+        }
+        p += 1;
+    }
+    out
+};
+
+/// For a 9-bit set of occupied minirows (or minicolumns), the union of the permutations inside it.
+static PERM_ALLOWED: [u16; 512] = {
+    let mut t = [0u16; 512];
+    let mut occ = 0;
+    while occ < 512 {
+        let mut p = 0;
+        while p < 6 {
+            if occ as u16 & PERMS[p] == PERMS[p] {
+                t[occ] |= PERMS[p];
+            }
+            p += 1;
+        }
+        occ += 1;
+    }
+    t
+};
+
+/// [`PERM_ALLOWED`] expanded to cells: bit `3r + k` becomes the three cells of minirow `(r, k)`.
+static PERM_CELLS: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut occ = 0;
+    while occ < 512 {
+        let a = PERM_ALLOWED[occ] as u32;
+        let mut m = 0;
+        let mut i = 0;
+        while i < 9 {
+            if a & (1 << i) != 0 {
+                let (r, k) = (i / 3, i % 3);
+                m |= 7 << (9 * r + 3 * k);
+            }
+            i += 1;
+        }
+        t[occ] = m;
+        occ += 1;
+    }
+    t
+};
+
+/// For a 9-bit row, its occupied boxes (3 bits).
+static ROW_BOXES: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut v = 0;
+    while v < 512 {
+        let mut k = 0;
+        while k < 3 {
+            if v & (7 << (3 * k)) != 0 {
+                t[v] |= 1 << k;
+            }
+            k += 1;
+        }
+        v += 1;
+    }
+    t
+};
+
+/// For each cell of a band, the cells of its row and box (itself included).
+static ROW_BOX: [u32; 27] = {
+    let mut t = [0u32; 27];
+    let mut c = 0;
+    while c < 27 {
+        let (r, col) = (c / 9, c % 9);
+        t[c] = (0x1FF << (9 * r)) | ((7 << (3 * (col / 3))) * COLS_TO_BAND);
+        c += 1;
+    }
+    t
+};
+
+/// Occupied minirows of a band-digit word (bit `3r + k`).
+#[inline(always)]
+fn minirows(w: u32) -> usize {
+    ROW_BOXES[(w & 0x1FF) as usize] as usize
+        | (ROW_BOXES[((w >> 9) & 0x1FF) as usize] as usize) << 3
+        | (ROW_BOXES[(w >> 18) as usize] as usize) << 6
+}
+
+/// The cells of `w` that are alone in their row.
+#[inline(always)]
+fn lone_in_row(w: u32) -> u32 {
+    let mut out = 0;
+    let mut r = 0;
+    while r < 3 {
+        let v = (w >> (9 * r)) & 0x1FF;
+        if v & v.wrapping_sub(1) == 0 {
+            out |= v << (9 * r);
+        }
+        r += 1;
+    }
+    out
+}
+
+/// Columns (9 bits) where `w` has a candidate.
+#[inline(always)]
+fn columns(w: u32) -> u32 {
+    (w | (w >> 9) | (w >> 18)) & 0x1FF
+}
+
+/// The search state: 128 bytes, copied on each guess.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct State {
+    /// Candidates: `f[3d + b]` for digit `d` (0-based) and band `b`.
+    f: [u32; 27],
+    /// Cells not yet placed, per band.
+    unsolved: [u32; 3],
+    /// Band-digit words to re-examine (bit `3d + b`).
+    dirty: u32,
+    /// Digits whose stacks to re-examine (bit `d`).
+    vdirty: u32,
+}
+
+impl State {
+    /// The state for `grid`'s clues (not yet propagated).
+    fn new(grid: &Grid) -> State {
+        let mut s = State {
+            f: [BAND; 27],
+            unsolved: [BAND; 3],
+            dirty: (1 << 27) - 1,
+            vdirty: 0x1FF,
+        };
+        for (i, &v) in grid.digits().iter().enumerate() {
+            if v != 0 {
+                let (b, c) = (i / 27, i % 27);
+                let bit = 1u32 << c;
+                for d in 0..9 {
+                    if d + 1 != v as usize {
+                        s.f[3 * d + b] &= !bit;
+                    }
+                }
+                // Keep the clue only if an earlier clue did not already exclude it (a repeated digit): the
+                // cell is then left without candidates, which propagation reports.
+                let j = 3 * (v as usize - 1) + b;
+                s.f[j] &= !ROW_BOX[c] | bit;
+            }
+        }
+        s
+    }
+
+    /// Place digit `d` in the cells `new` of band `b` (each alone in its row of `f[3d + b]`).
+    #[inline(always)]
+    fn place(&mut self, d: usize, b: usize, new: u32) {
+        self.unsolved[b] &= !new;
+        let cols = columns(new) * COLS_TO_BAND;
+        for b2 in 0..3 {
+            if b2 != b {
+                let j = 3 * d + b2;
+                let old = self.f[j];
+                let w = old & !cols;
+                if w != old {
+                    self.f[j] = w;
+                    self.dirty |= 1 << j;
+                }
+            }
+        }
+        for d2 in 0..9 {
+            if d2 != d {
+                let j = 3 * d2 + b;
+                let old = self.f[j];
+                let w = old & !new;
+                if w != old {
+                    self.f[j] = w;
+                    self.dirty |= 1 << j;
+                    self.vdirty |= 1 << d2;
+                }
+            }
+        }
+        self.vdirty |= 1 << d;
+    }
+
+    /// Band permutations and placements until nothing is dirty. `false` on a contradiction.
+    #[inline(always)]
+    fn settle_bands(&mut self) -> bool {
+        while self.dirty != 0 {
+            let i = self.dirty.trailing_zeros() as usize;
+            self.dirty &= self.dirty - 1;
+            let old = self.f[i];
+            let w = old & PERM_CELLS[minirows(old)];
+            if w == 0 {
+                return false;
+            }
+            let (d, b) = (i / 3, i % 3);
+            if w != old {
+                self.f[i] = w;
+                self.vdirty |= 1 << d;
+            }
+            let new = lone_in_row(w) & self.unsolved[b];
+            if new != 0 {
+                self.place(d, b, new);
+            }
+        }
+        true
+    }
+
+    /// Stack permutations for the digits in `vdirty`. `false` on a contradiction.
+    #[inline(always)]
+    fn settle_stacks(&mut self) -> bool {
+        let mut todo = self.vdirty;
+        self.vdirty = 0;
+        while todo != 0 {
+            let d = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
+            let c = [
+                columns(self.f[3 * d]),
+                columns(self.f[3 * d + 1]),
+                columns(self.f[3 * d + 2]),
+            ];
+            let mut allowed = [0u32; 3];
+            for s in 0..3 {
+                let sh = 3 * s;
+                let occ =
+                    ((c[0] >> sh) & 7) | (((c[1] >> sh) & 7) << 3) | (((c[2] >> sh) & 7) << 6);
+                let a = PERM_ALLOWED[occ as usize] as u32;
+                if a == 0 {
+                    return false;
+                }
+                allowed[0] |= (a & 7) << sh;
+                allowed[1] |= ((a >> 3) & 7) << sh;
+                allowed[2] |= ((a >> 6) & 7) << sh;
+            }
+            for b in 0..3 {
+                if allowed[b] != c[b] {
+                    let j = 3 * d + b;
+                    self.f[j] &= allowed[b] * COLS_TO_BAND;
+                    self.dirty |= 1 << j;
+                }
+            }
+        }
+        true
+    }
+
+    /// Naked singles: restrict each cell with one candidate to it. Returns `None` on a contradiction (a cell
+    /// without candidates, or two lone cells clashing), else whether anything changed.
+    #[inline(always)]
+    fn naked_singles(&mut self) -> Option<bool> {
+        let mut changed = false;
+        for b in 0..3 {
+            let mut ones = 0u32;
+            let mut twos = 0u32;
+            for d in 0..9 {
+                let x = self.f[3 * d + b];
+                twos |= ones & x;
+                ones |= x;
+            }
+            if ones != BAND {
+                return None;
+            }
+            let singles = ones & !twos & self.unsolved[b];
+            if singles == 0 {
+                continue;
+            }
+            changed = true;
+            for d in 0..9 {
+                let j = 3 * d + b;
+                let mut mine = singles & self.f[j];
+                if mine == 0 {
+                    continue;
+                }
+                let mut w = self.f[j];
+                while mine != 0 {
+                    let c = mine.trailing_zeros() as usize;
+                    let bit = 1u32 << c;
+                    mine &= mine - 1;
+                    if w & bit == 0 {
+                        return None;
+                    }
+                    w &= !ROW_BOX[c] | bit;
+                }
+                self.f[j] = w;
+                self.dirty |= 1 << j;
+            }
+        }
+        Some(changed)
+    }
+
+    /// Propagate to a fixed point. `false` on a contradiction.
+    #[inline(always)]
+    fn propagate(&mut self) -> bool {
+        loop {
+            if !self.settle_bands() {
+                return false;
+            }
+            match self.naked_singles() {
+                None => return false,
+                Some(true) => continue,
+                Some(false) => {}
+            }
+            if self.vdirty != 0 {
+                if !self.settle_stacks() {
+                    return false;
+                }
+                if self.dirty != 0 {
+                    continue;
+                }
+            }
+            return true;
+        }
+    }
+
+    fn is_solved(&self) -> bool {
+        self.unsolved[0] | self.unsolved[1] | self.unsolved[2] == 0
+    }
+
+    /// The grid of a solved state.
+    fn solution(&self) -> Grid {
+        let mut cells = [0u8; CELLS];
+        for d in 0..9 {
+            for b in 0..3 {
+                let mut w = self.f[3 * d + b];
+                while w != 0 {
+                    let c = w.trailing_zeros() as usize;
+                    w &= w - 1;
+                    cells[27 * b + c] = d as u8 + 1;
+                }
+            }
+        }
+        Grid::from_raw(cells)
+    }
+
+    /// The unsolved cell to guess on, as (band, cell in band): the first with two candidates, else three, else
+    /// the first unsolved cell.
+    #[inline(always)]
+    fn pick_cell(&self) -> (usize, usize) {
+        let mut fallback = None;
+        let mut three = None;
+        for b in 0..3 {
+            let u = self.unsolved[b];
+            if u == 0 {
+                continue;
+            }
+            let mut ones = 0u32;
+            let mut twos = 0u32;
+            let mut threes = 0u32;
+            for d in 0..9 {
+                let x = self.f[3 * d + b];
+                threes |= twos & x;
+                twos |= ones & x;
+                ones |= x;
+            }
+            let exactly_two = twos & !threes & u;
+            if exactly_two != 0 {
+                return (b, exactly_two.trailing_zeros() as usize);
+            }
+            if three.is_none() {
+                // Cells with at least three: exclude those with four or more is not tracked; take any.
+                let t = threes & u;
+                if t != 0 {
+                    three = Some((b, t.trailing_zeros() as usize));
+                }
+            }
+            if fallback.is_none() {
+                fallback = Some((b, u.trailing_zeros() as usize));
+            }
+        }
+        three.or(fallback).unwrap_or((0, 0))
+    }
+}
+
+/// Count the solutions of `grid` up to `limit`, keeping the first one found; also the number of guesses.
+pub(crate) fn count(grid: &Grid, limit: u64) -> (u64, Option<Grid>, u64) {
+    if limit == 0 {
+        return (0, None, 0);
+    }
+    let mut guesses = 0u64;
+    let mut count = 0u64;
+    let mut first = None;
+    // Pending alternatives: at most one per guess on the current path, and a path has at most 81 guesses.
+    let mut stack = [State {
+        f: [0; 27],
+        unsolved: [0; 3],
+        dirty: 0,
+        vdirty: 0,
+    }; CELLS + 1];
+    let mut depth = 0usize;
+    let mut cur = State::new(grid);
+    loop {
+        if cur.propagate() {
+            if cur.is_solved() {
+                count += 1;
+                if first.is_none() {
+                    first = Some(cur.solution());
+                }
+                if count >= limit {
+                    break;
+                }
+            } else {
+                let (b, c) = cur.pick_cell();
+                let bit = 1u32 << c;
+                // The lowest candidate digit of the cell.
+                let mut d = 0;
+                while d < 9 && cur.f[3 * d + b] & bit == 0 {
+                    d += 1;
+                }
+                if d < 9 && depth < stack.len() {
+                    guesses += 1;
+                    let j = 3 * d + b;
+                    // The alternative: every other digit in this cell.
+                    let mut alt = cur;
+                    alt.f[j] &= !bit;
+                    alt.dirty |= 1 << j;
+                    alt.vdirty |= 1 << d;
+                    stack[depth] = alt;
+                    depth += 1;
+                    // This branch: the digit goes here.
+                    cur.f[j] &= !ROW_BOX[c] | bit;
+                    cur.dirty |= 1 << j;
+                    continue;
+                }
+            }
+        }
+        if depth == 0 {
+            break;
+        }
+        depth -= 1;
+        cur = stack[depth];
+    }
+    (count, first, guesses)
+}
