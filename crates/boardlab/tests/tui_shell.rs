@@ -167,7 +167,8 @@ fn a_broken_default_save_is_reported_on_the_title_screen() {
     std::fs::write(save_dir.join("peg.json"), "{\"format\":\"boardlab-save\"").unwrap();
     let mut h = Harness::with(App::new(cfg, Game::Mouse), dir);
     assert!(h.shows("Resume saved Peg solitaire"));
-    h.keys("<Down><Down><Down><Enter>");
+    h.select("Resume saved Peg solitaire");
+    h.keys("<Enter>");
     assert!(
         h.shows("peg.json is not a boardlab save file: not valid JSON"),
         "{}",

@@ -130,7 +130,7 @@ fn title_screen_help_and_quit_restore_the_terminal() {
     assert!(screen.contains("Peg solitaire"));
     assert!(screen.contains("Sudoku"));
     t.send(&["?"]);
-    t.wait_for("Title screen keys");
+    t.wait_for("┌ Help");
     t.send(&["Escape"]);
     t.wait_for("Choose a game");
     t.send(&["q"]);
@@ -171,4 +171,29 @@ fn a_panic_restores_the_terminal_and_shows_the_message() {
     assert!(screen.contains("deliberate panic"), "{screen}");
     assert!(!screen.contains("Choose a game"), "{screen}");
     assert!(screen.contains("tty mode: icanon"), "{screen}");
+}
+
+#[test]
+fn sudoku_in_a_real_terminal() {
+    if !have_tmux() {
+        return;
+    }
+    let t = Tmux::start("play sudoku --seed 3");
+    let screen = t.wait_for("Cells left");
+    assert!(screen.contains("Sudoku · medium"), "{screen}");
+    // 100x30 is too low for the large grid: the 80x24 one is drawn, centred.
+    assert!(screen.contains("┌──1────2────3──┬"), "{screen}");
+    t.send(&["p", "1", "2"]);
+    t.wait_for("Pencil mark 2 added to r5c5");
+    t.send(&[":", "9 9 0", "Enter"]);
+    t.wait_for("r9c9 is");
+    t.send(&["Escape", "h"]);
+    t.wait_for("Hint:");
+    t.send(&["q"]);
+    t.wait_for("Leave this game?");
+    t.send(&["y"]);
+    t.wait_for("Choose a game");
+    t.send(&["q"]);
+    let screen = t.wait_for("tty mode:");
+    assert!(screen.contains("boardlab exited with 0"), "{screen}");
 }

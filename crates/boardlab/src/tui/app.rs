@@ -162,7 +162,9 @@ impl App {
             self.title_key(key);
             return;
         };
-        if game.capturing() || game.handle_key(key, &self.cfg) == Handled::Yes {
+        // A screen with a prompt or a question open takes every key.
+        let capturing = game.capturing();
+        if game.handle_key(key, &self.cfg) == Handled::Yes || capturing {
             return;
         }
         match key.code {
@@ -268,7 +270,7 @@ impl App {
             .save_path
             .clone()
             .unwrap_or_else(|| self.cfg.save_path(game.game()));
-        let file = SaveFile::new(game.game(), game.save_state());
+        let file = SaveFile::new(game.game(), game.save_state(&self.cfg));
         match file.write(&path) {
             Ok(()) => {
                 game.mark_saved();
@@ -362,12 +364,16 @@ impl App {
             }
         }
 
-        // Status line.
-        let status = self
+        // Status line, or the game's prompt.
+        if self.message.is_none()
+            && let Some(line) = self.game.as_ref().and_then(|g| g.footer(&theme))
+        {
+            frame.render_widget(Paragraph::new(line), foot.inner(Margin::new(1, 0)));
+        } else if let Some(s) = self
             .message
             .clone()
-            .or_else(|| self.game.as_ref().and_then(|g| g.status()));
-        if let Some(s) = status {
+            .or_else(|| self.game.as_ref().and_then(|g| g.status()))
+        {
             frame.render_widget(
                 Paragraph::new(Line::styled(format!(" {}", s.text), s.style(&theme))),
                 foot,

@@ -20,8 +20,8 @@ pub fn description(game: Game) -> &'static str {
         }
         Game::Sudoku => {
             "Fill the grid so that every row, column and 3x3 box holds 1 to 9 once. Graded puzzles from \
-             beginner to expert with unique solutions, or the classic ZX-81 way: a valid grid shuffled and 27 \
-             cells hidden. Pencil marks, hints that explain themselves, a timer."
+             beginner to expert, each with exactly one solution. Pencil marks with an automatic fill, hints \
+             that explain themselves, a check, a timer."
         }
     }
 }
@@ -29,37 +29,44 @@ pub fn description(game: Game) -> &'static str {
 /// The options of `game`, with their default values.
 pub fn choices(game: Game) -> Vec<Choice> {
     match game {
-        Game::Mouse | Game::Peg | Game::Sudoku => Vec::new(),
+        Game::Sudoku => super::sudoku::choices(),
+        Game::Mouse | Game::Peg => Vec::new(),
     }
 }
 
 /// The rules of `game` for the help screen reached from the title.
 pub fn rules(game: Game) -> Vec<Line<'static>> {
-    vec![Line::raw(description(game))]
+    match game {
+        Game::Sudoku => super::sudoku::rules(),
+        Game::Mouse | Game::Peg => vec![Line::raw(description(game))],
+    }
 }
 
 /// Start a new game of `game` with the options `choices` (as returned by [`choices`], possibly changed).
-pub fn start(
-    game: Game,
-    _choices: &[Choice],
-    _cfg: &Config,
-) -> Result<Box<dyn GameScreen>, String> {
-    Err(not_ready(game))
+pub fn start(game: Game, choices: &[Choice], cfg: &Config) -> Result<Box<dyn GameScreen>, String> {
+    match game {
+        Game::Sudoku => super::sudoku::start(choices, cfg),
+        Game::Mouse | Game::Peg => Err(not_ready(game)),
+    }
 }
 
 /// Rebuild a saved game of `game` from its saved `state`.
 pub fn load(
     game: Game,
-    _state: &serde_json::Value,
-    _cfg: &Config,
+    state: &serde_json::Value,
+    cfg: &Config,
 ) -> Result<Box<dyn GameScreen>, String> {
-    Err(not_ready(game))
+    match game {
+        Game::Sudoku => super::sudoku::load(state, cfg),
+        Game::Mouse | Game::Peg => Err(not_ready(game)),
+    }
 }
 
 /// Whether `game` can be played in this build.
 pub fn playable(game: Game) -> bool {
     match game {
-        Game::Mouse | Game::Peg | Game::Sudoku => false,
+        Game::Sudoku => true,
+        Game::Mouse | Game::Peg => false,
     }
 }
 

@@ -24,8 +24,10 @@ pub mod app;
 pub mod clock;
 pub mod games;
 pub mod history;
+pub mod job;
 pub mod save;
 pub mod screen;
+pub mod sudoku;
 pub mod theme;
 pub mod title;
 pub mod ui;
@@ -148,12 +150,17 @@ fn restore_terminal() {
 }
 
 /// On a panic, restore the terminal before the panic message is printed, so the message is readable and the
-/// shell is usable.
+/// shell is usable. A panic on a background job thread leaves the screen alone: the job reports it.
 fn install_panic_hook() {
     static HOOK: Once = Once::new();
     HOOK.call_once(|| {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
+            if std::thread::current().name() == Some(job::THREAD_NAME) {
+                // A background computation failed: the screen stays up and reports it (see `job`).
+                job::record_panic(info.to_string());
+                return;
+            }
             restore_terminal();
             previous(info);
         }));

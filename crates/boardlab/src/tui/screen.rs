@@ -71,6 +71,11 @@ pub trait GameScreen {
     /// The status line.
     fn status(&self) -> Option<Status>;
 
+    /// A line that replaces the status line while it is open (a prompt for typed input).
+    fn footer(&self, _theme: &Theme) -> Option<Line<'static>> {
+        None
+    }
+
     /// Called about ten times a second: collect background results, advance timers.
     fn tick(&mut self, _cfg: &Config) {}
 
@@ -89,7 +94,7 @@ pub trait GameScreen {
     fn keys(&self) -> Vec<KeyHelp>;
 
     /// The game's state for a save file.
-    fn save_state(&self) -> serde_json::Value;
+    fn save_state(&self, cfg: &Config) -> serde_json::Value;
 
     /// Whether leaving would lose something (moves made since the start or since the last save).
     fn unsaved(&self) -> bool;

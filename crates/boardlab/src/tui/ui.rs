@@ -179,17 +179,23 @@ impl Prompt {
         }
     }
 
-    /// The prompt as a line: label, text, a block cursor, and the example while empty.
-    pub fn line(&self, theme: &Theme) -> Line<'static> {
+    /// The prompt as a line: label, text, a block cursor; while the text is empty, the result of the last entry
+    /// (`last`) or else an example.
+    pub fn line(&self, theme: &Theme, last: Option<&Status>) -> Line<'static> {
         let mut spans = vec![
             Span::styled(format!("{}: ", self.label), theme.title),
             Span::styled(self.text.clone(), theme.text),
             Span::styled(" ", theme.cursor),
         ];
         if self.text.is_empty() {
-            spans.push(Span::styled(format!("  e.g. {}", self.example), theme.dim));
+            match last {
+                Some(s) => spans.push(Span::styled(format!("  {}", s.text), s.style(theme))),
+                None => spans.push(Span::styled(
+                    format!("  e.g. {}  (Esc: done)", self.example),
+                    theme.dim,
+                )),
+            }
         }
-        spans.push(Span::styled("   Enter: ok  Esc: cancel", theme.dim));
         Line::from(spans)
     }
 }

@@ -55,6 +55,8 @@ impl Harness {
             clock,
             dir,
         };
+        h.app.wait_idle();
+        h.app.tick();
         h.draw();
         h
     }
@@ -123,6 +125,17 @@ impl Harness {
                 rest = &rest[c.len_utf8()..];
             }
         }
+    }
+
+    /// On the title screen, press Down until the row `label` is highlighted.
+    pub fn select(&mut self, label: &str) {
+        for _ in 0..30 {
+            if self.shows(&format!("▶ {label}")) {
+                return;
+            }
+            self.keys("<Down>");
+        }
+        panic!("no title row {label:?}:\n{}", self.screen());
     }
 
     /// Move the manual clock on and redraw.
