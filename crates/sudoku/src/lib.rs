@@ -1,9 +1,11 @@
 #![doc = include_str!("../README.md")]
 
+pub mod classic;
 pub mod generate;
 pub mod grid;
 pub mod grid_parse;
 pub mod logic;
+pub mod rate;
 pub mod rng;
 pub mod solver;
 

@@ -221,6 +221,17 @@ fn search(
                     }
                 }
             }
+            if goal == Goal::Loop && level == 2 {
+                // A loop must leave the start by another way than the one that closes it: the partners whose
+                // "off" turns the start back on are not reached straight from it.
+                if links.x {
+                    new[sd] &= !g.strong[sd][sc];
+                }
+                let m = s.candidates(sc);
+                if y && m.count_ones() == 2 {
+                    new[(m & !(1 << sd)).trailing_zeros() as usize] &= !bit(sc);
+                }
+            }
             for d in 0..9 {
                 new[d] &= !out.off[d];
                 out.off[d] |= new[d];
@@ -281,6 +292,11 @@ fn search(
 
 /// The shortest implication path from `start` to `target` (both included) using `links`.
 fn path(g: &Graph, start: Node, target: Node, links: Links) -> Vec<Node> {
+    path_avoiding(g, start, target, links, &[])
+}
+
+/// Like [`path`], without the steps from `start` straight to any of `skip`.
+fn path_avoiding(g: &Graph, start: Node, target: Node, links: Links, skip: &[Node]) -> Vec<Node> {
     let y = links.y;
     let s = g.s;
     let idx = |n: Node| usize::from(n.cand) * 2 + usize::from(n.on);
@@ -324,6 +340,9 @@ fn path(g: &Graph, start: Node, target: Node, links: Links) -> Vec<Node> {
             }
         }
         for m in next {
+            if n == start && skip.contains(&m) {
+                continue;
+            }
             if !seen[idx(m)] {
                 seen[idx(m)] = true;
                 parent[idx(m)] = idx(n) as u16;
@@ -381,8 +400,8 @@ fn cycle_nodes(g: &Graph, start: Node, links: Links) -> Option<(Vec<Node>, Vec<C
         }
     }
     let mut best: Option<Vec<Node>> = None;
-    for n in closers {
-        let p = path(g, start, n, links);
+    for &n in &closers {
+        let p = path_avoiding(g, start, n, links, &closers);
         if p.len() >= 4 && p.last() == Some(&n) && best.as_ref().is_none_or(|b| p.len() < b.len()) {
             best = Some(p);
         }
@@ -424,21 +443,14 @@ fn partners<'g>(g: &'g Graph<'_>, n: Node) -> impl Iterator<Item = Node> + 'g {
         .chain(bivalue)
 }
 
-/// A mixed chain or loop from `start`, read off the shared closures: the level of the start's negation in its
-/// closure (a contradiction), the way back to an "off" start through one of its partners, or (for a loop) the
-/// shortest way to the "off" side of a partner, which then turns the start back on.
-fn from_closures(g: &Graph, cls: &Closures, start: Node, is_loop: bool) -> Option<u8> {
+/// A mixed forcing chain from `start`, read off the shared closures: the level of the start's negation in its
+/// closure (a contradiction), or the way back to an "off" start through one of its partners.
+fn from_closures(g: &Graph, cls: &Closures, start: Node) -> Option<u8> {
     let neg = Node {
         on: !start.on,
         ..start
     };
-    let level = if is_loop {
-        partners(g, start)
-            .map(|p| cls.of(start).level(Node { on: false, ..p }))
-            .filter(|&l| l >= 4)
-            .min()
-            .unwrap_or(0)
-    } else if start.on {
+    let level = if start.on {
         cls.of(start).level(neg)
     } else {
         partners(g, start)
@@ -503,7 +515,7 @@ fn unary(
                         Goal::Reach(Node { on: !on, ..start })
                     };
                     let found = match closures.as_ref() {
-                        Some(cls) if links == XY => from_closures(g, cls, start, is_loop),
+                        Some(cls) if links == XY && !is_loop => from_closures(g, cls, start),
                         _ => search(g, start, links, goal, limit, scratch),
                     };
                     let Some(l) = found else {

@@ -1,5 +1,8 @@
 //! `boardlab sudoku ...`: one module per verb.
 
+pub mod generate;
+pub mod hint;
+pub mod rate;
 pub mod solve;
 
 use std::process::ExitCode;
@@ -21,11 +24,20 @@ pub struct SudokuArgs {
 pub enum SudokuVerb {
     /// Solve puzzles (or count their solutions), streaming: one result line per puzzle, in input order.
     Solve(solve::SolveArgs),
+    /// Generate puzzles of a given level (or by the classic shuffle method).
+    Generate(generate::GenerateArgs),
+    /// Rate puzzles: the hardest technique each needs and its rating; --explain prints the steps.
+    Rate(rate::RateArgs),
+    /// The next logical step from a grid, explained.
+    Hint(hint::HintArgs),
 }
 
 /// Run `boardlab sudoku ...`.
 pub fn run(args: SudokuArgs, out: &Output) -> anyhow::Result<ExitCode> {
     match args.verb {
         SudokuVerb::Solve(a) => solve::run(a, out),
+        SudokuVerb::Generate(a) => generate::run(a, out),
+        SudokuVerb::Rate(a) => rate::run(a, out),
+        SudokuVerb::Hint(a) => hint::run(a, out),
     }
 }

@@ -1,0 +1,98 @@
+//! `boardlab sudoku hint`: the next step, explained; JSON; bad input.
+
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use assert_cmd::Command;
+use sudoku::Grid;
+
+const PUZZLE: &str =
+    "4......9.6.......5.....5....9.1..36....8....1..8.9.7...8.4.6.....1.7...4..65.983.";
+
+fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_boardlab"))
+        .args(args)
+        .write_stdin(stdin)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn gives_a_correct_explained_step() {
+    let (code, out, err) = run(&["sudoku", "hint", PUZZLE], "");
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(lines[0].starts_with("Hidden single: "), "{out}");
+    assert!(lines[1].starts_with("rating 1.2; places "), "{out}");
+    // The placed digit agrees with the solution.
+    let sol = PUZZLE.parse::<Grid>().unwrap().solve().unwrap();
+    let placed = lines[1]
+        .split("places ")
+        .nth(1)
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap();
+    let (d, cell) = placed.split_once(" in r").unwrap();
+    let (r, c) = cell.split_once('c').unwrap();
+    let idx = (r.parse::<usize>().unwrap() - 1) * 9 + c.parse::<usize>().unwrap() - 1;
+    assert_eq!(sol.digits()[idx], d.parse::<u8>().unwrap());
+}
+
+#[test]
+fn json_step_has_cells_and_candidates() {
+    let (code, out, err) = run(&["--json", "sudoku", "hint", "-"], &format!("{PUZZLE}\n"));
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["status"], "step");
+    assert_eq!(v["step"]["technique"], "hidden_single_box");
+    assert_eq!(v["step"]["placements"].as_array().unwrap().len(), 1);
+    assert!(
+        v["step"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("can only go in")
+    );
+    assert_eq!(v["step"]["houses"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn a_full_grid_and_a_stuck_grid() {
+    let sol = PUZZLE.parse::<Grid>().unwrap().solve().unwrap().to_line();
+    let (code, out, _) = run(&["sudoku", "hint", &sol], "");
+    assert_eq!(code, 0);
+    assert!(out.contains("already full"), "{out}");
+    let empty = ".".repeat(81);
+    let (code, out, _) = run(&["sudoku", "hint", &empty], "");
+    assert_eq!(code, 0);
+    assert!(out.contains("no logical step"), "{out}");
+}
+
+#[test]
+fn bad_grids_are_rejected_cleanly() {
+    let cases = [
+        (PUZZLE[..80].to_string(), "80 cells"),
+        (format!("{}?{}", &PUZZLE[..3], &PUZZLE[4..]), "column 4"),
+        (format!("44{}", &PUZZLE[2..]), "repeats"),
+        (
+            "12345678.........9".to_string() + &".".repeat(63),
+            "no solution",
+        ),
+    ];
+    for (arg, needle) in cases {
+        let (code, out, err) = run(&["sudoku", "hint", &arg], "");
+        assert_eq!(code, 1, "{arg}");
+        assert!(out.is_empty(), "{out}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(needle) && !err.contains("panicked"), "{err}");
+    }
+    let (code, _, err) = run(&["sudoku", "hint", "-"], "");
+    assert_eq!(code, 1);
+    assert!(err.contains("no puzzle"), "{err}");
+}
