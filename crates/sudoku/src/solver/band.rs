@@ -19,6 +19,11 @@
 //! - **Guessing** picks a cell with the fewest candidates (a bivalue cell when there is one), tries one digit on
 //!   a copy of the state and the rest on the state itself.
 
+// Bands, digits and cells index several parallel arrays at once here; index loops read better than zips.
+#![allow(clippy::needless_range_loop)]
+
+use std::mem::MaybeUninit;
+
 use crate::grid::{CELLS, Grid};
 
 /// All 27 cells of a band.
@@ -63,6 +68,39 @@ static PERM_ALLOWED: [u16; 512] = {
             p += 1;
         }
         occ += 1;
+    }
+    t
+};
+
+/// For a 9-bit set of occupied minirows (or minicolumns), the minirows every permutation inside it uses.
+static PERM_FORCED: [u16; 512] = {
+    let mut t = [0u16; 512];
+    let mut occ = 0;
+    while occ < 512 {
+        let mut acc = 0x1FFu16;
+        let mut any = false;
+        let mut p = 0;
+        while p < 6 {
+            if occ as u16 & PERMS[p] == PERMS[p] {
+                acc &= PERMS[p];
+                any = true;
+            }
+            p += 1;
+        }
+        t[occ] = if any { acc } else { 0 };
+        occ += 1;
+    }
+    t
+};
+
+/// For minirow `m` (bit `3r + k`), the other minirows of its row and box.
+static MINIROW_RIVALS: [u16; 9] = {
+    let mut t = [0u16; 9];
+    let mut m = 0;
+    while m < 9 {
+        let (r, k) = (m / 3, m % 3);
+        t[m] = ((0b111 << (3 * r)) | (0b1001001 << k)) & !(1 << m);
+        m += 1;
     }
     t
 };
@@ -146,6 +184,95 @@ fn columns(w: u32) -> u32 {
     (w | (w >> 9) | (w >> 18)) & 0x1FF
 }
 
+/// The few operations with a hand-vectorized version, chosen per copy of the search.
+trait Isa {
+    /// In `f[base..base + 9]` (the nine digits of a band), remove `cells` from every word but `f[base + d]`;
+    /// returns the set of digits whose word changed.
+    fn clear_other_digits(f: &mut [u32; 27], base: usize, d: usize, cells: u32) -> u32;
+
+    /// Occupied minirows of a band-digit word (bit `3r + k`).
+    fn minirows(w: u32) -> usize;
+}
+
+/// Plain Rust, for every processor.
+struct Portable;
+
+impl Isa for Portable {
+    #[inline(always)]
+    fn clear_other_digits(f: &mut [u32; 27], base: usize, d: usize, cells: u32) -> u32 {
+        let mut changed = 0u32;
+        for d2 in 0..9 {
+            let keep = if d2 == d { u32::MAX } else { !cells };
+            let old = f[base + d2];
+            let w = old & keep;
+            f[base + d2] = w;
+            changed |= ((w != old) as u32) << d2;
+        }
+        changed
+    }
+
+    #[inline(always)]
+    fn minirows(w: u32) -> usize {
+        minirows(w)
+    }
+}
+
+/// AVX2: eight digits in one vector, the ninth alone. Only used by [`count_x86`], which runs only after the
+/// processor was found to support AVX2.
+#[cfg(target_arch = "x86_64")]
+struct Avx2;
+
+#[cfg(target_arch = "x86_64")]
+impl Isa for Avx2 {
+    #[inline(always)]
+    fn clear_other_digits(f: &mut [u32; 27], base: usize, d: usize, cells: u32) -> u32 {
+        use std::arch::x86_64::{
+            __m256i, _mm256_and_si256, _mm256_castsi256_ps, _mm256_cmpeq_epi32, _mm256_loadu_si256,
+            _mm256_movemask_ps, _mm256_or_si256, _mm256_set1_epi32, _mm256_setr_epi32,
+            _mm256_storeu_si256,
+        };
+        assert!(base <= 18);
+        // SAFETY: `Avx2` is only used from `count_x86`, which is only called once AVX2 was detected; the eight
+        // words at `base..base + 8` lie inside `f` (base <= 18, so base + 8 <= 26), and unaligned loads and
+        // stores are used.
+        let mut changed = unsafe {
+            let p = f.as_mut_ptr().add(base).cast::<__m256i>();
+            let old = _mm256_loadu_si256(p);
+            let lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+            let mine = _mm256_cmpeq_epi32(lanes, _mm256_set1_epi32(d as i32));
+            let keep = _mm256_or_si256(_mm256_set1_epi32(!cells as i32), mine);
+            let w = _mm256_and_si256(old, keep);
+            _mm256_storeu_si256(p, w);
+            let same = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(w, old))) as u32;
+            !same & 0xFF
+        };
+        if d != 8 {
+            let old = f[base + 8];
+            let w = old & !cells;
+            f[base + 8] = w;
+            changed |= ((w != old) as u32) << 8;
+        }
+        changed
+    }
+
+    #[inline(always)]
+    fn minirows(w: u32) -> usize {
+        // Fold each minirow onto its lowest bit, then gather those nine bits.
+        let t = w | (w >> 1) | (w >> 2);
+        // SAFETY: `Avx2` is only used from `count_x86`, which is only called once BMI2 was detected.
+        unsafe { std::arch::x86_64::_pext_u32(t, 0x0124_9249) as usize }
+    }
+}
+
+/// Extra weight in the guess score for an elimination that leaves a cell with one candidate.
+const WEIGHT: u32 = 3;
+
+/// Whether propagation counts digits per minirow.
+const MINIROWS: bool = true;
+
+/// Whether propagation counts digits per minicolumn.
+const MINICOLS: bool = true;
+
 /// The search state: 128 bytes, copied on each guess.
 #[derive(Clone, Copy)]
 #[repr(C, align(64))]
@@ -189,7 +316,7 @@ impl State {
 
     /// Place digit `d` in the cells `new` of band `b` (each alone in its row of `f[9b + d]`).
     #[inline(always)]
-    fn place(&mut self, d: usize, b: usize, new: u32) {
+    fn place<I: Isa>(&mut self, d: usize, b: usize, new: u32) {
         self.unsolved[b] &= !new;
         // The columns of the new cells, in the other bands.
         let cols = columns(new) * COLS_TO_BAND;
@@ -204,26 +331,19 @@ impl State {
         }
         // The new cells, for the other digits.
         let base = 9 * b;
-        let mut changed = 0u32;
-        for d2 in 0..9 {
-            let keep = if d2 == d { u32::MAX } else { !new };
-            let old = self.f[base + d2];
-            let w = old & keep;
-            self.f[base + d2] = w;
-            changed |= ((w != old) as u32) << d2;
-        }
+        let changed = I::clear_other_digits(&mut self.f, base, d, new);
         self.dirty |= changed << base;
         self.vdirty |= changed | (1 << d);
     }
 
     /// Band permutations and placements until nothing is dirty. `false` on a contradiction.
     #[inline(always)]
-    fn settle_bands(&mut self) -> bool {
+    fn settle_bands<I: Isa>(&mut self) -> bool {
         while self.dirty != 0 {
             let i = self.dirty.trailing_zeros() as usize;
             self.dirty &= self.dirty - 1;
             let old = self.f[i];
-            let w = old & PERM_CELLS[minirows(old)];
+            let w = old & PERM_CELLS[I::minirows(old)];
             if w == 0 {
                 return false;
             }
@@ -234,7 +354,7 @@ impl State {
             }
             let new = lone_in_row(w) & self.unsolved[b];
             if new != 0 {
-                self.place(d, b, new);
+                self.place::<I>(d, b, new);
             }
         }
         true
@@ -322,11 +442,154 @@ impl State {
         Some(changed)
     }
 
+    /// Minirow counting: a minirow (three cells of a row in a box) holds exactly three digits. With `P` the
+    /// digits that can still go there and `F` those the band permutations force there: `|P| = 3` forces every
+    /// digit of `P` in; `|F| = 3` removes the others. Returns `None` on a contradiction, else whether anything
+    /// changed.
+    #[inline(always)]
+    fn minirow_counts<I: Isa>(&mut self) -> Option<bool> {
+        let mut occ = [0u32; 9];
+        let mut forced = [0u32; 9];
+        let (mut p1, mut p2, mut p3, mut p4) = (0u32, 0u32, 0u32, 0u32);
+        let (mut q1, mut q2, mut q3, mut q4) = (0u32, 0u32, 0u32, 0u32);
+        for d in 0..9 {
+            let mut o = 0u32;
+            let mut fo = 0u32;
+            for b in 0..3 {
+                let m = I::minirows(self.f[9 * b + d]);
+                o |= (m as u32) << (9 * b);
+                fo |= (PERM_FORCED[m] as u32) << (9 * b);
+            }
+            occ[d] = o;
+            forced[d] = fo;
+            p4 |= p3 & o;
+            p3 |= p2 & o;
+            p2 |= p1 & o;
+            p1 |= o;
+            q4 |= q3 & fo;
+            q3 |= q2 & fo;
+            q2 |= q1 & fo;
+            q1 |= fo;
+        }
+        if p3 != BAND || q4 != 0 {
+            return None;
+        }
+        let remove_others = q3 & p4;
+        let force_all = p3 & !p4 & !q3;
+        if remove_others | force_all == 0 {
+            return Some(false);
+        }
+        for d in 0..9 {
+            let free = occ[d] & !forced[d];
+            let remove = remove_others & free;
+            let force = force_all & free;
+            if remove | force == 0 {
+                continue;
+            }
+            for b in 0..3 {
+                let rem9 = (remove >> (9 * b)) & 0x1FF;
+                let mut frc9 = (force >> (9 * b)) & 0x1FF;
+                if rem9 | frc9 == 0 {
+                    continue;
+                }
+                let mut o = ((occ[d] >> (9 * b)) & 0x1FF) & !rem9;
+                while frc9 != 0 {
+                    let m = frc9.trailing_zeros() as usize;
+                    frc9 &= frc9 - 1;
+                    o &= !(MINIROW_RIVALS[m] as u32);
+                }
+                let j = 9 * b + d;
+                self.f[j] &= PERM_CELLS[o as usize];
+                self.dirty |= 1 << j;
+            }
+        }
+        Some(true)
+    }
+
+    /// Minicolumn counting, the same reasoning as [`State::minirow_counts`] for three cells of a column in a box,
+    /// with the stack permutations deciding which digits are forced.
+    #[inline(always)]
+    fn minicolumn_counts(&mut self) -> Option<bool> {
+        let mut occ = [0u32; 9];
+        let mut forced = [0u32; 9];
+        let (mut p1, mut p2, mut p3, mut p4) = (0u32, 0u32, 0u32, 0u32);
+        let (mut q1, mut q2, mut q3, mut q4) = (0u32, 0u32, 0u32, 0u32);
+        for d in 0..9 {
+            let c = [
+                columns(self.f[d]),
+                columns(self.f[9 + d]),
+                columns(self.f[18 + d]),
+            ];
+            let o = c[0] | (c[1] << 9) | (c[2] << 18);
+            let mut fo = 0u32;
+            for st in 0..3 {
+                let sh = 3 * st;
+                let idx =
+                    ((c[0] >> sh) & 7) | (((c[1] >> sh) & 7) << 3) | (((c[2] >> sh) & 7) << 6);
+                let fs = PERM_FORCED[idx as usize] as u32;
+                fo |= ((fs & 7) << sh)
+                    | (((fs >> 3) & 7) << (9 + sh))
+                    | (((fs >> 6) & 7) << (18 + sh));
+            }
+            occ[d] = o;
+            forced[d] = fo;
+            p4 |= p3 & o;
+            p3 |= p2 & o;
+            p2 |= p1 & o;
+            p1 |= o;
+            q4 |= q3 & fo;
+            q3 |= q2 & fo;
+            q2 |= q1 & fo;
+            q1 |= fo;
+        }
+        if p3 != BAND || q4 != 0 {
+            return None;
+        }
+        let remove_others = q3 & p4;
+        let force_all = p3 & !p4 & !q3;
+        if remove_others | force_all == 0 {
+            return Some(false);
+        }
+        for d in 0..9 {
+            let free = occ[d] & !forced[d];
+            let remove = remove_others & free;
+            let force = force_all & free;
+            if remove | force == 0 {
+                continue;
+            }
+            // Per band, the columns to clear.
+            let mut clear = [0u32; 3];
+            for b in 0..3 {
+                clear[b] |= (remove >> (9 * b)) & 0x1FF;
+                let mut frc = (force >> (9 * b)) & 0x1FF;
+                while frc != 0 {
+                    let col = frc.trailing_zeros();
+                    frc &= frc - 1;
+                    // The other columns of its stack in this band, and this column in the other bands.
+                    clear[b] |= (7 << (3 * (col / 3))) & !(1 << col);
+                    for (b2, cl) in clear.iter_mut().enumerate() {
+                        if b2 != b {
+                            *cl |= 1 << col;
+                        }
+                    }
+                }
+            }
+            for (b, cl) in clear.iter().enumerate() {
+                if *cl != 0 {
+                    let j = 9 * b + d;
+                    self.f[j] &= !(cl * COLS_TO_BAND);
+                    self.dirty |= 1 << j;
+                }
+            }
+        }
+        Some(true)
+    }
+
     /// Propagate to a fixed point. `false` on a contradiction.
     #[inline(always)]
-    fn propagate(&mut self) -> bool {
+    fn propagate<I: Isa>(&mut self) -> bool {
         loop {
-            if !self.settle_bands() {
+            if !self.settle_bands::<I>() {
                 return false;
             }
             match self.naked_singles() {
@@ -341,6 +604,24 @@ impl State {
                 if self.dirty != 0 {
                     continue;
                 }
+            }
+            match if MINIROWS {
+                self.minirow_counts::<I>()
+            } else {
+                Some(false)
+            } {
+                None => return false,
+                Some(true) => continue,
+                Some(false) => {}
+            }
+            match if MINICOLS {
+                self.minicolumn_counts()
+            } else {
+                Some(false)
+            } {
+                None => return false,
+                Some(true) => continue,
+                Some(false) => {}
             }
             return true;
         }
@@ -372,14 +653,9 @@ impl State {
     /// the first unsolved cell.
     #[inline(always)]
     fn pick_cell(&self) -> (usize, usize) {
-        let mut best = (0usize, 0usize);
-        let mut best_score = 0u32;
-        let mut fallback = None;
-        for b in 0..3 {
-            let u = self.unsolved[b];
-            if u == 0 {
-                continue;
-            }
+        // Cells with exactly two candidates, per band.
+        let mut pair = [0u32; 3];
+        for (b, p) in pair.iter_mut().enumerate() {
             let mut ones = 0u32;
             let mut twos = 0u32;
             let mut threes = 0u32;
@@ -389,71 +665,81 @@ impl State {
                 twos |= ones & x;
                 ones |= x;
             }
-            let mut pairs = twos & !threes & u;
+            *p = twos & !threes & self.unsolved[b];
+        }
+        let mut best = None;
+        let mut best_score = 0u32;
+        for b in 0..3 {
+            let mut pairs = pair[b];
             while pairs != 0 {
                 let c = pairs.trailing_zeros() as usize;
                 pairs &= pairs - 1;
                 let mut score = 0;
                 let col = (1u32 << (c % 9)) * COLS_TO_BAND;
                 for d in 0..9 {
-                    if self.f[9 * b + d] & (1 << c) != 0 {
-                        let mut peers = (self.f[9 * b + d] & ROW_BOX[c]).count_ones();
+                    let w = self.f[9 * b + d];
+                    if w & (1 << c) != 0 {
+                        let near = w & ROW_BOX[c] & !(1 << c);
+                        score += near.count_ones() + WEIGHT * (near & pair[b]).count_ones();
                         for b2 in 0..3 {
                             if b2 != b {
-                                peers += (self.f[9 * b2 + d] & col).count_ones();
+                                let far = self.f[9 * b2 + d] & col;
+                                score += far.count_ones() + WEIGHT * (far & pair[b2]).count_ones();
                             }
                         }
-                        score += peers;
                     }
                 }
-                if score > best_score {
+                if score >= best_score {
                     best_score = score;
-                    best = (b, c);
+                    best = Some((b, c));
                 }
             }
-            if fallback.is_none() {
-                fallback = Some((b, u.trailing_zeros() as usize));
+        }
+        if let Some(cell) = best {
+            return cell;
+        }
+        for b in 0..3 {
+            if self.unsolved[b] != 0 {
+                return (b, self.unsolved[b].trailing_zeros() as usize);
             }
         }
-        if best_score != 0 {
-            return best;
-        }
-        fallback.unwrap_or((0, 0))
+        (0, 0)
     }
 }
 
 /// Count the solutions of `grid` up to `limit`, keeping the first one found; also the number of guesses.
 ///
-/// On x86_64 processors with `popcnt`, `bmi1`, `bmi2` and `lzcnt` (detected at run time, once), the search runs
-/// in a copy compiled for them; elsewhere in the portable copy. Both are the same source.
+/// On x86_64 processors with AVX2, BMI1/2, POPCNT and LZCNT (detected at run time, once), the search runs in a
+/// copy compiled for them; elsewhere in the portable copy. Both come from the same source.
 pub(crate) fn count(grid: &Grid, limit: u64) -> (u64, Option<Grid>, u64) {
     #[cfg(target_arch = "x86_64")]
     {
-        if std::arch::is_x86_feature_detected!("popcnt")
+        if std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("popcnt")
             && std::arch::is_x86_feature_detected!("bmi1")
             && std::arch::is_x86_feature_detected!("bmi2")
             && std::arch::is_x86_feature_detected!("lzcnt")
         {
             // SAFETY: the features this copy is compiled for were just detected on this processor.
-            return unsafe { count_x86_bmi2(grid, limit) };
+            return unsafe { count_x86(grid, limit) };
         }
     }
-    count_impl(grid, limit)
+    count_impl::<Portable>(grid, limit)
 }
 
-/// [`count_impl`] compiled for processors with `popcnt`, `bmi1`, `bmi2` and `lzcnt`.
+/// [`count_impl`] compiled for processors with AVX2, BMI1/2, POPCNT and LZCNT.
 ///
 /// # Safety
 /// The processor must support those features.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
-unsafe fn count_x86_bmi2(grid: &Grid, limit: u64) -> (u64, Option<Grid>, u64) {
-    count_impl(grid, limit)
+#[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+unsafe fn count_x86(grid: &Grid, limit: u64) -> (u64, Option<Grid>, u64) {
+    count_impl::<Avx2>(grid, limit)
 }
 
 /// The search; always inlined into its callers so that each gets a copy built for its target features.
 #[inline(always)]
-fn count_impl(grid: &Grid, limit: u64) -> (u64, Option<Grid>, u64) {
+fn count_impl<I: Isa>(grid: &Grid, limit: u64) -> (u64, Option<Grid>, u64) {
     if limit == 0 {
         return (0, None, 0);
     }
@@ -461,16 +747,11 @@ fn count_impl(grid: &Grid, limit: u64) -> (u64, Option<Grid>, u64) {
     let mut count = 0u64;
     let mut first = None;
     // Pending alternatives: at most one per guess on the current path, and a path has at most 81 guesses.
-    let mut stack = [State {
-        f: [0; 27],
-        unsolved: [0; 3],
-        dirty: 0,
-        vdirty: 0,
-    }; CELLS + 1];
+    let mut stack = [const { MaybeUninit::<State>::uninit() }; CELLS + 1];
     let mut depth = 0usize;
     let mut cur = State::new(grid);
     loop {
-        if cur.propagate() {
+        if cur.propagate::<I>() {
             if cur.is_solved() {
                 count += 1;
                 if first.is_none() {
@@ -495,7 +776,7 @@ fn count_impl(grid: &Grid, limit: u64) -> (u64, Option<Grid>, u64) {
                     alt.f[j] &= !bit;
                     alt.dirty |= 1 << j;
                     alt.vdirty |= 1 << d;
-                    stack[depth] = alt;
+                    stack[depth].write(alt);
                     depth += 1;
                     // This branch: the digit goes here.
                     cur.f[j] &= !ROW_BOX[c] | bit;
@@ -508,7 +789,8 @@ fn count_impl(grid: &Grid, limit: u64) -> (u64, Option<Grid>, u64) {
             break;
         }
         depth -= 1;
-        cur = stack[depth];
+        // SAFETY: every slot below `depth` was written by the push above before `depth` grew past it.
+        cur = unsafe { stack[depth].assume_init_read() };
     }
     (count, first, guesses)
 }
