@@ -794,3 +794,77 @@ fn count_impl<I: Isa>(grid: &Grid, limit: u64) -> (u64, Option<Grid>, u64) {
     }
     (count, first, guesses)
 }
+
+#[cfg(test)]
+mod tests {
+    //! The integration tests reach only the copy chosen for this processor; these run every copy.
+
+    use super::*;
+    use crate::solver::reference;
+
+    /// Clue sets from a seed: about `fill` percent of the cells of a random solved grid, plus some noise.
+    fn puzzles(n: usize) -> Vec<Grid> {
+        let mut x = 0x1234_5678_9ABC_DEF0u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut out = Vec::new();
+        while out.len() < n {
+            // A random solved grid: a few random clues, completed by the reference solver.
+            let mut g = Grid::EMPTY;
+            for _ in 0..11 {
+                let c = (next() % 81) as usize;
+                let v = (next() % 9 + 1) as u8;
+                let mut cells = *g.digits();
+                cells[c] = v;
+                let h = Grid::from_raw(cells);
+                if h.first_conflict().is_none() {
+                    g = h;
+                }
+            }
+            let Some(full) = reference::count_solutions_with_first(&g, 1).1 else {
+                continue;
+            };
+            let keep = 17 + (next() % 30) as usize;
+            let mut cells = [0u8; CELLS];
+            for _ in 0..keep {
+                let c = (next() % 81) as usize;
+                cells[c] = full.digits()[c];
+            }
+            // Now and then a wrong clue, for puzzles without a solution.
+            if next() % 4 == 0 {
+                let c = (next() % 81) as usize;
+                cells[c] = (next() % 9 + 1) as u8;
+            }
+            out.push(Grid::from_raw(cells));
+        }
+        out
+    }
+
+    fn check<F: Fn(&Grid, u64) -> (u64, Option<Grid>, u64)>(count: F) {
+        for (i, g) in puzzles(400).iter().enumerate() {
+            for limit in [1, 2, 7] {
+                let (n, first, _) = count(g, limit);
+                let (n_ref, _) = reference::count_solutions_with_first(g, limit);
+                assert_eq!(n, n_ref, "puzzle {i} {g} limit {limit}");
+                match first {
+                    Some(s) => assert_eq!(s.check_solution_of(g), Ok(())),
+                    None => assert_eq!(n, 0),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn portable_copy_agrees_with_reference() {
+        check(count_impl::<Portable>);
+    }
+
+    #[test]
+    fn dispatched_copy_agrees_with_reference() {
+        check(count);
+    }
+}
