@@ -474,6 +474,18 @@ impl Position {
         p
     }
 
+    /// The hash of the position after `mv` (one of [`Position::moves`]), without making the move.
+    #[inline]
+    pub fn hash_after(&self, mv: Move) -> u64 {
+        let from = mv.from().index() as usize;
+        let to = mv.to().index() as usize;
+        let keys = match self.turn {
+            Side::Mouse => &MOUSE_HASH,
+            Side::Cats => &CAT_HASH,
+        };
+        self.hash ^ keys[from] ^ keys[to] ^ CATS_TO_MOVE_HASH
+    }
+
     /// The position after `mv`, checked: the game must not be over under `rule` and `mv` must be legal.
     pub fn play(&self, mv: Move, rule: Rule) -> Result<Position, MoveError> {
         if let Some(winner) = self.outcome(rule) {

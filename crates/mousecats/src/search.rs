@@ -19,6 +19,8 @@ pub const WIN_SCORE: i32 = 10_000;
 pub const MAX_DEPTH: u8 = 64;
 const MAX_PLY: usize = MAX_DEPTH as usize + 2;
 const INF: i32 = 30_000;
+/// The tables are used at nodes with at least this much depth left.
+const MIN_TABLE_DEPTH: i32 = 1;
 /// Scores beyond this are wins or losses.
 const WIN_BOUND: i32 = WIN_SCORE - 200;
 
@@ -446,12 +448,24 @@ impl Engine {
         }
 
         let pv_node = beta - alpha > 1;
-        let mut first: Option<Move> = if ply == 0 { self.root_first } else { None };
-        if let Some(t) = self.tables.as_mut()
-            && let Some(e) = t.probe(pos)
+        let moves = pos.moves();
+        let n = moves.len();
+        if n == 0 {
+            return -(WIN_SCORE - ply as i32);
+        }
+        let mut first: Option<usize> = if ply == 0 {
+            self.root_first
+                .and_then(|f| moves.iter().position(|&m| m == f))
+        } else {
+            None
+        };
+        let use_table = depth >= MIN_TABLE_DEPTH;
+        if use_table
+            && let Some(t) = self.tables.as_mut()
+            && let Some(e) = t.probe_raw(pos)
         {
             if first.is_none() {
-                first = e.best;
+                first = e.best.map(usize::from).filter(|&i| i < n);
             }
             if !pv_node && i32::from(e.depth) >= depth {
                 let s = from_table(e.score, ply);
@@ -463,21 +477,25 @@ impl Engine {
                 }
             }
         }
-
-        let mut moves = pos.moves();
-        if moves.is_empty() {
-            return -(WIN_SCORE - ply as i32);
-        }
-        if let Some(f) = first
-            && let Some(i) = moves.iter().position(|&m| m == f)
+        // The children will look themselves up: start fetching their slots now.
+        if depth > MIN_TABLE_DEPTH
+            && let Some(t) = self.tables.as_ref()
         {
-            moves.move_to_front(i);
+            let side = pos.turn().opponent();
+            for &m in moves.iter() {
+                t.prefetch(pos.hash_after(m), side);
+            }
         }
 
+        let mut order: [u8; 8] = [0, 1, 2, 3, 4, 5, 6, 7];
+        if let Some(k) = first {
+            order[..=k].rotate_right(1);
+        }
         let alpha0 = alpha;
         let mut best = -INF;
-        let mut best_move = moves[0];
-        for (i, &m) in moves.iter().enumerate() {
+        let mut best_index = order[0];
+        for (i, &k) in order[..n].iter().enumerate() {
+            let m = moves[usize::from(k)];
             let child = pos.make_move(m);
             let score = if i == 0 {
                 -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha)
@@ -494,15 +512,15 @@ impl Engine {
             }
             if score > best {
                 best = score;
-                best_move = m;
+                best_index = k;
                 if score > alpha {
                     alpha = score;
                     // The principal variation: this move, then the child's.
-                    let n = self.pv_len[ply + 1];
+                    let len = self.pv_len[ply + 1];
                     let (head, tail) = self.pv.split_at_mut(ply + 1);
                     head[ply][0] = m;
-                    head[ply][1..=n].copy_from_slice(&tail[0][..n]);
-                    self.pv_len[ply] = n + 1;
+                    head[ply][1..=len].copy_from_slice(&tail[0][..len]);
+                    self.pv_len[ply] = len + 1;
                     if alpha >= beta {
                         break;
                     }
@@ -510,7 +528,7 @@ impl Engine {
             }
         }
 
-        if let Some(t) = self.tables.as_mut() {
+        if use_table && let Some(t) = self.tables.as_mut() {
             let bound = if best >= beta {
                 Bound::Lower
             } else if best > alpha0 {
@@ -518,9 +536,9 @@ impl Engine {
             } else {
                 Bound::Upper
             };
-            t.store(
+            t.store_raw(
                 pos,
-                Some(best_move),
+                Some(best_index),
                 to_table(best, ply),
                 depth as u8,
                 bound,

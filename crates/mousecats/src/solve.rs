@@ -560,24 +560,56 @@ impl Solution {
 
 /// The number of distinct positions reachable from `start` by legal play under `rule`, counting `start`
 /// itself and the final positions of games (play stops when a game is over).
+///
+/// Works level by level like the solver: for each cat set, the squares where the mouse can stand with the
+/// mouse to move and with the cats to move are 32-bit masks; the mouse's moves fill the second from the
+/// first inside the set, and each cat move carries the second into the next set's first.
 pub fn reachable_positions(start: &Position, rule: Rule) -> u64 {
-    let mut seen = vec![0u64; STATES.div_ceil(64)];
-    let mut stack = vec![*start];
-    let mark = |seen: &mut [u64], p: &Position| {
-        let i = state_index(p);
-        let (w, b) = (i / 64, i % 64);
-        let new = seen[w] >> b & 1 == 0;
-        seen[w] |= 1 << b;
-        new
-    };
-    mark(&mut seen, start);
-    let mut count = 1u64;
-    while let Some(p) = stack.pop() {
-        for &m in p.legal_moves(rule).iter() {
-            let q = p.make_move(m);
-            if mark(&mut seen, &q) {
-                count += 1;
-                stack.push(q);
+    let ix = &*INDEX;
+    let escape = rule == Rule::Escape;
+    let mut mouse_reach = vec![0u32; CAT_SETS];
+    let mut cats_reach = vec![0u32; CAT_SETS];
+    let start_set = dark_mask(start.cats());
+    let start_slot = ix.slot(start_set);
+    let m0 = 1u32 << start.mouse().dark_index().unwrap_or(0);
+    match start.turn() {
+        Side::Mouse => mouse_reach[start_slot] = m0,
+        Side::Cats => cats_reach[start_slot] = m0,
+    }
+    let mut count = 0u64;
+    // Cat moves lead to lower slots: go down from the start.
+    for slot in (0..=start_slot).rev() {
+        let set = ix.set_of_slot[slot];
+        let top_row = (31 - set.leading_zeros()) / 4;
+        // Mouse squares where the game is already over: row 8, or escaped under the escape rule.
+        let over = if escape {
+            !0u32 << (4 * top_row)
+        } else {
+            0xF000_0000
+        };
+        let mut live = mouse_reach[slot] & !over;
+        let mut to = 0u32;
+        while live != 0 {
+            let m = live.trailing_zeros();
+            live &= live - 1;
+            to |= MOUSE_DARK[m as usize];
+        }
+        cats_reach[slot] |= to & !set;
+        count += u64::from(mouse_reach[slot].count_ones() + cats_reach[slot].count_ones());
+        let live = cats_reach[slot] & !over;
+        if live == 0 {
+            continue;
+        }
+        let mut rest = set;
+        while rest != 0 {
+            let c = rest.trailing_zeros();
+            rest &= rest - 1;
+            let mut targets = CAT_DARK[c as usize] & !set;
+            while targets != 0 {
+                let t = targets.trailing_zeros();
+                targets &= targets - 1;
+                let s2 = set ^ (1 << c) ^ (1 << t);
+                mouse_reach[ix.slot(s2)] |= live & !(1 << t);
             }
         }
     }

@@ -70,10 +70,10 @@ impl TableConfig {
 }
 
 impl Default for TableConfig {
-    /// 2^20 entries per side (24 MiB for both), a full 32-bit lock.
+    /// 2^18 entries per side (4 MiB for both), a full 32-bit lock.
     fn default() -> TableConfig {
         TableConfig {
-            index_bits: 20,
+            index_bits: 18,
             lock_bits: 32,
             verify: false,
         }
@@ -98,7 +98,7 @@ pub struct Entry {
     pub best: Option<Move>,
     /// The score, from the side to move's point of view (win scores relative to this position).
     pub score: i16,
-    /// The depth searched below this position.
+    /// The depth searched below this position (at most 127).
     pub depth: u8,
     /// What the score means.
     pub bound: Bound,
@@ -152,15 +152,61 @@ impl TableStats {
     }
 }
 
-/// The packed entry: 12 bytes.
-#[derive(Clone, Copy, Default)]
-struct Slot {
-    lock: u32,
-    score: i16,
-    mv: u16,
-    depth: u8,
-    /// 0 = empty, else 1 + bound.
-    flags: u8,
+/// The packed entry, 8 bytes: lock (bits 0-31), score (32-47), depth (48-54), bound + 1 (55-56; 0 =
+/// empty), best move as its index in [`Position::moves`] + 1 (57-60; 0 = none).
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+struct Slot(u64);
+
+impl Slot {
+    #[inline]
+    fn pack(lock: u32, score: i16, depth: u8, bound: Bound, best: Option<u8>) -> Slot {
+        let b = match bound {
+            Bound::Exact => 1u64,
+            Bound::Lower => 2,
+            Bound::Upper => 3,
+        };
+        let m = best.map_or(0, |i| u64::from(i & 7) + 1);
+        Slot(
+            u64::from(lock)
+                | u64::from(score as u16) << 32
+                | u64::from(depth & 0x7F) << 48
+                | b << 55
+                | m << 57,
+        )
+    }
+    #[inline]
+    fn used(self) -> bool {
+        self.0 >> 55 & 3 != 0
+    }
+    #[inline]
+    fn lock(self) -> u32 {
+        self.0 as u32
+    }
+    #[inline]
+    fn raw(self) -> RawEntry {
+        RawEntry {
+            best: match (self.0 >> 57 & 15) as u8 {
+                0 => None,
+                i => Some(i - 1),
+            },
+            score: (self.0 >> 32) as u16 as i16,
+            depth: (self.0 >> 48 & 0x7F) as u8,
+            bound: match self.0 >> 55 & 3 {
+                1 => Bound::Exact,
+                2 => Bound::Lower,
+                _ => Bound::Upper,
+            },
+        }
+    }
+}
+
+/// An entry as the search uses it: the best move as an index into [`Position::moves`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct RawEntry {
+    pub best: Option<u8>,
+    pub score: i16,
+    pub depth: u8,
+    pub bound: Bound,
 }
 
 /// The exact position kept beside an entry in verify mode.
@@ -268,19 +314,44 @@ impl TranspositionTables {
 
     /// Look `pos` up. A hit is an entry whose stored lock bits match; in verify mode a hit on a different
     /// position is counted as a false hit but still returned, exactly as without verify mode.
-    #[inline]
     pub fn probe(&mut self, pos: &Position) -> Option<Entry> {
+        let raw = self.probe_raw(pos)?;
+        let moves = pos.moves();
+        Some(Entry {
+            best: raw.best.and_then(|i| moves.get(usize::from(i)).copied()),
+            score: raw.score,
+            depth: raw.depth,
+            bound: raw.bound,
+        })
+    }
+
+    /// Store an entry for `pos`, replacing whatever the slot held. `best` is kept only if it is one of
+    /// `pos`'s moves; `depth` is capped at 127.
+    pub fn store(
+        &mut self,
+        pos: &Position,
+        best: Option<Move>,
+        score: i16,
+        depth: u8,
+        bound: Bound,
+    ) {
+        let index = best.and_then(|b| pos.moves().iter().position(|&m| m == b));
+        self.store_raw(pos, index.map(|i| i as u8), score, depth.min(127), bound);
+    }
+
+    #[inline]
+    pub(crate) fn probe_raw(&mut self, pos: &Position) -> Option<RawEntry> {
         let i = (pos.hash() & self.mask) as usize;
         let lock = pos.lock() & self.lock_mask;
         let verify = self.config.verify;
         let t = self.table(pos.turn());
         t.stats.probes += 1;
         let s = t.slots[i];
-        if s.flags == 0 {
+        if !s.used() {
             t.stats.empty += 1;
             return None;
         }
-        if s.lock != lock {
+        if s.lock() != lock {
             t.stats.lock_mismatches += 1;
             return None;
         }
@@ -288,24 +359,14 @@ impl TranspositionTables {
         if verify && t.exact[i] != Exact::of(pos) {
             t.stats.false_hits += 1;
         }
-        Some(Entry {
-            best: Move::from_u16(s.mv),
-            score: s.score,
-            depth: s.depth,
-            bound: match s.flags {
-                1 => Bound::Exact,
-                2 => Bound::Lower,
-                _ => Bound::Upper,
-            },
-        })
+        Some(s.raw())
     }
 
-    /// Store an entry for `pos`, replacing whatever the slot held.
     #[inline]
-    pub fn store(
+    pub(crate) fn store_raw(
         &mut self,
         pos: &Position,
-        best: Option<Move>,
+        best: Option<u8>,
         score: i16,
         depth: u8,
         bound: Bound,
@@ -316,30 +377,42 @@ impl TranspositionTables {
         let t = self.table(pos.turn());
         t.stats.stores += 1;
         let old = t.slots[i];
-        if old.flags != 0 {
+        if old.used() {
             let different = if verify {
                 t.exact[i] != Exact::of(pos)
             } else {
-                old.lock != lock
+                old.lock() != lock
             };
             if different {
                 t.stats.collisions += 1;
             }
         }
-        t.slots[i] = Slot {
-            lock,
-            score,
-            mv: best.map_or(0, Move::to_u16),
-            depth,
-            flags: 1 + match bound {
-                Bound::Exact => 0,
-                Bound::Lower => 1,
-                Bound::Upper => 2,
-            },
-        };
+        t.slots[i] = Slot::pack(lock, score, depth, bound, best);
         if verify {
             t.exact[i] = Exact::of(pos);
         }
+    }
+
+    /// Ask the processor to fetch the slot of the position with `hash` and `side` to move.
+    #[inline]
+    pub(crate) fn prefetch(&self, hash: u64, side: Side) {
+        let t = match side {
+            Side::Mouse => &self.mouse,
+            Side::Cats => &self.cats,
+        };
+        let i = (hash & self.mask) as usize;
+        #[cfg(target_arch = "x86_64")]
+        if let Some(slot) = t.slots.get(i) {
+            // SAFETY: a prefetch is only a hint; it never faults and has no effect on memory, and SSE is
+            // part of every x86-64 processor.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                    (slot as *const Slot).cast::<i8>(),
+                );
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (t, i);
     }
 
     /// The counters of both tables added.
@@ -357,8 +430,8 @@ impl TranspositionTables {
 
     /// How many entries are in use, over both tables.
     pub fn used_entries(&self) -> usize {
-        self.mouse.slots.iter().filter(|s| s.flags != 0).count()
-            + self.cats.slots.iter().filter(|s| s.flags != 0).count()
+        self.mouse.slots.iter().filter(|s| s.used()).count()
+            + self.cats.slots.iter().filter(|s| s.used()).count()
     }
 
     /// Total entries over both tables.
@@ -404,6 +477,30 @@ mod tests {
             })
             .is_err()
         );
+    }
+
+    #[test]
+    fn slots_pack_and_unpack() {
+        for (lock, score, depth, bound, best) in [
+            (0u32, 0i16, 0u8, Bound::Exact, None),
+            (u32::MAX, -30_000, 127, Bound::Lower, Some(7u8)),
+            (0x1234_5678, 9_950, 64, Bound::Upper, Some(0)),
+            (1, -1, 1, Bound::Exact, Some(3)),
+        ] {
+            let s = Slot::pack(lock, score, depth, bound, best);
+            assert!(s.used());
+            assert_eq!(s.lock(), lock);
+            assert_eq!(
+                s.raw(),
+                RawEntry {
+                    best,
+                    score,
+                    depth,
+                    bound
+                }
+            );
+        }
+        assert!(!Slot::default().used());
     }
 
     #[test]

@@ -114,10 +114,7 @@ fn perfect_line_from_the_start_lasts_44_plies_and_the_cats_win() {
     }
 }
 
-#[test]
-fn reachable_count_matches_a_plain_search() {
-    let start = Position::start();
-    let ours = reachable_positions(&start, Rule::Row8);
+fn plain_reachable(start: &Position, rule: Rule) -> u64 {
     type Key = ((i32, i32), Vec<(i32, i32)>, bool);
     let mut seen: HashSet<Key> = HashSet::new();
     let key = |p: &Plain| {
@@ -125,11 +122,11 @@ fn reachable_count_matches_a_plain_search() {
         c.sort_unstable();
         (p.mouse, c, p.mouse_to_move)
     };
-    let first = Plain::from(&start);
+    let first = Plain::from(start);
     seen.insert(key(&first));
     let mut stack = vec![first];
     while let Some(p) = stack.pop() {
-        if p.mouse_won(Rule::Row8).is_some() {
+        if p.mouse_won(rule).is_some() {
             continue;
         }
         for m in p.moves() {
@@ -139,7 +136,28 @@ fn reachable_count_matches_a_plain_search() {
             }
         }
     }
-    assert_eq!(ours, seen.len() as u64);
+    seen.len() as u64
+}
+
+#[test]
+fn reachable_count_matches_a_plain_search() {
+    let start = Position::start();
+    assert_eq!(
+        reachable_positions(&start, Rule::Row8),
+        plain_reachable(&start, Rule::Row8)
+    );
+    let other = Position::start_with("C1".parse().unwrap(), Side::Cats).unwrap();
+    assert_eq!(
+        reachable_positions(&other, Rule::Escape),
+        plain_reachable(&other, Rule::Escape)
+    );
+    // From a finished game nothing else is reachable.
+    let over: Position = "mouse=D4 cats=A3,C3,E3,G3".parse().unwrap();
+    assert_eq!(reachable_positions(&over, Rule::Escape), 1);
+    assert_eq!(
+        reachable_positions(&over, Rule::Row8),
+        plain_reachable(&over, Rule::Row8)
+    );
 }
 
 fn solved(rule: Rule) -> &'static Solution {

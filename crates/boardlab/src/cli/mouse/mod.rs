@@ -106,7 +106,7 @@ pub struct AnalyseArgs {
     #[arg(long)]
     stats: bool,
     /// Table size: 2^BITS entries per side to move, 8-28.
-    #[arg(long, value_name = "BITS", default_value = "20")]
+    #[arg(long, value_name = "BITS", default_value = "18")]
     tt_bits: String,
     /// Lock width in bits, 0-32 (`--tt-bits 8 --lock-bits 8` is the C64 set-up).
     #[arg(long, value_name = "BITS", default_value = "32")]
