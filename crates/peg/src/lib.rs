@@ -1,1 +1,15 @@
 #![doc = include_str!("../README.md")]
+
+pub mod board;
+pub mod count;
+pub(crate) mod counter;
+pub mod enumerate;
+pub(crate) mod kernel;
+pub mod position;
+pub mod problem;
+pub mod reference;
+
+pub use board::{Board, Lattice, LayoutError, NameError, Symmetry};
+pub use count::{Count, CountError, Level, Totals};
+pub use position::{Move, Position};
+pub use problem::{Finish, Problem, ProblemError};

@@ -1,0 +1,45 @@
+//! Path counters that grow as needed: levels are built with narrow (`u64`) counters and rebuilt with `u128` when
+//! a sum overflows. Every addition and multiplication is checked; an overflow is an error, never a wrap.
+
+/// An unsigned counter type used in level storage.
+pub(crate) trait Counter: Copy + Default + Send + Sync + Eq + std::fmt::Debug + 'static {
+    /// A value from a `u128`, if it fits.
+    fn from_u128(v: u128) -> Option<Self>;
+    /// The value as a `u128`.
+    fn to_u128(self) -> u128;
+    /// Checked addition.
+    fn add(self, o: Self) -> Option<Self>;
+    /// Checked multiplication by a small factor.
+    fn mul(self, m: u32) -> Option<Self>;
+    /// Whether this is the widest type (an overflow of it is final).
+    const WIDE: bool;
+}
+
+macro_rules! counter {
+    ($t:ty, $wide:expr) => {
+        impl Counter for $t {
+            #[inline(always)]
+            fn from_u128(v: u128) -> Option<Self> {
+                <$t>::try_from(v).ok()
+            }
+            #[inline(always)]
+            fn to_u128(self) -> u128 {
+                self as u128
+            }
+            #[inline(always)]
+            fn add(self, o: Self) -> Option<Self> {
+                self.checked_add(o)
+            }
+            #[inline(always)]
+            fn mul(self, m: u32) -> Option<Self> {
+                self.checked_mul(m as $t)
+            }
+            const WIDE: bool = $wide;
+        }
+    };
+}
+
+counter!(u16, false);
+counter!(u32, false);
+counter!(u64, false);
+counter!(u128, true);

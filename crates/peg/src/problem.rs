@@ -1,0 +1,136 @@
+//! A problem: a board, a start position and a finish.
+
+use crate::board::{Board, NameError, Symmetry};
+use crate::position::Position;
+
+/// Where the last peg must end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Finish {
+    /// One peg left, on any hole.
+    Anywhere,
+    /// One peg left, on this hole.
+    Hole(usize),
+}
+
+impl Finish {
+    /// Whether `pos` is a finished position: one peg, on the finish hole if there is one.
+    pub fn is_finished(self, pos: Position) -> bool {
+        pos.pegs() == 1
+            && match self {
+                Finish::Anywhere => true,
+                Finish::Hole(h) => pos.has_peg(h),
+            }
+    }
+}
+
+/// Why a problem cannot be set up.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ProblemError {
+    /// A hole name that is not on the board.
+    #[error(transparent)]
+    Name(#[from] NameError),
+    /// The start position has no peg.
+    #[error("the start position has no peg")]
+    NoPeg,
+    /// The same hole was named twice as a vacancy.
+    #[error("hole {0} is named twice in the start vacancies")]
+    DuplicateVacancy(String),
+}
+
+/// A board, a start position and a finish. The symmetry group used with it is the board's symmetries that fix
+/// the start position (all of them for the standard start).
+#[derive(Debug, Clone)]
+pub struct Problem {
+    board: Board,
+    start: Position,
+    finish: Finish,
+    group: Vec<Symmetry>,
+}
+
+impl Problem {
+    /// A problem from a start position. Fails when the start has no peg.
+    pub fn new(board: Board, start: Position, finish: Finish) -> Result<Problem, ProblemError> {
+        if start.pegs() == 0 {
+            return Err(ProblemError::NoPeg);
+        }
+        let start = Position::from_bits(start.bits() & board.full().bits());
+        let group = board.stabilizer(start);
+        Ok(Problem {
+            board,
+            start,
+            finish,
+            group,
+        })
+    }
+
+    /// The standard problem of a board: the standard vacancy, finish anywhere.
+    pub fn standard(board: Board) -> Problem {
+        let start = board.default_start();
+        let group = board.stabilizer(start);
+        Problem {
+            board,
+            start,
+            finish: Finish::Anywhere,
+            group,
+        }
+    }
+
+    /// A problem from hole names: every hole filled except the `vacancies` (the standard vacancy when the list is
+    /// empty), finishing on `finish` (any hole when `None`).
+    pub fn from_names(board: Board, vacancies: &[&str], finish: Option<&str>) -> Result<Problem, ProblemError> {
+        let mut start = board.full();
+        if vacancies.is_empty() {
+            start = board.default_start();
+        }
+        for v in vacancies {
+            let h = board.parse_hole(v)?;
+            if !start.has_peg(h) {
+                return Err(ProblemError::DuplicateVacancy(board.hole_name(h).to_string()));
+            }
+            start = start.without_peg(h);
+        }
+        let finish = match finish {
+            Some(f) => Finish::Hole(board.parse_hole(f)?),
+            None => Finish::Anywhere,
+        };
+        Problem::new(board, start, finish)
+    }
+
+    /// The board.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The start position.
+    pub fn start(&self) -> Position {
+        self.start
+    }
+
+    /// The finish.
+    pub fn finish(&self) -> Finish {
+        self.finish
+    }
+
+    /// The same problem with another finish.
+    pub fn with_finish(mut self, finish: Finish) -> Problem {
+        self.finish = finish;
+        self
+    }
+
+    /// The symmetry group used for counting: the board's symmetries that fix the start (identity first).
+    pub fn group(&self) -> &[Symmetry] {
+        &self.group
+    }
+
+    /// The normal form of a position under [`Problem::group`]: its smallest image.
+    pub fn normalize(&self, pos: Position) -> Position {
+        Board::normalize_with(pos, &self.group)
+    }
+
+    /// Number of distinct images of `pos` under [`Problem::group`] (its symmetry type: 1, 2, 4 or 8 on the
+    /// English board).
+    pub fn class_size(&self, pos: Position) -> u64 {
+        let fixed = self.group.iter().filter(|s| s.apply(pos) == pos).count();
+        (self.group.len() / fixed.max(1)) as u64
+    }
+}
