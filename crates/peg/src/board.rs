@@ -111,7 +111,9 @@ pub enum LayoutError {
         column: usize,
     },
     /// More than [`MAX_HOLES`] holes.
-    #[error("line {line}, column {column}: hole number {count} is one too many (a board has at most 64 holes)")]
+    #[error(
+        "line {line}, column {column}: hole number {count} is one too many (a board has at most 64 holes)"
+    )]
     TooManyHoles {
         /// The number of the first hole past the limit (65).
         count: usize,
@@ -154,7 +156,9 @@ pub enum NameError {
         example: String,
     },
     /// The two holes are not two steps apart along a line with a hole between them.
-    #[error("{text:?} is not a jump on this board: {from} and {to} are not two holes apart along a line")]
+    #[error(
+        "{text:?} is not a jump on this board: {from} and {to} are not two holes apart along a line"
+    )]
     NotAJump {
         /// The text given.
         text: String,
@@ -172,6 +176,8 @@ pub struct Board {
     lattice: Lattice,
     /// Layout coordinates of each hole: (text column, line), 0-based, relative to the layout's bounding box.
     cells: Vec<(i32, i32)>,
+    /// Lattice coordinates of each hole: (x, y) on the square lattice, axial (q, r) on the triangular one.
+    lat: Vec<(i32, i32)>,
     width: i32,
     height: i32,
     names: Vec<String>,
@@ -179,6 +185,8 @@ pub struct Board {
     moves: Vec<Move>,
     symmetries: Vec<Symmetry>,
     default_vacancy: usize,
+    /// Per family of diagonals (a linear form mod 3 that no jump direction annuls): the holes of each residue.
+    class_masks: Vec<[u64; 3]>,
 }
 
 /// The built-in boards: (name, aliases, lattice, layout, description).
@@ -312,7 +320,8 @@ impl Board {
             if *bname == lower || aliases.contains(&lower.as_str()) {
                 // The built-in layouts are valid by construction (checked by the unit tests).
                 #[allow(clippy::expect_used)]
-                let (board, _) = Board::from_layout(layout, *lattice, bname).expect("built-in layout");
+                let (board, _) =
+                    Board::from_layout(layout, *lattice, bname).expect("built-in layout");
                 return Ok(board);
             }
         }
@@ -337,7 +346,11 @@ impl Board {
     /// Format: one text line per row; `o` is a hole with a peg, `.` an empty hole, a space or `_` no hole.
     /// Lines starting with `#` are comments. On the triangular lattice, holes of a row are two characters apart
     /// and neighbouring rows are offset by one character (see the built-in `triangle`).
-    pub fn from_layout(text: &str, lattice: Lattice, name: &str) -> Result<(Board, Position), LayoutError> {
+    pub fn from_layout(
+        text: &str,
+        lattice: Lattice,
+        name: &str,
+    ) -> Result<(Board, Position), LayoutError> {
         let mut raw: Vec<(i32, i32, bool, usize, usize)> = Vec::new(); // x, y, peg, line, column
         let mut any_line = false;
         for (li, line) in text.lines().enumerate() {
@@ -394,7 +407,10 @@ impl Board {
                 pegs |= 1 << i;
             }
         }
-        Ok((Board::from_cells(name, lattice, cells), Position::from_bits(pegs)))
+        Ok((
+            Board::from_cells(name, lattice, cells),
+            Position::from_bits(pegs),
+        ))
     }
 
     /// Build a board from hole cells in reading order (already validated).
@@ -402,16 +418,21 @@ impl Board {
         let n = cells.len();
         let width = cells.iter().map(|c| c.0).max().unwrap_or(0) + 1;
         let height = cells.iter().map(|c| c.1).max().unwrap_or(0) + 1;
-        let by_cell: HashMap<(i32, i32), usize> = cells.iter().enumerate().map(|(i, &c)| (c, i)).collect();
+        let by_cell: HashMap<(i32, i32), usize> =
+            cells.iter().enumerate().map(|(i, &c)| (c, i)).collect();
         // Lattice coordinates.
         let lat: Vec<(i32, i32)> = match lattice {
             Lattice::Square => cells.clone(),
             Lattice::Triangular => {
                 let p0 = (cells[0].0 + cells[0].1).rem_euclid(2);
-                cells.iter().map(|&(x, y)| ((x - y - p0).div_euclid(2), y)).collect()
+                cells
+                    .iter()
+                    .map(|&(x, y)| ((x - y - p0).div_euclid(2), y))
+                    .collect()
             }
         };
-        let by_lat: HashMap<(i32, i32), usize> = lat.iter().enumerate().map(|(i, &c)| (c, i)).collect();
+        let by_lat: HashMap<(i32, i32), usize> =
+            lat.iter().enumerate().map(|(i, &c)| (c, i)).collect();
         let dirs: &[(i32, i32)] = match lattice {
             Lattice::Square => &[(1, 0), (-1, 0), (0, 1), (0, -1)],
             Lattice::Triangular => &[(1, 0), (-1, 0), (0, 1), (0, -1), (-1, 1), (1, -1)],
@@ -419,7 +440,10 @@ impl Board {
         let mut moves = Vec::new();
         for (a, &(q, r)) in lat.iter().enumerate() {
             for &(dq, dr) in dirs {
-                if let (Some(&b), Some(&c)) = (by_lat.get(&(q + dq, r + dr)), by_lat.get(&(q + 2 * dq, r + 2 * dr))) {
+                if let (Some(&b), Some(&c)) = (
+                    by_lat.get(&(q + dq, r + dr)),
+                    by_lat.get(&(q + 2 * dq, r + 2 * dr)),
+                ) {
                     moves.push(Move::new(a, b, c));
                 }
             }
@@ -476,10 +500,28 @@ impl Board {
             .filter(|&h| symmetries.iter().all(|s| s.map_hole(h) == h))
             .collect();
         let default_vacancy = if fixed.len() == 1 { fixed[0] } else { 0 };
+        // Position classes: a jump takes three consecutive holes of a line, which fall in three different residues
+        // of any linear form (a x + b y) mod 3 that is non-zero on every jump direction; so every jump flips the
+        // parity of the peg count of each residue, and the two parity differences are invariant.
+        let mut class_masks = Vec::new();
+        for (a, b) in [(1i32, 1i32), (1, 2)] {
+            if dirs
+                .iter()
+                .any(|&(dx, dy)| (a * dx + b * dy).rem_euclid(3) == 0)
+            {
+                continue;
+            }
+            let mut m = [0u64; 3];
+            for (h, &(x, y)) in lat.iter().enumerate() {
+                m[(a * x + b * y).rem_euclid(3) as usize] |= 1 << h;
+            }
+            class_masks.push(m);
+        }
         Board {
             name: name.to_string(),
             lattice,
             cells,
+            lat,
             width,
             height,
             names,
@@ -487,6 +529,7 @@ impl Board {
             moves,
             symmetries,
             default_vacancy,
+            class_masks,
         }
     }
 
@@ -523,7 +566,11 @@ impl Board {
 
     /// The symmetries of the board that map `pos` onto itself (a subgroup; the identity first).
     pub fn stabilizer(&self, pos: Position) -> Vec<Symmetry> {
-        self.symmetries.iter().filter(|s| s.apply(pos) == pos).cloned().collect()
+        self.symmetries
+            .iter()
+            .filter(|s| s.apply(pos) == pos)
+            .cloned()
+            .collect()
     }
 
     /// The standard vacancy: the centre (the hole every symmetry fixes) when there is one, otherwise the first
@@ -551,6 +598,12 @@ impl Board {
     /// (holes of a row are two apart).
     pub fn cell(&self, hole: usize) -> (i32, i32) {
         self.cells[hole]
+    }
+
+    /// Lattice coordinates of a hole: (column, row) on the square lattice, axial (q, r) on the triangular one
+    /// (jumps go along (1, 0), (0, 1) and (-1, 1)).
+    pub fn lattice_coords(&self, hole: usize) -> (i32, i32) {
+        self.lat[hole]
     }
 
     /// Width and height of the layout's bounding box in text columns and lines.
@@ -588,7 +641,9 @@ impl Board {
                 let split = t.find(|c: char| c.is_ascii_digit()).unwrap_or(t.len());
                 let (letters, digits) = t.split_at(split);
                 match (parse_column_letters(letters), digits.parse::<i32>()) {
-                    (Some(c), Ok(r)) if letters.chars().all(|c| c.is_ascii_alphabetic()) && r >= 1 => {
+                    (Some(c), Ok(r))
+                        if letters.chars().all(|c| c.is_ascii_alphabetic()) && r >= 1 =>
+                    {
                         self.hole_at(c as i32, r - 1)
                     }
                     _ => None,
@@ -607,7 +662,11 @@ impl Board {
     /// ([`Board::is_legal`]).
     pub fn parse_move(&self, text: &str) -> Result<Move, NameError> {
         let t = text.trim();
-        let example = self.moves.first().map(|m| self.format_move(*m)).unwrap_or_default();
+        let example = self
+            .moves
+            .first()
+            .map(|m| self.format_move(*m))
+            .unwrap_or_default();
         let Some((a, b)) = t.split_once('-') else {
             return Err(NameError::MalformedMove {
                 text: text.to_string(),
@@ -634,7 +693,11 @@ impl Board {
 
     /// Format a list of moves separated by spaces.
     pub fn format_moves(&self, moves: &[Move]) -> String {
-        moves.iter().map(|&m| self.format_move(m)).collect::<Vec<_>>().join(" ")
+        moves
+            .iter()
+            .map(|&m| self.format_move(m))
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     /// Whether `mv` is legal in `pos`: pegs on `from` and `over`, `to` empty.
@@ -644,12 +707,27 @@ impl Board {
 
     /// All legal moves in `pos`, in the board's move order.
     pub fn legal_moves(&self, pos: Position) -> Vec<Move> {
-        self.moves.iter().copied().filter(|m| m.is_legal(pos)).collect()
+        self.moves
+            .iter()
+            .copied()
+            .filter(|m| m.is_legal(pos))
+            .collect()
     }
 
     /// Whether `pos` has at least one legal move.
     pub fn has_move(&self, pos: Position) -> bool {
         self.moves.iter().any(|m| m.is_legal(pos))
+    }
+
+    /// The position class of `pos` (de Bruijn, Conway): an invariant of play. A position can only reach another
+    /// one of the same class; in particular a single peg on `h` only from positions of the class of `h`.
+    pub fn position_class(&self, pos: Position) -> u8 {
+        let mut c = 0u8;
+        for (i, m) in self.class_masks.iter().enumerate() {
+            let p = m.map(|mask| (pos.bits() & mask).count_ones() as u8 & 1);
+            c |= ((p[0] ^ p[1]) | (p[1] ^ p[2]) << 1) << (2 * i);
+        }
+        c
     }
 
     /// The smallest image of `pos` under the given symmetries (its normal form), by the bits as a number.
@@ -738,21 +816,32 @@ impl Board {
     /// The board drawn with every hole's name in place of the hole.
     pub fn render_names(&self) -> String {
         let w = self.names.iter().map(|s| s.len()).max().unwrap_or(1);
-        let mut out = String::new();
+        let cellw = match self.lattice {
+            Lattice::Square => w + 1,
+            Lattice::Triangular => w.div_ceil(2) + 1,
+        };
+        let mut lines = Vec::new();
         for y in 0..self.height {
             let mut line = String::new();
             for x in 0..self.width {
-                let cellw = match self.lattice {
-                    Lattice::Square => w + 1,
-                    Lattice::Triangular => w.div_ceil(2) + 1,
-                };
                 let s = match self.hole_at(x, y) {
                     Some(h) => format!("{:>width$}", self.names[h], width = cellw),
                     None => " ".repeat(cellw),
                 };
                 line.push_str(&s);
             }
-            out.push_str(line.trim_end());
+            lines.push(line.trim_end().to_string());
+        }
+        // Remove the indentation common to every line.
+        let indent = lines
+            .iter()
+            .filter(|l| !l.is_empty())
+            .map(|l| l.len() - l.trim_start().len())
+            .min()
+            .unwrap_or(0);
+        let mut out = String::new();
+        for l in lines {
+            out.push_str(l.get(indent..).unwrap_or(""));
             out.push('\n');
         }
         out
@@ -793,11 +882,33 @@ mod tests {
                     assert!(syms.contains(&s.compose(t)));
                 }
                 for m in b.moves() {
-                    let img = Move::new(s.map_hole(m.from()), s.map_hole(m.over()), s.map_hole(m.to()));
+                    let img = Move::new(
+                        s.map_hole(m.from()),
+                        s.map_hole(m.over()),
+                        s.map_hole(m.to()),
+                    );
                     assert!(b.moves().contains(&img), "{name}");
                 }
             }
         }
+    }
+
+    #[test]
+    fn position_class_is_invariant_and_separates_the_english_finishes() {
+        let b = Board::english();
+        let mut pos = b.default_start();
+        let c = b.position_class(pos);
+        // Play the first legal move repeatedly: the class never changes.
+        while let Some(&m) = b.legal_moves(pos).first() {
+            pos = pos.apply(m);
+            assert_eq!(b.position_class(pos), c);
+        }
+        // From the centre vacancy, one peg can finish only on d4, d1, a4, g4, d7 (the rule of three).
+        let ok: Vec<&str> = (0..b.holes())
+            .filter(|&h| b.position_class(Position::EMPTY.with_peg(h)) == c)
+            .map(|h| b.hole_name(h))
+            .collect();
+        assert_eq!(ok, ["d1", "a4", "d4", "g4", "d7"]);
     }
 
     #[test]
@@ -843,9 +954,18 @@ mod tests {
 
     #[test]
     fn layout_errors_name_line_and_column() {
-        assert_eq!(Board::from_layout("", Lattice::Square, "x").unwrap_err(), LayoutError::Empty);
-        assert_eq!(Board::from_layout("  \n\n", Lattice::Square, "x").unwrap_err(), LayoutError::Empty);
-        assert_eq!(Board::from_layout("_ _\n", Lattice::Square, "x").unwrap_err(), LayoutError::NoHoles);
+        assert_eq!(
+            Board::from_layout("", Lattice::Square, "x").unwrap_err(),
+            LayoutError::Empty
+        );
+        assert_eq!(
+            Board::from_layout("  \n\n", Lattice::Square, "x").unwrap_err(),
+            LayoutError::Empty
+        );
+        assert_eq!(
+            Board::from_layout("_ _\n", Lattice::Square, "x").unwrap_err(),
+            LayoutError::NoHoles
+        );
         assert_eq!(
             Board::from_layout("ooo\noxo\n", Lattice::Square, "x").unwrap_err(),
             LayoutError::UnknownChar {
@@ -886,10 +1006,16 @@ mod tests {
         let (b, _) = Board::from_layout("oooo\noooo\noooo\n", Lattice::Square, "r").unwrap();
         assert_eq!(b.symmetries().len(), 4);
         assert_eq!(b.default_vacancy(), 0);
-        let (h, _) = Board::from_layout("  o o\n o o o\no o o o\n o o o\n  o o\n", Lattice::Triangular, "h").unwrap();
+        let (h, _) = Board::from_layout(
+            "  o o\n o o o\no o o o\n o o o\n  o o\n",
+            Lattice::Triangular,
+            "h",
+        )
+        .unwrap();
         assert_eq!(h.holes(), 14);
         assert!(h.symmetries().len() >= 4);
-        let (hex, _) = Board::from_layout(" o o\no o o\n o o\n", Lattice::Triangular, "hex").unwrap();
+        let (hex, _) =
+            Board::from_layout(" o o\no o o\n o o\n", Lattice::Triangular, "hex").unwrap();
         assert_eq!(hex.symmetries().len(), 12);
         assert_eq!(hex.hole_name(hex.default_vacancy()), "4");
     }

@@ -2,7 +2,9 @@
 //! a sum overflows. Every addition and multiplication is checked; an overflow is an error, never a wrap.
 
 /// An unsigned counter type used in level storage.
-pub(crate) trait Counter: Copy + Default + Send + Sync + Eq + std::fmt::Debug + 'static {
+pub(crate) trait Counter:
+    Copy + Default + Send + Sync + Eq + std::fmt::Debug + 'static
+{
     /// A value from a `u128`, if it fits.
     fn from_u128(v: u128) -> Option<Self>;
     /// The value as a `u128`.
@@ -11,12 +13,10 @@ pub(crate) trait Counter: Copy + Default + Send + Sync + Eq + std::fmt::Debug + 
     fn add(self, o: Self) -> Option<Self>;
     /// Checked multiplication by a small factor.
     fn mul(self, m: u32) -> Option<Self>;
-    /// Whether this is the widest type (an overflow of it is final).
-    const WIDE: bool;
 }
 
 macro_rules! counter {
-    ($t:ty, $wide:expr) => {
+    ($t:ty) => {
         impl Counter for $t {
             #[inline(always)]
             fn from_u128(v: u128) -> Option<Self> {
@@ -34,12 +34,11 @@ macro_rules! counter {
             fn mul(self, m: u32) -> Option<Self> {
                 self.checked_mul(m as $t)
             }
-            const WIDE: bool = $wide;
         }
     };
 }
 
-counter!(u16, false);
-counter!(u32, false);
-counter!(u64, false);
-counter!(u128, true);
+counter!(u16);
+counter!(u32);
+counter!(u64);
+counter!(u128);

@@ -12,7 +12,7 @@
 //! 2. *merge* (parallel over partitions): each partition's records are added into that partition's open-addressing
 //!    table, small enough to stay in the CPU's cache.
 //!
-//! Counters are `u64` and a level whose sums overflow is rebuilt with `u128` counters (see [`crate::counter`]).
+//! Counters are `u64` and a level whose sums overflow is rebuilt with `u128` counters.
 //! Memory is bounded: rounds are sized to a record budget, and before each level the memory it needs is
 //! estimated and compared with the limit ([`Options::max_memory`]).
 
@@ -22,7 +22,7 @@ use rayon::prelude::*;
 
 use crate::count::{Count, CountError, Level, add};
 use crate::counter::Counter;
-use crate::kernel::{Isa, Kernel, LANES, Portable};
+use crate::kernel::{Isa, Kernel, LANES, Portable, min_successor};
 use crate::problem::{Finish, Problem};
 
 /// Which counter type levels start with (the default, `u64`, is what a user wants; the others exist to test the
@@ -117,45 +117,69 @@ impl<N: Counter> AnyStore<N> {
 
 #[inline(always)]
 fn mix(key: u64) -> u64 {
-    (key ^ key >> 31).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    (key ^ key >> 29).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
+/// Hint the CPU to bring `x` into the cache.
 #[inline(always)]
-fn partition(h: u64, pbits: u32) -> usize {
-    if pbits == 0 { 0 } else { (h >> (64 - pbits)) as usize }
+fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching is a hint and never faults; the pointer comes from a reference.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+            (x as *const T).cast(),
+        );
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
 }
 
-/// An open-addressing table of one partition of the level being built.
+/// The partition of a hashed key: the high 32 bits scaled to `nparts`.
+#[inline(always)]
+fn partition(h: u64, nparts: usize) -> usize {
+    (((h >> 32) * nparts as u64) >> 32) as usize
+}
+
+/// An open-addressing table (linear probing) of one partition of the level being built.
 struct Table<C> {
     slots: Vec<Slot<C>>,
     len: usize,
-    bits: u32,
-    pbits: u32,
 }
 
 impl<C: Counter> Table<C> {
-    fn new(expected: usize, pbits: u32) -> Self {
-        let cap = (expected * 10 / 7).next_power_of_two().max(16);
+    fn new(expected: usize) -> Self {
+        let cap = (expected * 4 / 3).max(16);
         Table {
             slots: vec![Slot::default(); cap],
             len: 0,
-            bits: cap.trailing_zeros(),
-            pbits,
         }
     }
 
+    /// The home slot of a hashed key: the low 32 bits scaled to the capacity.
     #[inline(always)]
-    fn index(&self, h: u64) -> usize {
-        ((h << self.pbits) >> (64 - self.bits)) as usize
+    fn index(h: u64, cap: usize) -> usize {
+        (((h & 0xFFFF_FFFF) * cap as u64) >> 32) as usize
+    }
+
+    /// Touch the table in order so that the random probes that follow hit the cache.
+    fn warm(&self) {
+        let mut x = 0u64;
+        for s in self
+            .slots
+            .iter()
+            .step_by(64 / std::mem::size_of::<Slot<C>>().min(64))
+        {
+            x ^= s.key;
+        }
+        std::hint::black_box(x);
     }
 
     /// Add counters to `key`; `None` on overflow.
     #[inline(always)]
     fn add(&mut self, key: u64, full: C, norm: C) -> Option<()> {
-        let mask = self.slots.len() - 1;
-        let mut i = self.index(mix(key));
+        let cap = self.slots.len();
+        let mut i = Self::index(mix(key), cap);
         loop {
-            // Indices are masked to the table length (a power of two).
             let s = &mut self.slots[i];
             if s.key == key {
                 s.full = s.full.add(full)?;
@@ -165,24 +189,43 @@ impl<C: Counter> Table<C> {
             if s.key == 0 {
                 *s = Slot { key, full, norm };
                 self.len += 1;
-                if self.len * 5 > self.slots.len() * 4 {
+                if self.len * 8 > cap * 7 {
                     self.grow();
                 }
                 return Some(());
             }
-            i = (i + 1) & mask;
+            i += 1;
+            if i == cap {
+                i = 0;
+            }
         }
+    }
+
+    /// Add a batch of records, prefetching the slots a few records ahead.
+    #[inline(always)]
+    fn add_all(&mut self, recs: &[Slot<C>]) -> Option<()> {
+        const AHEAD: usize = 8;
+        for (i, r) in recs.iter().enumerate() {
+            if let Some(next) = recs.get(i + AHEAD) {
+                let j = Self::index(mix(next.key), self.slots.len());
+                prefetch(&self.slots[j]);
+            }
+            self.add(r.key, r.full, r.norm)?;
+        }
+        Some(())
     }
 
     fn grow(&mut self) {
         let old = std::mem::take(&mut self.slots);
-        self.bits += 1;
-        self.slots = vec![Slot::default(); 1 << self.bits];
-        let mask = self.slots.len() - 1;
+        let cap = old.len() * 2;
+        self.slots = vec![Slot::default(); cap];
         for s in old.into_iter().filter(|s| s.key != 0) {
-            let mut i = self.index(mix(s.key));
+            let mut i = Self::index(mix(s.key), cap);
             while self.slots[i].key != 0 {
-                i = (i + 1) & mask;
+                i += 1;
+                if i == cap {
+                    i = 0;
+                }
             }
             self.slots[i] = s;
         }
@@ -249,17 +292,19 @@ impl From<CountError> for StepError {
     }
 }
 
-/// The records of one chunk, grouped by target partition.
-struct ChunkOut<D> {
-    recs: Vec<Slot<D>>,
-    offsets: Vec<u32>,
+/// One worker's output of a round: records by target partition, and statistics.
+struct Worker<D> {
+    bufs: Vec<Vec<Slot<D>>>,
     acc: Acc,
 }
 
-/// Per-thread scratch space for expanding chunks.
-struct Scratch<D> {
-    recs: Vec<Slot<D>>,
-    parts: Vec<u16>,
+impl<D: Counter> Worker<D> {
+    fn bytes(&self) -> u64 {
+        self.bufs
+            .iter()
+            .map(|b| (b.capacity() * std::mem::size_of::<Slot<D>>()) as u64)
+            .sum()
+    }
 }
 
 /// Context of one level step.
@@ -268,34 +313,24 @@ struct Ctx<'a> {
     pegs: u32,
     /// Normal form of the finish position (when the finish is a hole).
     finish_key: Option<u64>,
-    pbits: u32,
+    nparts: usize,
 }
 
-/// Expand a chunk of source slots: statistics and records for the next level.
+/// Expand source slots: statistics and records for the next level, into the worker's buffers.
 #[inline(always)]
 fn expand<I: Isa, S: Counter, D: Counter>(
     isa: I,
     ctx: &Ctx<'_>,
     slots: &[Slot<S>],
-    scratch: &mut Scratch<D>,
-) -> Result<ChunkOut<D>, StepError> {
+    w: &mut Worker<D>,
+) -> Result<(), StepError> {
     let k = ctx.k;
     let pegs = ctx.pegs;
     let rows = k.rows;
-    let nparts = 1usize << ctx.pbits;
-    let mut acc = Acc::default();
-    let mut moves = [0u16; 512];
+    let mut acc = w.acc;
     let mut succ = [0u64; 512];
-    scratch.recs.clear();
-    scratch.parts.clear();
-    let mut hist = vec![0u32; nparts];
     for s in slots {
-        if s.key == 0 {
-            continue;
-        }
         let key = s.key;
-        let t = s.full;
-        let n = s.norm;
         let mut imgs = [[0u64; LANES]; 2];
         let mut fixed = 0usize;
         for (row, im) in imgs.iter_mut().enumerate().take(rows) {
@@ -305,18 +340,33 @@ fn expand<I: Isa, S: Counter, D: Counter>(
             }
         }
         let size = (k.group_size / fixed.max(1)) as u64;
-        let tw = t.to_u128();
-        let nw = n.to_u128();
+        let tw = s.full.to_u128();
+        let nw = s.norm.to_u128();
         acc.positions += size;
         acc.classes += 1;
         acc.paths_full = add(acc.paths_full, tw, pegs)?;
         acc.paths_normal = add(acc.paths_normal, nw, pegs)?;
-        // Legal moves.
-        let mut nm = 0usize;
-        for (j, (&need, &to)) in k.need.iter().zip(&k.to).enumerate() {
-            moves[nm] = j as u16;
-            nm += usize::from(key & need == need && key & to == 0);
-        }
+        let legal = isa.legal(k, key);
+        let mut vals = [0u64; 16];
+        let mut mults = [0u64; 16];
+        let nm = match isa.successors(k, &imgs, &legal, &mut vals, &mut mults) {
+            Some(n) => n,
+            None => {
+                // More than 16 distinct successors: sort them all.
+                let mut nm = 0;
+                for (wi, &word) in legal.iter().enumerate() {
+                    let mut bits = word;
+                    while bits != 0 {
+                        let j = wi * 64 + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        succ[nm] = min_successor(isa, k, &imgs, j);
+                        nm += 1;
+                    }
+                }
+                succ[..nm].sort_unstable();
+                usize::MAX - nm
+            }
+        };
         if nm == 0 {
             acc.dead += size;
             acc.dead_classes += 1;
@@ -339,57 +389,51 @@ fn expand<I: Isa, S: Counter, D: Counter>(
         }
         let td = D::from_u128(tw).ok_or(StepError::Narrow)?;
         let nd = D::from_u128(nw).ok_or(StepError::Narrow)?;
-        for (i, &j) in moves[..nm].iter().enumerate() {
-            let j = j as usize;
-            let mut best = isa.min_xor(&imgs[0], &k.move_images[j * rows]);
-            if rows > 1 {
-                best = best.min(isa.min_xor(&imgs[1], &k.move_images[j * rows + 1]));
+        if nm < usize::MAX / 2 {
+            acc.records += nm as u64;
+            for i in 0..nm {
+                emit(ctx, w, vals[i], td, nd, mults[i])?;
             }
-            succ[i] = best;
-        }
-        // Insertion sort: a position has few moves.
-        for i in 1..nm {
-            let v = succ[i];
-            let mut j = i;
-            while j > 0 && succ[j - 1] > v {
-                succ[j] = succ[j - 1];
-                j -= 1;
+        } else {
+            let nm = usize::MAX - nm;
+            let mut i = 0;
+            while i < nm {
+                let mut j = i + 1;
+                while j < nm && succ[j] == succ[i] {
+                    j += 1;
+                }
+                emit(ctx, w, succ[i], td, nd, (j - i) as u64)?;
+                acc.records += 1;
+                i = j;
             }
-            succ[j] = v;
-        }
-        let mut i = 0;
-        while i < nm {
-            let v = succ[i];
-            let mut j = i + 1;
-            while j < nm && succ[j] == v {
-                j += 1;
-            }
-            let full = td.mul((j - i) as u32).ok_or(StepError::Narrow)?;
-            let p = partition(mix(v), ctx.pbits);
-            hist[p] += 1;
-            scratch.parts.push(p as u16);
-            scratch.recs.push(Slot { key: v, full, norm: nd });
-            i = j;
         }
     }
-    acc.records = scratch.recs.len() as u64;
-    // Group the records by partition (counting sort).
-    let mut offsets = Vec::with_capacity(nparts + 1);
-    let mut sum = 0u32;
-    offsets.push(0);
-    for h in &mut hist {
-        let c = *h;
-        *h = sum;
-        sum += c;
-        offsets.push(sum);
-    }
-    let mut recs = vec![Slot::default(); scratch.recs.len()];
-    for (r, &p) in scratch.recs.iter().zip(&scratch.parts) {
-        let p = p as usize;
-        recs[hist[p] as usize] = *r;
-        hist[p] += 1;
-    }
-    Ok(ChunkOut { recs, offsets, acc })
+    w.acc = acc;
+    Ok(())
+}
+
+/// Emit one record: successor `v` reached by `mult` moves from a position with counters `td`, `nd`.
+#[inline(always)]
+fn emit<D: Counter>(
+    ctx: &Ctx<'_>,
+    w: &mut Worker<D>,
+    v: u64,
+    td: D,
+    nd: D,
+    mult: u64,
+) -> Result<(), StepError> {
+    let full = if mult == 1 {
+        td
+    } else {
+        td.mul(mult as u32).ok_or(StepError::Narrow)?
+    };
+    let p = partition(mix(v), ctx.nparts);
+    w.bufs[p].push(Slot {
+        key: v,
+        full,
+        norm: nd,
+    });
+    Ok(())
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -398,32 +442,60 @@ fn expand_avx512<S: Counter, D: Counter>(
     isa: crate::kernel::Avx512,
     ctx: &Ctx<'_>,
     slots: &[Slot<S>],
-    scratch: &mut Scratch<D>,
-) -> Result<ChunkOut<D>, StepError> {
-    expand(isa, ctx, slots, scratch)
+    w: &mut Worker<D>,
+) -> Result<(), StepError> {
+    expand(isa, ctx, slots, w)
 }
 
 fn expand_dispatch<S: Counter, D: Counter>(
     portable: bool,
     ctx: &Ctx<'_>,
     slots: &[Slot<S>],
-    scratch: &mut Scratch<D>,
-) -> Result<ChunkOut<D>, StepError> {
+    w: &mut Worker<D>,
+) -> Result<(), StepError> {
     #[cfg(target_arch = "x86_64")]
     if !portable && let Some(isa) = crate::kernel::Avx512::detect() {
         // SAFETY: `detect` checked that the CPU has the features `expand_avx512` is compiled for.
-        return unsafe { expand_avx512(isa, ctx, slots, scratch) };
+        return unsafe { expand_avx512(isa, ctx, slots, w) };
     }
     let _ = portable;
-    expand(Portable, ctx, slots, scratch)
+    expand(Portable, ctx, slots, w)
 }
 
-/// Sources per chunk.
-const CHUNK: usize = 8192;
 /// Records per round (bounds the memory of one round's records).
-const ROUND_RECORDS: usize = 2 << 20;
-/// Target entries per partition table (keeps a table in the CPU's L2 cache).
-const PART_TARGET: usize = 16 << 10;
+const ROUND_RECORDS: usize = 3 << 20;
+/// Target entries per partition table (a table of this many 24-byte slots at 3/4 load stays in L2).
+const PART_TARGET: usize = 24 << 10;
+
+/// Split the next `count` sources from the cursor `(part, offset)` into `n` groups of slices of about equal
+/// size; advances the cursor.
+fn take_sources<'a, S>(
+    parts: &'a [Vec<Slot<S>>],
+    cursor: &mut (usize, usize),
+    count: usize,
+    n: usize,
+) -> Vec<Vec<&'a [Slot<S>]>> {
+    let per = count.div_ceil(n).max(1);
+    let mut groups = Vec::with_capacity(n);
+    for _ in 0..n {
+        let mut g = Vec::new();
+        let mut need = per;
+        while need > 0 && cursor.0 < parts.len() {
+            let p = &parts[cursor.0];
+            let take = need.min(p.len() - cursor.1);
+            if take > 0 {
+                g.push(&p[cursor.1..cursor.1 + take]);
+            }
+            need -= take;
+            cursor.1 += take;
+            if cursor.1 == p.len() {
+                *cursor = (cursor.0 + 1, 0);
+            }
+        }
+        groups.push(g);
+    }
+    groups
+}
 
 /// Build the next level from `src`. Returns the statistics of `src` and the new level.
 fn step<S: Counter, D: Counter>(
@@ -431,84 +503,70 @@ fn step<S: Counter, D: Counter>(
     src: &Store<S>,
     expected: usize,
     opts: &Options<'_>,
-    other_bytes: u64,
 ) -> Result<(Acc, Store<D>), StepError> {
-    let pbits = ctx.pbits;
-    let nparts = 1usize << pbits;
-    let mut tables: Vec<Table<D>> = (0..nparts).map(|_| Table::new(expected / nparts, pbits)).collect();
-    // Chunks of the source.
-    let mut chunks: Vec<&[Slot<S>]> = Vec::new();
-    for p in &src.parts {
-        chunks.extend(p.chunks(CHUNK));
-    }
-    let mut acc = Acc::default();
-    let mut ci = 0;
-    let mut per_source = 12.0f64;
+    let nparts = ctx.nparts;
+    let mut tables: Vec<Table<D>> = (0..nparts).map(|_| Table::new(expected / nparts)).collect();
+    let nworkers = rayon::current_num_threads().max(1);
+    let mut workers: Vec<Worker<D>> = (0..nworkers)
+        .map(|_| Worker {
+            bufs: (0..nparts).map(|_| Vec::new()).collect(),
+            acc: Acc::default(),
+        })
+        .collect();
+    let total = src.len();
+    let mut cursor = (0usize, 0usize);
+    let mut consumed = 0usize;
+    let mut per_source = 10.0f64;
     let src_bytes = src.bytes();
-    while ci < chunks.len() {
+    let mut timing = (0.0f64, 0.0f64);
+    while consumed < total {
         if opts.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
             return Err(CountError::Cancelled.into());
         }
-        // Take chunks until the estimated records fill a round.
-        let mut end = ci;
-        let mut est = 0.0;
-        while end < chunks.len() && (end == ci || est < ROUND_RECORDS as f64) {
-            est += chunks[end].len() as f64 * per_source;
-            end += 1;
-        }
-        let outs: Vec<Result<ChunkOut<D>, StepError>> = chunks[ci..end]
-            .par_iter()
-            .map_init(
-                || Scratch {
-                    recs: Vec::new(),
-                    parts: Vec::new(),
-                },
-                |scratch, slots| expand_dispatch(opts.portable, ctx, slots, scratch),
-            )
-            .collect();
-        let outs: Vec<ChunkOut<D>> = outs.into_iter().collect::<Result<_, _>>()?;
-        let mut sources = 0usize;
-        for c in &chunks[ci..end] {
-            sources += c.len();
-        }
-        let mut records = 0u64;
-        for o in &outs {
-            acc = acc.merge(o.acc, ctx.pegs)?;
-            records += o.acc.records;
-        }
-        if sources > 0 {
-            per_source = (records as f64 / sources as f64).max(0.5) * 1.05;
-        }
-        // Merge into the partition tables.
+        let count = ((ROUND_RECORDS as f64 / per_source) as usize)
+            .max(1024)
+            .min(total - consumed);
+        let groups = take_sources(&src.parts, &mut cursor, count, nworkers);
+        consumed += count;
+        let before: u64 = workers.iter().map(|w| w.acc.records).sum();
+        let t0 = std::time::Instant::now();
+        workers
+            .par_iter_mut()
+            .zip(groups)
+            .try_for_each(|(w, g)| -> Result<(), StepError> {
+                for b in &mut w.bufs {
+                    b.clear();
+                }
+                for slots in g {
+                    expand_dispatch(opts.portable, ctx, slots, w)?;
+                }
+                Ok(())
+            })?;
+        let after: u64 = workers.iter().map(|w| w.acc.records).sum();
+        per_source = ((after - before) as f64 / count as f64).max(0.25) * 1.05;
+        let t1 = std::time::Instant::now();
         tables
             .par_iter_mut()
             .enumerate()
             .try_for_each(|(p, table)| -> Option<()> {
-                for o in &outs {
-                    let (a, b) = (o.offsets[p] as usize, o.offsets[p + 1] as usize);
-                    for r in &o.recs[a..b] {
-                        table.add(r.key, r.full, r.norm)?;
-                    }
+                table.warm();
+                for w in &workers {
+                    table.add_all(&w.bufs[p])?;
                 }
                 Some(())
             })
             .ok_or(StepError::Narrow)?;
-        let rec_bytes: u64 = outs
-            .iter()
-            .map(|o| (o.recs.capacity() * std::mem::size_of::<Slot<D>>()) as u64)
-            .sum();
-        drop(outs);
+        timing.0 += (t1 - t0).as_secs_f64();
+        timing.1 += t1.elapsed().as_secs_f64();
         if let Some(limit) = opts.max_memory {
             let table_bytes: u64 = tables.iter().map(Table::bytes).sum();
-            let used = other_bytes + src_bytes + table_bytes + rec_bytes;
+            let rec_bytes: u64 = workers.iter().map(Worker::bytes).sum();
+            let used = src_bytes + table_bytes + rec_bytes;
             if used > limit {
                 // Extrapolate the tables to the whole source.
-                let done: usize = chunks[..end].iter().map(|c| c.len()).sum();
-                let total: usize = chunks.iter().map(|c| c.len()).sum();
-                let needed = other_bytes
-                    + src_bytes
+                let needed = src_bytes
                     + rec_bytes
-                    + (table_bytes as f64 * total as f64 / done.max(1) as f64) as u64;
+                    + (table_bytes as f64 * total as f64 / consumed.max(1) as f64) as u64;
                 return Err(CountError::MemoryLimit {
                     pegs: ctx.pegs - 1,
                     needed,
@@ -518,9 +576,22 @@ fn step<S: Counter, D: Counter>(
                 .into());
             }
         }
-        ci = end;
     }
+    let mut acc = Acc::default();
+    for w in &workers {
+        acc = acc.merge(w.acc, ctx.pegs)?;
+    }
+    drop(workers);
+    let t2 = std::time::Instant::now();
     let parts = tables.into_iter().map(Table::into_slots).collect();
+    if std::env::var_os("PEG_DEBUG").is_some() {
+        eprintln!(
+            "  expand {:.3}s merge {:.3}s compact {:.3}s",
+            timing.0,
+            timing.1,
+            t2.elapsed().as_secs_f64()
+        );
+    }
     Ok((acc, Store { parts }))
 }
 
@@ -574,20 +645,26 @@ fn count_with<N: Counter>(problem: &Problem, opts: &Options<'_>) -> Result<Count
     let mut classes_so_far = 0u64;
     while store.len() > 0 && levels.len() < limit {
         let len = store.len();
-        let growth = (len as f64 / prev_len.max(1) as f64).max(1.0);
-        let expected = ((len as f64 * growth) as usize).max(16);
-        let pbits = (expected / PART_TARGET).max(1).next_power_of_two().trailing_zeros().min(14);
+        let growth = len as f64 / prev_len.max(1) as f64;
+        let expected = ((len as f64 * growth * 1.05) as usize).max(16);
+        let nparts = expected.div_ceil(PART_TARGET).max(1);
         let ctx = Ctx {
             k: &k,
             pegs,
             finish_key,
-            pbits,
+            nparts,
         };
         let last = levels.len() + 1 == limit || pegs == 1;
         let expected = if last { 0 } else { expected };
         if let Some(limit) = opts.max_memory {
-            let slot = if matches!(store, AnyStore::Wide(_)) { 40 } else { 24 };
-            let needed = store.bytes() + (expected * slot * 10 / 7) as u64 + (ROUND_RECORDS * slot * 2) as u64;
+            let slot = if matches!(store, AnyStore::Wide(_)) {
+                40
+            } else {
+                24
+            };
+            let needed = store.bytes()
+                + (expected * slot * 4 / 3) as u64
+                + (ROUND_RECORDS * slot * 5 / 4) as u64;
             if needed > limit {
                 return Err(CountError::MemoryLimit {
                     pegs: pegs - 1,
@@ -599,7 +676,7 @@ fn count_with<N: Counter>(problem: &Problem, opts: &Options<'_>) -> Result<Count
         }
         let src_len = len;
         let (acc, next) = match store {
-            AnyStore::Narrow(src) => match step::<N, N>(&ctx, &src, expected, opts, 0) {
+            AnyStore::Narrow(src) => match step::<N, N>(&ctx, &src, expected, opts) {
                 Ok((acc, next)) => (acc, AnyStore::Narrow(next)),
                 Err(StepError::Narrow) => {
                     let src = convert(src);
@@ -627,7 +704,12 @@ fn count_with<N: Counter>(problem: &Problem, opts: &Options<'_>) -> Result<Count
             finishable_classes: None,
         };
         classes_so_far += acc.classes;
-        if std::env::var_os("PEG_DEBUG").is_some() { eprintln!("level {pegs}: {} classes, {} records", acc.classes, acc.records); }
+        if std::env::var_os("PEG_DEBUG").is_some() {
+            eprintln!(
+                "level {pegs}: {} classes, {} records",
+                acc.classes, acc.records
+            );
+        }
         sol_full = add(sol_full, acc.sol_full, pegs)?;
         sol_normal = add(sol_normal, acc.sol_normal, pegs)?;
         if let Some(p) = opts.progress {
@@ -644,7 +726,10 @@ fn count_with<N: Counter>(problem: &Problem, opts: &Options<'_>) -> Result<Count
 fn fix_mem(e: CountError, classes: u64) -> CountError {
     match e {
         CountError::MemoryLimit {
-            pegs, needed, limit, ..
+            pegs,
+            needed,
+            limit,
+            ..
         } => CountError::MemoryLimit {
             pegs,
             needed,
@@ -661,7 +746,7 @@ fn step_wide(
     expected: usize,
     opts: &Options<'_>,
 ) -> Result<(Acc, Store<u128>), CountError> {
-    match step::<u128, u128>(ctx, src, expected, opts, 0) {
+    match step::<u128, u128>(ctx, src, expected, opts) {
         Ok(x) => Ok(x),
         Err(StepError::Narrow) => Err(CountError::Overflow { pegs: ctx.pegs - 1 }),
         Err(StepError::Fatal(e)) => Err(e),

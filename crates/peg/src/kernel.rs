@@ -11,6 +11,9 @@
 
 use crate::board::{Board, Symmetry};
 
+/// Words of a legal-move bit set (a board has at most 6 * 64 = 384 jumps).
+pub(crate) const MOVE_WORDS: usize = 6;
+
 /// Lanes: the group is padded to 8 elements (repeating the identity); groups of more than 8 use two rows.
 pub(crate) const LANES: usize = 8;
 
@@ -34,8 +37,10 @@ pub(crate) struct Kernel {
     pub to: Vec<u64>,
     /// Per move: the images of its mask, `rows*8` lanes.
     pub move_images: Vec<[u64; LANES]>,
-    /// The group (padded permutations by lane), for mapping holes.
-    pub perms: Vec<Symmetry>,
+    /// `need` padded to a multiple of 8 with moves that are never legal.
+    need_pad: Vec<u64>,
+    /// `to` padded likewise.
+    to_pad: Vec<u64>,
 }
 
 impl Kernel {
@@ -88,10 +93,18 @@ impl Kernel {
                 let mut imgs = [0u64; LANES];
                 for (lane, img) in imgs.iter_mut().enumerate() {
                     let g = &perms[row * LANES + lane];
-                    *img = 1u64 << g.map_hole(m.from()) | 1u64 << g.map_hole(m.over()) | 1u64 << g.map_hole(m.to());
+                    *img = 1u64 << g.map_hole(m.from())
+                        | 1u64 << g.map_hole(m.over())
+                        | 1u64 << g.map_hole(m.to());
                 }
                 move_images.push(imgs);
             }
+        }
+        let mut need_pad = need.clone();
+        let mut to_pad = to.clone();
+        while need_pad.len() % LANES != 0 || need_pad.is_empty() {
+            need_pad.push(u64::MAX);
+            to_pad.push(u64::MAX);
         }
         Kernel {
             group_size,
@@ -102,14 +115,9 @@ impl Kernel {
             need,
             to,
             move_images,
-            perms,
+            need_pad,
+            to_pad,
         }
-    }
-
-    /// Number of moves on the board.
-    #[inline(always)]
-    pub fn moves(&self) -> usize {
-        self.need.len()
     }
 
     /// The images of `key` in lanes of row `row`, portable version.
@@ -134,15 +142,23 @@ impl Kernel {
         &self.shuffle[row * LANES..row * LANES + LANES]
     }
 
-    /// Legal moves of `key`, written into `out` as move indices; returns how many.
+    /// The legal moves of `key` as a bit set over move indices, portable version.
     #[inline(always)]
-    pub fn legal_moves(&self, key: u64, out: &mut [u8; 256]) -> usize {
-        let mut k = 0;
-        for (j, (&need, &to)) in self.need.iter().zip(&self.to).enumerate() {
-            out[k] = j as u8;
-            k += usize::from(key & need == need && key & to == 0);
+    pub fn legal_portable(&self, key: u64) -> [u64; MOVE_WORDS] {
+        let mut out = [0u64; MOVE_WORDS];
+        for (w, o) in out.iter_mut().enumerate() {
+            let lo = w * 64;
+            if lo >= self.need.len() {
+                break;
+            }
+            let hi = (lo + 64).min(self.need.len());
+            let mut bits = 0u64;
+            for (j, (&need, &to)) in self.need[lo..hi].iter().zip(&self.to[lo..hi]).enumerate() {
+                bits |= u64::from(key & need == need && key & to == 0) << j;
+            }
+            *o = bits;
         }
-        k
+        out
     }
 
     /// The normal form (smallest image) of `pos` and its class size, portable version.
@@ -192,6 +208,52 @@ pub(crate) trait Isa: Copy + Send + Sync {
     fn images(self, k: &Kernel, key: u64, row: usize) -> [u64; LANES];
     /// The smallest of `imgs[i] ^ m[i]`.
     fn min_xor(self, imgs: &[u64; LANES], m: &[u64; LANES]) -> u64;
+    /// The legal moves of `key` as a bit set.
+    fn legal(self, k: &Kernel, key: u64) -> [u64; MOVE_WORDS];
+    /// The distinct normal forms of the successors of a position (given its images and legal moves), with how
+    /// many moves reach each, when there are at most 16 of them (`None` otherwise: the caller sorts).
+    #[inline(always)]
+    fn successors(
+        self,
+        k: &Kernel,
+        imgs: &[[u64; LANES]; 2],
+        legal: &[u64; MOVE_WORDS],
+        vals: &mut [u64; 16],
+        mults: &mut [u64; 16],
+    ) -> Option<usize> {
+        let mut nd = 0usize;
+        for (wi, &word) in legal.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let j = wi * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let v = min_successor(self, k, imgs, j);
+                match vals[..nd].iter().position(|&x| x == v) {
+                    Some(i) => mults[i] += 1,
+                    None => {
+                        if nd == 16 {
+                            return None;
+                        }
+                        vals[nd] = v;
+                        mults[nd] = 1;
+                        nd += 1;
+                    }
+                }
+            }
+        }
+        Some(nd)
+    }
+}
+
+/// The normal form of the successor of a position by move `j`, from the position's images.
+#[inline(always)]
+pub(crate) fn min_successor<I: Isa>(isa: I, k: &Kernel, imgs: &[[u64; LANES]; 2], j: usize) -> u64 {
+    let rows = k.rows;
+    let mut best = isa.min_xor(&imgs[0], &k.move_images[j * rows]);
+    if rows > 1 {
+        best = best.min(isa.min_xor(&imgs[1], &k.move_images[j * rows + 1]));
+    }
+    best
 }
 
 /// The portable variant.
@@ -210,6 +272,10 @@ impl Isa for Portable {
             best = best.min(imgs[i] ^ m[i]);
         }
         best
+    }
+    #[inline(always)]
+    fn legal(self, k: &Kernel, key: u64) -> [u64; MOVE_WORDS] {
+        k.legal_portable(key)
     }
 }
 
@@ -253,6 +319,88 @@ impl Isa for Avx512 {
             let a = _mm512_loadu_si512(imgs.as_ptr().cast());
             let b = _mm512_loadu_si512(m.as_ptr().cast());
             _mm512_reduce_min_epu64(_mm512_xor_si512(a, b))
+        }
+    }
+    #[inline(always)]
+    fn legal(self, k: &Kernel, key: u64) -> [u64; MOVE_WORDS] {
+        use std::arch::x86_64::*;
+        let mut out = [0u64; MOVE_WORDS];
+        // SAFETY: as above; `need_pad` and `to_pad` have a multiple of 8 elements, read 8 at a time.
+        unsafe {
+            let kv = _mm512_set1_epi64(key as i64);
+            let blocks = k.need_pad.len() / LANES;
+            for (w, o) in out.iter_mut().enumerate() {
+                let mut bits = 0u64;
+                for b in (w * 8)..(w * 8 + 8).min(blocks) {
+                    let nv = _mm512_loadu_si512(k.need_pad.as_ptr().add(b * LANES).cast());
+                    let tv = _mm512_loadu_si512(k.to_pad.as_ptr().add(b * LANES).cast());
+                    let m1 = _mm512_cmpeq_epi64_mask(_mm512_and_si512(kv, nv), nv);
+                    let m2 = _mm512_mask_testn_epi64_mask(m1, kv, tv);
+                    bits |= u64::from(m2) << (8 * (b % 8));
+                }
+                *o = bits;
+                if (w + 1) * 8 >= blocks {
+                    break;
+                }
+            }
+        }
+        out
+    }
+    #[inline(always)]
+    fn successors(
+        self,
+        k: &Kernel,
+        imgs: &[[u64; LANES]; 2],
+        legal: &[u64; MOVE_WORDS],
+        vals: &mut [u64; 16],
+        mults: &mut [u64; 16],
+    ) -> Option<usize> {
+        use std::arch::x86_64::*;
+        if k.rows != 1 {
+            return Portable.successors(k, imgs, legal, vals, mults);
+        }
+        // SAFETY: as above; every load reads a `[u64; 8]`, the stores write `[u64; 16]` arrays in two halves.
+        unsafe {
+            let im = _mm512_loadu_si512(imgs[0].as_ptr().cast());
+            let one = _mm512_set1_epi64(1);
+            let (mut v0, mut v1) = (_mm512_setzero_si512(), _mm512_setzero_si512());
+            let (mut c0, mut c1) = (_mm512_setzero_si512(), _mm512_setzero_si512());
+            let mut nd = 0usize;
+            for (wi, &word) in legal.iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    let j = wi * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let m = _mm512_loadu_si512(k.move_images[j].as_ptr().cast());
+                    // The minimum of the eight images, in every lane.
+                    let x = _mm512_xor_si512(im, m);
+                    let x = _mm512_min_epu64(x, _mm512_shuffle_i64x2::<0b0100_1110>(x, x));
+                    let x = _mm512_min_epu64(x, _mm512_shuffle_i64x2::<0b1011_0001>(x, x));
+                    let x = _mm512_min_epu64(x, _mm512_shuffle_epi32::<0b0100_1110>(x));
+                    // Successors are never 0 (they keep at least one peg) and unused lanes are 0.
+                    let e0 = _mm512_cmpeq_epi64_mask(v0, x);
+                    let e1 = _mm512_cmpeq_epi64_mask(v1, x);
+                    if e0 | e1 != 0 {
+                        c0 = _mm512_mask_add_epi64(c0, e0, c0, one);
+                        c1 = _mm512_mask_add_epi64(c1, e1, c1, one);
+                    } else if nd < 8 {
+                        v0 = _mm512_mask_mov_epi64(v0, 1 << nd, x);
+                        c0 = _mm512_mask_mov_epi64(c0, 1 << nd, one);
+                        nd += 1;
+                    } else if nd < 16 {
+                        v1 = _mm512_mask_mov_epi64(v1, 1 << (nd - 8), x);
+                        c1 = _mm512_mask_mov_epi64(c1, 1 << (nd - 8), one);
+                        nd += 1;
+                    } else {
+                        return None;
+                    }
+                }
+            }
+            _mm512_storeu_si512(vals.as_mut_ptr().cast(), v0);
+            _mm512_storeu_si512(vals.as_mut_ptr().add(8).cast(), v1);
+            _mm512_storeu_si512(mults.as_mut_ptr().cast(), c0);
+            _mm512_storeu_si512(mults.as_mut_ptr().add(8).cast(), c1);
+            Some(nd)
         }
     }
 }
@@ -304,6 +452,24 @@ mod tests {
                 assert_eq!(a, p);
                 for m in &k.move_images {
                     assert_eq!(isa.min_xor(&a, m), Portable.min_xor(&p, m));
+                }
+                assert_eq!(isa.legal(&k, key), Portable.legal(&k, key));
+                let imgs2 = [a, [0; 8]];
+                let legal = Portable.legal(&k, key);
+                let (mut va, mut ma, mut vp, mut mp) = ([0; 16], [0; 16], [0; 16], [0; 16]);
+                let na = isa.successors(&k, &imgs2, &legal, &mut va, &mut ma);
+                let np = Portable.successors(&k, &imgs2, &legal, &mut vp, &mut mp);
+                assert_eq!(na, np);
+                if let Some(n) = na {
+                    assert_eq!(va[..n], vp[..n]);
+                    assert_eq!(ma[..n], mp[..n]);
+                }
+                let legal = Portable.legal(&k, key);
+                for (j, mv) in b.moves().iter().enumerate() {
+                    assert_eq!(
+                        legal[j / 64] >> (j % 64) & 1 == 1,
+                        mv.is_legal(Position::from_bits(key))
+                    );
                 }
             }
         }

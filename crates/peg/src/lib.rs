@@ -8,8 +8,10 @@ pub(crate) mod kernel;
 pub mod position;
 pub mod problem;
 pub mod reference;
+pub mod solve;
 
 pub use board::{Board, Lattice, LayoutError, NameError, Symmetry};
 pub use count::{Count, CountError, Level, Totals};
 pub use position::{Move, Position};
 pub use problem::{Finish, Problem, ProblemError};
+pub use solve::{SolveError, Solver, SolverOptions};

@@ -77,7 +77,11 @@ impl Problem {
 
     /// A problem from hole names: every hole filled except the `vacancies` (the standard vacancy when the list is
     /// empty), finishing on `finish` (any hole when `None`).
-    pub fn from_names(board: Board, vacancies: &[&str], finish: Option<&str>) -> Result<Problem, ProblemError> {
+    pub fn from_names(
+        board: Board,
+        vacancies: &[&str],
+        finish: Option<&str>,
+    ) -> Result<Problem, ProblemError> {
         let mut start = board.full();
         if vacancies.is_empty() {
             start = board.default_start();
@@ -85,7 +89,9 @@ impl Problem {
         for v in vacancies {
             let h = board.parse_hole(v)?;
             if !start.has_peg(h) {
-                return Err(ProblemError::DuplicateVacancy(board.hole_name(h).to_string()));
+                return Err(ProblemError::DuplicateVacancy(
+                    board.hole_name(h).to_string(),
+                ));
             }
             start = start.without_peg(h);
         }

@@ -74,8 +74,12 @@ pub fn count(problem: &Problem, max_levels: Option<usize>) -> Result<Count, Coun
         for (level, reps) in levels.iter_mut().zip(&all_levels) {
             let (mut all, mut classes) = (0u64, 0u64);
             for &r in reps {
-                let images: BTreeSet<Position> = problem.group().iter().map(|g| g.apply(r)).collect();
-                let k = images.iter().filter(|&&q| reaches(problem, q, &mut memo)).count() as u64;
+                let images: BTreeSet<Position> =
+                    problem.group().iter().map(|g| g.apply(r)).collect();
+                let k = images
+                    .iter()
+                    .filter(|&&q| reaches(problem, q, &mut memo))
+                    .count() as u64;
                 all += k;
                 classes += u64::from(k > 0);
             }
@@ -106,7 +110,11 @@ fn reaches(problem: &Problem, pos: Position, memo: &mut HashMap<Position, bool>)
 /// Count full-tree paths from `start` without any symmetry: (solutions to the finish, complete games).
 /// Exponential; for tiny boards only (an independent check of the path counts).
 pub fn brute_force_paths(problem: &Problem) -> (u128, u128) {
-    fn go(problem: &Problem, pos: Position, memo: &mut HashMap<Position, (u128, u128)>) -> (u128, u128) {
+    fn go(
+        problem: &Problem,
+        pos: Position,
+        memo: &mut HashMap<Position, (u128, u128)>,
+    ) -> (u128, u128) {
         if let Some(&v) = memo.get(&pos) {
             return v;
         }

@@ -1,13 +1,16 @@
 //! The reference enumeration against published figures (early levels of the English board, the whole triangle)
 //! and against brute force without symmetry.
+// Test helpers outside #[test] functions unwrap too: a failure is a test failure.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use peg::{Board, Finish, Problem, reference};
 
 /// English board, standard start: positions up to symmetry by number of pegs, from 32 down to 1
 /// (G. Bell, Durango Bill; the table).
 pub const ENGLISH_CLASSES: [u64; 32] = [
-    1, 1, 2, 8, 39, 171, 719, 2757, 9751, 31312, 89927, 229614, 517854, 1022224, 1753737, 2598215, 3312423,
-    3626632, 3413313, 2765623, 1930324, 1160977, 600372, 265865, 100565, 32250, 8688, 1917, 348, 50, 7, 2,
+    1, 1, 2, 8, 39, 171, 719, 2757, 9751, 31312, 89927, 229614, 517854, 1022224, 1753737, 2598215,
+    3312423, 3626632, 3413313, 2765623, 1930324, 1160977, 600372, 265865, 100565, 32250, 8688,
+    1917, 348, 50, 7, 2,
 ];
 
 #[test]
@@ -27,7 +30,10 @@ fn triangle_corner_start_matches_published_positions() {
     let p = Problem::standard(Board::builtin("triangle").unwrap());
     let c = reference::count(&p, None).unwrap();
     let got: Vec<u64> = c.levels.iter().map(|l| l.positions).collect();
-    assert_eq!(got, [1, 2, 8, 35, 122, 293, 530, 679, 623, 414, 212, 75, 18, 4]);
+    assert_eq!(
+        got,
+        [1, 2, 8, 35, 122, 293, 530, 679, 623, 414, 212, 75, 18, 4]
+    );
     assert_eq!(c.totals.positions, 3016);
     assert_eq!(c.symmetries, 2);
 }

@@ -1,0 +1,536 @@
+//! `boardlab peg ...`: peg solitaire boards, level-by-level enumeration, solutions.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, bail};
+use clap::{Args, Subcommand, ValueEnum};
+use peg::enumerate::{self, Options};
+use peg::{Board, Count, Finish, Lattice, Position, Problem, Solver, SolverOptions};
+use serde::Serialize;
+
+use crate::output::Output;
+
+/// Arguments of `boardlab peg`.
+#[derive(Debug, Args)]
+pub struct PegArgs {
+    #[command(subcommand)]
+    command: PegCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum PegCommand {
+    /// List the built-in boards.
+    Boards,
+    /// Print a board with its hole names, jumps, symmetries and standard start.
+    Board(BoardArgs),
+    /// Enumerate every reachable position level by level, with exact path counts in both trees.
+    Count(CountArgs),
+    /// Find one solution (a jump sequence to a single peg), or show that there is none.
+    Solve(SolveArgs),
+}
+
+/// Which board, and the start position.
+#[derive(Debug, Args)]
+struct BoardSel {
+    /// Built-in board: english (the default), french, triangle, diamond, wiegleb.
+    #[arg(long, value_name = "NAME", conflicts_with = "layout")]
+    board: Option<String>,
+    /// A board from an ASCII layout file: 'o' a hole with a peg, '.' an empty hole, ' ' or '_' no hole.
+    #[arg(long, value_name = "FILE")]
+    layout: Option<PathBuf>,
+    /// The lattice of the layout file.
+    #[arg(long, value_enum, default_value_t = LatticeArg::Square)]
+    lattice: LatticeArg,
+    /// Holes left empty at the start, all others filled (several allowed: `--start d4 c1` or `--start d4,c1`).
+    /// Default: the layout's empty holes, or the board's standard vacancy (the centre; the triangle's top).
+    #[arg(long, num_args = 1.., value_delimiter = ',', value_name = "HOLE")]
+    start: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum LatticeArg {
+    /// Square lattice: jumps along rows and columns.
+    Square,
+    /// Triangular lattice: rows offset by one character, six jump directions.
+    Triangular,
+}
+
+#[derive(Debug, Args)]
+struct BoardArgs {
+    #[command(flatten)]
+    sel: BoardSel,
+}
+
+#[derive(Debug, Args)]
+struct CountArgs {
+    #[command(flatten)]
+    sel: BoardSel,
+    /// Count solutions ending with the last peg on this hole (default: on any hole).
+    #[arg(long, value_name = "HOLE")]
+    finish: Option<String>,
+    /// Stop with a message instead of using more memory than this (for example 512M or 4G; a bare number is in
+    /// MiB). Default: 80% of the memory available.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    max_memory: Option<u64>,
+}
+
+#[derive(Debug, Args)]
+struct SolveArgs {
+    #[command(flatten)]
+    sel: BoardSel,
+    /// The hole the last peg must end on (default: any hole).
+    #[arg(long, value_name = "HOLE")]
+    finish: Option<String>,
+    /// Print the board after every jump.
+    #[arg(long)]
+    show: bool,
+    /// Give up instead of using more memory than this (for example 512M or 4G). Default: 80% of the memory
+    /// available.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    max_memory: Option<u64>,
+}
+
+/// Parse a size such as `512M`, `4G`, `1.5GiB`, `300MB`, or a bare number of MiB.
+fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let value: f64 = num
+        .parse()
+        .map_err(|_| format!("{s:?} is not a size (write for example 512M or 4G)"))?;
+    let mult: u64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "m" | "mb" | "mib" => 1 << 20,
+        "k" | "kb" | "kib" => 1 << 10,
+        "g" | "gb" | "gib" => 1 << 30,
+        "t" | "tb" | "tib" => 1 << 40,
+        "b" => 1,
+        _ => return Err(format!("unknown unit in size {s:?} (use K, M, G or T)")),
+    };
+    let bytes = value * mult as f64;
+    if !(1.0..1e18).contains(&bytes) {
+        return Err(format!("size {s:?} is out of range"));
+    }
+    Ok(bytes as u64)
+}
+
+/// 80% of the memory the system says is available (from /proc/meminfo), or 4 GiB when unknown.
+fn default_memory_limit() -> u64 {
+    let avail = std::fs::read_to_string("/proc/meminfo").ok().and_then(|s| {
+        s.lines()
+            .find(|l| l.starts_with("MemAvailable:"))
+            .and_then(|l| {
+                l.split_whitespace()
+                    .nth(1)
+                    .and_then(|kb| kb.parse::<u64>().ok())
+            })
+    });
+    match avail {
+        Some(kb) => kb * 1024 / 10 * 8,
+        None => 4 << 30,
+    }
+}
+
+/// The board and start position chosen on the command line.
+fn load(sel: &BoardSel) -> anyhow::Result<(Board, Position)> {
+    let (board, drawn) = match (&sel.layout, &sel.board) {
+        (Some(path), _) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read layout file {}", path.display()))?;
+            let lattice = match sel.lattice {
+                LatticeArg::Square => Lattice::Square,
+                LatticeArg::Triangular => Lattice::Triangular,
+            };
+            let name = path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "layout".to_string());
+            let (board, pos) = Board::from_layout(&text, lattice, &name)
+                .with_context(|| format!("layout file {}", path.display()))?;
+            // A layout drawn full means "the standard start".
+            let pos = if pos == board.full() {
+                board.default_start()
+            } else {
+                pos
+            };
+            (board, pos)
+        }
+        (None, name) => {
+            let board = Board::builtin(name.as_deref().unwrap_or("english"))?;
+            let pos = board.default_start();
+            (board, pos)
+        }
+    };
+    let start = if sel.start.is_empty() {
+        drawn
+    } else {
+        let mut start = board.full();
+        for name in &sel.start {
+            let h = board.parse_hole(name)?;
+            if !start.has_peg(h) {
+                bail!("hole {} is named twice in --start", board.hole_name(h));
+            }
+            start = start.without_peg(h);
+        }
+        start
+    };
+    if start.pegs() == 0 {
+        bail!("the start position has no peg");
+    }
+    Ok((board, start))
+}
+
+fn finish_of(board: &Board, finish: Option<&str>) -> anyhow::Result<Finish> {
+    Ok(match finish {
+        Some(f) => Finish::Hole(board.parse_hole(f)?),
+        None => Finish::Anywhere,
+    })
+}
+
+/// Run `boardlab peg ...`.
+pub fn run(args: PegArgs, out: &Output) -> anyhow::Result<ExitCode> {
+    match args.command {
+        PegCommand::Boards => boards(out),
+        PegCommand::Board(a) => board(a, out),
+        PegCommand::Count(a) => count(a, out),
+        PegCommand::Solve(a) => solve(a, out),
+    }
+}
+
+/// Digits with thousands separators.
+fn sep(n: u128) -> String {
+    let s = n.to_string();
+    let mut out = String::with_capacity(s.len() * 4 / 3);
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn vacancies(board: &Board, pos: Position) -> Vec<String> {
+    (0..board.holes())
+        .filter(|&h| !pos.has_peg(h))
+        .map(|h| board.hole_name(h).to_string())
+        .collect()
+}
+
+fn describe_start(board: &Board, pos: Position) -> String {
+    let v = vacancies(board, pos);
+    match v.len() {
+        0 => "full board".to_string(),
+        1 => format!("vacancy at {}", v[0]),
+        n if n <= 6 => format!("vacancies at {}", v.join(" ")),
+        n => format!("{} pegs, {n} empty holes", pos.pegs()),
+    }
+}
+
+#[derive(Serialize)]
+struct BoardJson {
+    name: String,
+    lattice: Lattice,
+    holes: usize,
+    jumps: usize,
+    symmetries: usize,
+    standard_vacancy: String,
+    hole_names: Vec<String>,
+    start: Vec<String>,
+    layout: String,
+}
+
+fn boards(out: &Output) -> anyhow::Result<ExitCode> {
+    let mut list = Vec::new();
+    for name in peg::board::builtin_names() {
+        let b = Board::builtin(name)?;
+        list.push((name, b, Board::builtin_description(name).unwrap_or("")));
+    }
+    if out.json {
+        #[derive(Serialize)]
+        struct Item<'a> {
+            name: &'a str,
+            description: &'a str,
+            lattice: Lattice,
+            holes: usize,
+            jumps: usize,
+            symmetries: usize,
+            standard_vacancy: &'a str,
+        }
+        let items: Vec<Item<'_>> = list
+            .iter()
+            .map(|(name, b, d)| Item {
+                name,
+                description: d,
+                lattice: b.lattice(),
+                holes: b.holes(),
+                jumps: b.moves().len(),
+                symmetries: b.symmetries().len(),
+                standard_vacancy: b.hole_name(b.default_vacancy()),
+            })
+            .collect();
+        out.print_json(&items)?;
+    } else {
+        println!(
+            "{:<10} {:>5} {:>5} {:>10}  description",
+            "board", "holes", "jumps", "symmetries"
+        );
+        for (name, b, d) in &list {
+            println!(
+                "{:<10} {:>5} {:>5} {:>10}  {d} (standard vacancy {})",
+                name,
+                b.holes(),
+                b.moves().len(),
+                b.symmetries().len(),
+                b.hole_name(b.default_vacancy())
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn board(a: BoardArgs, out: &Output) -> anyhow::Result<ExitCode> {
+    let (b, start) = load(&a.sel)?;
+    if out.json {
+        out.print_json(&BoardJson {
+            name: b.name().to_string(),
+            lattice: b.lattice(),
+            holes: b.holes(),
+            jumps: b.moves().len(),
+            symmetries: b.symmetries().len(),
+            standard_vacancy: b.hole_name(b.default_vacancy()).to_string(),
+            hole_names: b.hole_names().to_vec(),
+            start: vacancies(&b, start),
+            layout: b.layout_string(start),
+        })?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!(
+        "{} board: {} holes on the {} lattice, {} jumps, {} symmetries",
+        b.name(),
+        b.holes(),
+        b.lattice(),
+        b.moves().len(),
+        b.symmetries().len()
+    );
+    println!("standard vacancy: {}", b.hole_name(b.default_vacancy()));
+    println!("\nhole names:\n{}", b.render_names());
+    println!(
+        "start ({}):\n{}",
+        describe_start(&b, start),
+        b.render(start)
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(Serialize)]
+struct CountJson<'a> {
+    board: &'a str,
+    holes: usize,
+    start: Vec<String>,
+    finish: Option<&'a str>,
+    #[serde(flatten)]
+    count: &'a Count,
+}
+
+fn count(a: CountArgs, out: &Output) -> anyhow::Result<ExitCode> {
+    let (board, start) = load(&a.sel)?;
+    let finish = finish_of(&board, a.finish.as_deref())?;
+    let problem = Problem::new(board, start, finish)?;
+    let b = problem.board();
+    let bar = out.progress(u64::from(start.pegs()), "counting");
+    let progress = |l: &peg::Level| {
+        bar.set_message(format!(
+            "{} pegs: {} positions up to symmetry",
+            l.pegs,
+            sep(u128::from(l.classes))
+        ));
+        bar.inc(1);
+    };
+    let opts = Options {
+        max_memory: Some(a.max_memory.unwrap_or_else(default_memory_limit)),
+        progress: Some(&progress),
+        ..Options::default()
+    };
+    let c = enumerate::count(&problem, &opts)?;
+    bar.finish_and_clear();
+    let finish_name = match finish {
+        Finish::Hole(h) => Some(b.hole_name(h)),
+        Finish::Anywhere => None,
+    };
+    if out.json {
+        out.print_json(&CountJson {
+            board: b.name(),
+            holes: b.holes(),
+            start: vacancies(b, start),
+            finish: finish_name,
+            count: &c,
+        })?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!(
+        "{} board, {}, finish {}; {} symmetries fix the start",
+        b.name(),
+        describe_start(b, start),
+        finish_name.unwrap_or("anywhere"),
+        c.symmetries
+    );
+    let with_fin = c.levels.iter().any(|l| l.finishable.is_some());
+    print!(
+        "{:>4} {:>12} {:>12} {:>28} {:>28} {:>12} {:>12}",
+        "pegs",
+        "positions",
+        "up to sym",
+        "paths (full tree)",
+        "paths (normal tree)",
+        "dead ends",
+        "up to sym"
+    );
+    if with_fin {
+        print!(" {:>12} {:>12}", "finishable", "up to sym");
+    }
+    println!();
+    for l in &c.levels {
+        print!(
+            "{:>4} {:>12} {:>12} {:>28} {:>28} {:>12} {:>12}",
+            l.pegs,
+            l.positions,
+            l.classes,
+            l.paths_full,
+            l.paths_normal,
+            l.dead_ends,
+            l.dead_end_classes
+        );
+        if let (Some(f), Some(fc)) = (l.finishable, l.finishable_classes) {
+            print!(" {f:>12} {fc:>12}");
+        }
+        println!();
+    }
+    let t = &c.totals;
+    println!();
+    println!(
+        "reachable positions: {} ({} up to symmetry)",
+        sep(u128::from(t.positions)),
+        sep(u128::from(t.classes))
+    );
+    println!(
+        "complete games (paths to a dead end): {} in the full tree, {} in the normal tree",
+        sep(t.games_full),
+        sep(t.games_normal)
+    );
+    println!(
+        "solutions (one peg {}): {} in the full tree, {} in the normal tree",
+        finish_name
+            .map(|h| format!("on {h}"))
+            .unwrap_or_else(|| "anywhere".to_string()),
+        sep(t.solutions_full),
+        sep(t.solutions_normal)
+    );
+    if let (Some(f), Some(fc), Some(h)) = (t.finishable, t.finishable_classes, finish_name) {
+        println!(
+            "reachable positions from which one peg on {h} can still be reached: {} ({} up to symmetry)",
+            sep(u128::from(f)),
+            sep(u128::from(fc))
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(Serialize)]
+struct SolveJson<'a> {
+    board: &'a str,
+    start: Vec<String>,
+    finish: Option<&'a str>,
+    solvable: bool,
+    moves: Vec<String>,
+    /// The board after each move, in the layout format.
+    positions: Vec<String>,
+}
+
+fn solve(a: SolveArgs, out: &Output) -> anyhow::Result<ExitCode> {
+    let (board, start) = load(&a.sel)?;
+    let finish = finish_of(&board, a.finish.as_deref())?;
+    let options = SolverOptions {
+        max_memory: a.max_memory.unwrap_or_else(default_memory_limit),
+        ..SolverOptions::default()
+    };
+    let mut solver = Solver::with_options(&board, finish, options);
+    let result = solver.solve(start)?;
+    let finish_name = match finish {
+        Finish::Hole(h) => Some(board.hole_name(h)),
+        Finish::Anywhere => None,
+    };
+    let moves = result.unwrap_or_default();
+    let mut positions = Vec::new();
+    let mut pos = start;
+    for &m in &moves {
+        pos = pos.apply(m);
+        positions.push(pos);
+    }
+    if out.json {
+        out.print_json(&SolveJson {
+            board: board.name(),
+            start: vacancies(&board, start),
+            finish: finish_name,
+            solvable: !moves.is_empty() || start.pegs() == 1 && finish.is_finished(start),
+            moves: moves.iter().map(|&m| board.format_move(m)).collect(),
+            positions: positions.iter().map(|&p| board.layout_string(p)).collect(),
+        })?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if moves.is_empty() {
+        if start.pegs() == 1 && finish.is_finished(start) {
+            println!("Already solved: one peg left.");
+        } else {
+            println!(
+                "No solution: one peg {} cannot be reached from this start ({}).",
+                finish_name
+                    .map(|h| format!("on {h}"))
+                    .unwrap_or_else(|| "anywhere".to_string()),
+                describe_start(&board, start)
+            );
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    if a.show {
+        println!(
+            "start ({}):\n{}",
+            describe_start(&board, start),
+            board.render(start)
+        );
+        for (i, (&m, &p)) in moves.iter().zip(&positions).enumerate() {
+            println!("{}. {}\n{}", i + 1, board.format_move(m), board.render(p));
+        }
+    }
+    println!("{}", board.format_moves(&moves));
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse() {
+        assert_eq!(parse_size("512M"), Ok(512 << 20));
+        assert_eq!(parse_size("4G"), Ok(4 << 30));
+        assert_eq!(parse_size("1.5GiB"), Ok(3 << 29));
+        assert_eq!(parse_size("300"), Ok(300 << 20));
+        assert!(parse_size("lots").is_err());
+        assert!(parse_size("5X").is_err());
+        assert!(parse_size("0").is_err());
+    }
+
+    #[test]
+    fn separators() {
+        assert_eq!(sep(0), "0");
+        assert_eq!(sep(999), "999");
+        assert_eq!(sep(1000), "1,000");
+        assert_eq!(
+            sep(577_116_156_815_309_849_672),
+            "577,116,156,815,309,849,672"
+        );
+    }
+}

@@ -1,0 +1,358 @@
+//! Solutions: depth-first search with pruning, fast even where full enumeration is slow.
+//!
+//! A [`Solver`] is made for one board and one finish and answers any number of questions about positions of that
+//! board: can one peg still finish (on the hole, or anywhere) from here, and how. It prunes with:
+//! - the *position class* (an invariant of play; [`Board::position_class`]): positions of another class than the
+//!   finish are rejected at once;
+//! - a *pagoda function* (a weight per hole such that no jump increases the total weight of the pegs), here
+//!   `s^d` with `d` the lattice distance to the finish hole and `s = (sqrt 5 - 1) / 2`: a position whose weight is
+//!   below the finish's cannot reach it;
+//! - a *table of finishable positions* near the end: all positions with few pegs from which the finish can be
+//!   reached, built backwards from the finish when the solver is made;
+//! - a *table of dead positions*: every position the search proved hopeless, up to symmetry, kept between
+//!   questions (so asking again along a game is fast).
+
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::board::{Board, Symmetry};
+use crate::count::fmt_bytes;
+use crate::kernel::Kernel;
+use crate::position::{Move, Position};
+use crate::problem::Finish;
+
+/// A hasher for `u64` keys that are already well spread (positions): one multiplication.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct FastHasher(u64);
+
+impl Hasher for FastHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (x ^ x >> 29).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 ^= self.0 >> 32;
+    }
+}
+
+pub(crate) type FastSet = HashSet<u64, BuildHasherDefault<FastHasher>>;
+
+/// Why a search stopped without an answer.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SolveError {
+    /// The table of dead positions reached its memory limit.
+    #[error(
+        "the search was stopped after {nodes} positions: its table of dead positions reached the memory limit of {}",
+        fmt_bytes(*.limit)
+    )]
+    MemoryLimit {
+        /// Positions examined.
+        nodes: u64,
+        /// The limit in bytes.
+        limit: u64,
+    },
+}
+
+/// Settings of a [`Solver`].
+#[derive(Debug, Clone, Copy)]
+pub struct SolverOptions {
+    /// Most bytes the tables may use.
+    pub max_memory: u64,
+    /// Stop growing the backward table of finishable positions at about this many entries.
+    pub table_entries: usize,
+}
+
+impl Default for SolverOptions {
+    fn default() -> Self {
+        SolverOptions {
+            max_memory: 1 << 30,
+            table_entries: 2_000_000,
+        }
+    }
+}
+
+/// Bytes per entry of a hash set of `u64` (key, control byte, load factor).
+const SET_ENTRY_BYTES: u64 = 20;
+
+/// Answers "can one peg still finish from here, and how" for one board and one finish.
+#[derive(Debug, Clone)]
+pub struct Solver {
+    board: Board,
+    finish: Finish,
+    kernel: Kernel,
+    /// Classes a finished position can have.
+    finish_classes: Vec<u8>,
+    /// Pagoda weights scaled to integers, rounded up, and the finish's weight rounded down.
+    pagoda: Option<(Vec<u64>, u64)>,
+    /// `table[k]`: normal forms of the positions with `k` pegs from which the finish can be reached.
+    table: Vec<FastSet>,
+    dead: FastSet,
+    options: SolverOptions,
+    nodes: u64,
+}
+
+impl Solver {
+    /// A solver with default settings.
+    pub fn new(board: &Board, finish: Finish) -> Solver {
+        Solver::with_options(board, finish, SolverOptions::default())
+    }
+
+    /// A solver with the given settings.
+    pub fn with_options(board: &Board, finish: Finish, options: SolverOptions) -> Solver {
+        let group: Vec<Symmetry> = match finish {
+            Finish::Anywhere => board.symmetries().to_vec(),
+            Finish::Hole(h) => board.stabilizer(Position::EMPTY.with_peg(h)),
+        };
+        let kernel = Kernel::new(board, &group);
+        let finishes: Vec<usize> = match finish {
+            Finish::Anywhere => (0..board.holes()).collect(),
+            Finish::Hole(h) => vec![h],
+        };
+        let mut finish_classes: Vec<u8> = finishes
+            .iter()
+            .map(|&h| board.position_class(Position::EMPTY.with_peg(h)))
+            .collect();
+        finish_classes.sort_unstable();
+        finish_classes.dedup();
+        let pagoda = match finish {
+            Finish::Anywhere => None,
+            Finish::Hole(h) => Some(distance_pagoda(board, h)),
+        };
+        let mut solver = Solver {
+            board: board.clone(),
+            finish,
+            kernel,
+            finish_classes,
+            pagoda,
+            table: Vec::new(),
+            dead: FastSet::default(),
+            options,
+            nodes: 0,
+        };
+        solver.build_table(&finishes);
+        solver
+    }
+
+    /// Build the backward table: level 1 is the finish, level k+1 the positions with a jump into level k.
+    fn build_table(&mut self, finishes: &[usize]) {
+        let mut level1 = FastSet::default();
+        for &h in finishes {
+            level1.insert(self.norm(Position::EMPTY.with_peg(h)));
+        }
+        self.table = vec![FastSet::default(), level1];
+        let mut total = 0usize;
+        let moves = self.board.moves().to_vec();
+        loop {
+            let k = self.table.len() - 1;
+            let last = &self.table[k];
+            total += last.len();
+            if total + last.len() * 4 > self.options.table_entries || k + 1 >= self.board.holes() {
+                break;
+            }
+            let mut next = FastSet::default();
+            for &q in last {
+                let q = Position::from_bits(q);
+                for &m in &moves {
+                    if m.is_undoable(q) {
+                        next.insert(self.norm(q.undo(m)));
+                    }
+                }
+            }
+            if next.is_empty() {
+                break;
+            }
+            self.table.push(next);
+        }
+    }
+
+    #[inline]
+    fn norm(&self, pos: Position) -> u64 {
+        self.kernel.normalize(pos.bits()).0
+    }
+
+    /// The board.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The finish.
+    pub fn finish(&self) -> Finish {
+        self.finish
+    }
+
+    /// Positions examined by all searches so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Number of positions in the table of dead positions (up to symmetry).
+    pub fn dead_positions(&self) -> usize {
+        self.dead.len()
+    }
+
+    /// Largest number of pegs covered by the backward table.
+    pub fn table_pegs(&self) -> usize {
+        self.table.len() - 1
+    }
+
+    /// Whether the finish can still be reached from `pos`.
+    pub fn can_finish(&mut self, pos: Position) -> Result<bool, SolveError> {
+        Ok(self.solve(pos)?.is_some())
+    }
+
+    /// A sequence of jumps from `pos` to the finish, or `None` when there is none.
+    pub fn solve(&mut self, pos: Position) -> Result<Option<Vec<Move>>, SolveError> {
+        let pos = Position::from_bits(pos.bits() & self.board.full().bits());
+        if pos.pegs() == 0
+            || !self
+                .finish_classes
+                .contains(&self.board.position_class(pos))
+        {
+            return Ok(None);
+        }
+        let mut path = Vec::new();
+        if self.search(pos, &mut path)? {
+            path.reverse();
+            Ok(Some(path))
+        } else {
+            Ok(None)
+        }
+    }
+
+    fn pagoda_ok(&self, pos: Position) -> bool {
+        match &self.pagoda {
+            None => true,
+            Some((w, need)) => pos.holes().map(|h| w[h]).sum::<u64>() >= *need,
+        }
+    }
+
+    fn search(&mut self, pos: Position, path: &mut Vec<Move>) -> Result<bool, SolveError> {
+        self.nodes += 1;
+        let pegs = pos.pegs() as usize;
+        if pegs < self.table.len() {
+            if !self.table[pegs].contains(&self.norm(pos)) {
+                return Ok(false);
+            }
+            if pegs == 1 {
+                return Ok(true);
+            }
+            // In the table: follow any jump that stays in it.
+            for m in self.board.legal_moves(pos) {
+                let next = pos.apply(m);
+                if self.table[pegs - 1].contains(&self.norm(next)) {
+                    let found = self.search(next, path)?;
+                    debug_assert!(found);
+                    path.push(m);
+                    return Ok(true);
+                }
+            }
+            return Ok(false);
+        }
+        if !self.pagoda_ok(pos) {
+            return Ok(false);
+        }
+        let key = self.norm(pos);
+        if self.dead.contains(&key) {
+            return Ok(false);
+        }
+        let mut moves = self.board.legal_moves(pos);
+        if let Some((w, _)) = &self.pagoda {
+            // Jumps that lose the least pagoda weight first: towards the finish.
+            moves.sort_by_key(|m| {
+                w[m.from()] + w[m.over()] - w[m.to()].min(w[m.from()] + w[m.over()])
+            });
+        }
+        for m in moves {
+            if self.search(pos.apply(m), path)? {
+                path.push(m);
+                return Ok(true);
+            }
+        }
+        if self.dead.len() as u64 * SET_ENTRY_BYTES >= self.options.max_memory {
+            return Err(SolveError::MemoryLimit {
+                nodes: self.nodes,
+                limit: self.options.max_memory,
+            });
+        }
+        self.dead.insert(key);
+        Ok(false)
+    }
+}
+
+/// The pagoda `s^d` (`d` = lattice distance to `h`, `s` = (sqrt 5 - 1) / 2), scaled to integers: peg weights
+/// rounded up and the finish weight (1) rounded down, so that the test "total < finish" stays sound.
+fn distance_pagoda(board: &Board, h: usize) -> (Vec<u64>, u64) {
+    const SCALE: f64 = (1u64 << 40) as f64;
+    let s = (5f64.sqrt() - 1.0) / 2.0;
+    let (hx, hy) = board.lattice_coords(h);
+    let w = (0..board.holes())
+        .map(|x| {
+            let (cx, cy) = board.lattice_coords(x);
+            let (dx, dy) = (cx - hx, cy - hy);
+            let d = match board.lattice() {
+                crate::board::Lattice::Square => dx.abs() + dy.abs(),
+                // Axial coordinates: the third coordinate is -q-r.
+                crate::board::Lattice::Triangular => dx.abs().max(dy.abs()).max((dx + dy).abs()),
+            };
+            // A little above the true weight, so rounding errors only weaken the test.
+            (s.powi(d) * SCALE * (1.0 + 1e-9)).ceil() as u64 + 1
+        })
+        .collect();
+    (w, (SCALE * (1.0 - 1e-9)).floor() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn replay(mut pos: Position, moves: &[Move]) -> Position {
+        for &m in moves {
+            assert!(m.is_legal(pos));
+            pos = pos.apply(m);
+        }
+        pos
+    }
+
+    #[test]
+    fn solves_the_english_central_game() {
+        let b = Board::english();
+        let d4 = b.parse_hole("d4").unwrap();
+        let mut s = Solver::new(&b, Finish::Hole(d4));
+        let moves = s.solve(b.default_start()).unwrap().unwrap();
+        assert_eq!(moves.len(), 31);
+        let end = replay(b.default_start(), &moves);
+        assert_eq!(end, Position::EMPTY.with_peg(d4));
+    }
+
+    #[test]
+    fn rejects_impossible_finishes() {
+        let b = Board::english();
+        let c1 = b.parse_hole("c1").unwrap();
+        let mut s = Solver::new(&b, Finish::Hole(c1));
+        assert_eq!(s.solve(b.default_start()).unwrap(), None);
+        // The French board from the centre vacancy cannot be solved at all (position class).
+        let f = Board::builtin("french").unwrap();
+        let mut s = Solver::new(&f, Finish::Anywhere);
+        assert_eq!(s.solve(f.default_start()).unwrap(), None);
+    }
+
+    #[test]
+    fn pagoda_is_a_pagoda() {
+        for name in crate::board::builtin_names() {
+            let b = Board::builtin(name).unwrap();
+            for h in 0..b.holes() {
+                let (w, need) = distance_pagoda(&b, h);
+                assert!(w[h] >= need);
+                for m in b.moves() {
+                    // Exact inequality s^a + s^b >= s^c holds; the rounded weights may only add slack on the left.
+                    assert!(w[m.from()] + w[m.over()] + 2 >= w[m.to()], "{name}");
+                }
+            }
+        }
+    }
+}
