@@ -3,10 +3,16 @@
 //!
 //! Removal is steered by the rater rather than filtered afterwards: a clue (orbit) is only taken away if the puzzle
 //! stays solvable with techniques no harder than the level's ceiling. Being solvable by sound logic (no guessing,
-//! no uniqueness-based technique) proves the solution unique, so no separate solution count is needed. When the
-//! pass ends (no orbit can go), the puzzle is rated; if it is below the level's floor, the generator keeps the
-//! same solution grid and tries again with the removal order reshuffled, and only after several such tries
-//! draws a new grid. [`Generated::grids`] and [`Generated::passes`] report how much work a puzzle took.
+//! no uniqueness-based technique) proves the solution unique. Each removal is tested cheaply first: if the removed
+//! cells come straight back as singles nothing changed; if the emptied cells cover an unavoidable set of the
+//! solution (found in advance from pairs of lines and pairs of digits, or learned from earlier second solutions)
+//! the solution is no longer unique; then the fast counter checks uniqueness, and only then does the rater run,
+//! stopping as soon as the removed cells are found again.
+//!
+//! When a pass ends (no orbit can go), the puzzle is rated. If it is below the level's floor, a few removed orbits
+//! are given back and the pass is run again in a new order, a local search that reuses the work; after a dozen
+//! such passes a new grid is drawn. [`Generated::grids`] and [`Generated::passes`] report how much work a puzzle
+//! took.
 //!
 //! The levels, in terms of the rater's grade (the hardest technique, SE rating):
 //!
@@ -21,7 +27,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::logic::tables::{CELL_HOUSES, HOUSE, PEERS, bit, digit_bit};
+use crate::grid::Grid;
+use crate::logic::tables::{ALL_CELLS, CELL_HOUSES, CellSet, HOUSE_CELLS, PEERS, bit, digit_bit};
 use crate::logic::{self, Candidates, Options, Rating, Technique, TechniqueSet};
 use crate::rng::Rng;
 
@@ -285,11 +292,6 @@ impl fmt::Display for GenerateError {
 
 impl std::error::Error for GenerateError {}
 
-/// Removal passes tried on one solved grid before drawing another.
-const PASSES_PER_GRID: u32 = 4;
-/// Solved grids tried before giving up.
-const MAX_GRIDS: u32 = 2000;
-
 /// A uniformly shuffled complete grid: the three diagonal boxes filled at random, the rest by randomised
 /// depth-first search.
 pub fn random_solution(rng: &mut Rng) -> [u8; 81] {
@@ -369,45 +371,289 @@ fn ceiling(d: Difficulty) -> Options {
     }
 }
 
-/// Whether the cells of `orbit` (emptied in `puzzle`) come straight back as singles allowed under `max`, one
-/// after the other. Then the puzzle is as solvable as before the removal.
-fn refills_by_singles(puzzle: &[u8; 81], solution: &[u8; 81], orbit: &[u8], max: Rating) -> bool {
-    let Ok(mut s) = Candidates::from_values(puzzle) else {
-        return false;
-    };
-    let naked_ok = Technique::NakedSingle.base_rating() <= max;
-    let mut left: u32 = (1u32 << orbit.len()) - 1;
-    loop {
-        let mut progress = false;
+/// A puzzle being thinned, with the digits present in each house as bit masks.
+#[derive(Clone)]
+struct Work {
+    puzzle: [u8; 81],
+    /// Clue digits per house (rows, columns, boxes; bit `d - 1`).
+    house: [u16; 27],
+    clues: usize,
+    /// Empty cells.
+    empty: CellSet,
+    /// Unavoidable sets of the solution met so far: sets of cells where a second solution differs from it. A
+    /// puzzle with all the cells of one of them empty has more than one solution.
+    unavoidable: Vec<CellSet>,
+}
+
+impl Work {
+    fn full(solution: &[u8; 81]) -> Self {
+        let mut w = Work {
+            puzzle: [0; 81],
+            house: [0; 27],
+            clues: 0,
+            empty: ALL_CELLS,
+            unavoidable: Vec::new(),
+        };
+        for (c, &d) in solution.iter().enumerate() {
+            w.set(c, d);
+        }
+        w
+    }
+
+    fn set(&mut self, c: usize, d: u8) {
+        self.puzzle[c] = d;
+        self.empty &= !bit(c);
+        for &h in &CELL_HOUSES[c] {
+            self.house[usize::from(h)] |= digit_bit(d);
+        }
+        self.clues += 1;
+    }
+
+    fn clear(&mut self, c: usize) {
+        let d = self.puzzle[c];
+        self.puzzle[c] = 0;
+        self.empty |= bit(c);
+        for &h in &CELL_HOUSES[c] {
+            self.house[usize::from(h)] &= !digit_bit(d);
+        }
+        self.clues -= 1;
+    }
+
+    /// The digits a cell's houses rule out.
+    fn seen(&self, c: usize) -> u16 {
+        let h = CELL_HOUSES[c];
+        self.house[usize::from(h[0])]
+            | self.house[usize::from(h[1])]
+            | self.house[usize::from(h[2])]
+    }
+
+    /// Whether the empty cells of `orbit` come straight back, one after the other, as full houses, hidden singles
+    /// or (when `naked` allows) naked singles of the clues alone. Then the puzzle without the orbit solves exactly
+    /// as the puzzle with it. Leaves the work unchanged.
+    fn refills(&mut self, orbit: &[u8], solution: &[u8; 81], naked: bool) -> bool {
+        let mut left: u32 = (1u32 << orbit.len()) - 1;
+        let mut placed: u32 = 0;
+        let ok = loop {
+            let mut progress = false;
+            for (i, &c) in orbit.iter().enumerate() {
+                if left & (1 << i) == 0 {
+                    continue;
+                }
+                let c = usize::from(c);
+                let d = solution[c];
+                let db = digit_bit(d);
+                let single = CELL_HOUSES[c].iter().any(|&h| {
+                    let h = usize::from(h);
+                    // Full house, or every other empty cell of the house sees a clue `d`.
+                    self.house[h].count_ones() == 8
+                        || HOUSE_CELLS[h].iter().all(|&x| {
+                            let x = usize::from(x);
+                            x == c || self.puzzle[x] != 0 || self.seen(x) & db != 0
+                        })
+                }) || (naked && (!self.seen(c) & 0x1ff) == db);
+                if single {
+                    self.set(c, d);
+                    left &= !(1 << i);
+                    placed |= 1 << i;
+                    progress = true;
+                }
+            }
+            if left == 0 {
+                break true;
+            }
+            if !progress {
+                break false;
+            }
+        };
         for (i, &c) in orbit.iter().enumerate() {
-            if left & (1 << i) == 0 {
-                continue;
-            }
-            let c = usize::from(c);
-            let d = solution[c];
-            let pos = s.positions(d);
-            let mut single = CELL_HOUSES[c]
-                .iter()
-                .any(|&h| pos & HOUSE[usize::from(h)] == bit(c));
-            if !single && naked_ok {
-                single = s.candidates(c) == digit_bit(d);
-            }
-            if single {
-                s.place(c, d);
-                left &= !(1 << i);
-                progress = true;
+            if placed & (1 << i) != 0 {
+                self.clear(usize::from(c));
             }
         }
-        if left == 0 {
+        ok
+    }
+
+    /// Whether the puzzle (the orbit just emptied) still has one solution. When it has more, a second solution is
+    /// found (it differs from `solution` in an orbit cell, since the puzzle had one solution before) and the cells
+    /// where the two differ are remembered as an unavoidable set.
+    fn unique(&mut self, orbit: &[u8], solution: &[u8; 81]) -> bool {
+        if crate::solver::count_solutions(&Grid::from_raw(self.puzzle), 2) == 1 {
             return true;
         }
-        if !progress {
+        for &c in orbit {
+            let c = usize::from(c);
+            for e in crate::logic::tables::Digits(!self.seen(c) & 0x1ff & !digit_bit(solution[c])) {
+                let mut p = self.puzzle;
+                p[c] = e;
+                if let Some(other) = crate::solver::first_solution(&Grid::from_raw(p)) {
+                    let diff = (0..81)
+                        .filter(|&i| other.digits()[i] != solution[i])
+                        .fold(0u128, |m, i| m | bit(i));
+                    if !self.unavoidable.contains(&diff) {
+                        self.unavoidable.push(diff);
+                    }
+                    return false;
+                }
+            }
+        }
+        false
+    }
+
+    /// Try to take the orbit's clues away: kept away when the puzzle stays solvable by the rater within `cap`.
+    fn try_remove(
+        &mut self,
+        orbit: &[u8],
+        solution: &[u8; 81],
+        cap: &Options,
+        min_clues: usize,
+    ) -> bool {
+        if self.clues < min_clues + orbit.len()
+            || orbit.iter().any(|&c| self.puzzle[usize::from(c)] == 0)
+        {
             return false;
         }
+        for &c in orbit {
+            self.clear(usize::from(c));
+        }
+        // Cheap tests first: the removed cells come straight back as singles (then nothing changed), or the
+        // puzzle lost its unique solution (the fast counter says so in microseconds); only otherwise does the
+        // rater have to run.
+        let naked = Technique::NakedSingle.base_rating() <= cap.max_rating;
+        let ok = self.refills(orbit, solution, naked)
+            || (!self.unavoidable.iter().any(|&u| u & !self.empty == 0)
+                && self.unique(orbit, solution)
+                && Candidates::from_values(&self.puzzle)
+                    .is_ok_and(|s| logic::fills(s, cap, orbit_cells(orbit))));
+        if !ok {
+            for &c in orbit {
+                let c = usize::from(c);
+                self.set(c, solution[c]);
+            }
+        }
+        ok
     }
 }
 
+/// The unavoidable sets of a solved grid that live in two rows of a band (or two columns of a stack): where the
+/// two rows hold the same digits on a set of columns (a cycle of the permutation between the rows), the two rows'
+/// digits can be swapped on those columns. Any puzzle
+/// with a unique solution keeps a clue in each such set; finding them costs no search.
+fn line_pair_unavoidable_sets(solution: &[u8; 81]) -> Vec<CellSet> {
+    let mut out = Vec::new();
+    for transpose in [false, true] {
+        let at = |line: usize, i: usize| {
+            if transpose {
+                solution[i * 9 + line]
+            } else {
+                solution[line * 9 + i]
+            }
+        };
+        let cell = |line: usize, i: usize| {
+            if transpose {
+                i * 9 + line
+            } else {
+                line * 9 + i
+            }
+        };
+        for band in 0..3 {
+            for a in band * 3..band * 3 + 3 {
+                for b in a + 1..band * 3 + 3 {
+                    // Position in line b of each digit.
+                    let mut where_b = [0usize; 10];
+                    for i in 0..9 {
+                        where_b[usize::from(at(b, i))] = i;
+                    }
+                    let mut seen = 0u16;
+                    for start in 0..9 {
+                        if seen & (1 << start) != 0 {
+                            continue;
+                        }
+                        // The cycle: position i in line a holds digit x, which line b holds at position j, ...
+                        let mut cycle = 0u16;
+                        let mut i = start;
+                        while cycle & (1 << i) == 0 {
+                            cycle |= 1 << i;
+                            i = where_b[usize::from(at(a, i))];
+                        }
+                        seen |= cycle;
+                        if cycle.count_ones() < 2 {
+                            continue;
+                        }
+                        // Swapping the lines' digits on the cycle keeps rows, columns and boxes (both lines cross
+                        // the same boxes) valid.
+                        let mut set = 0u128;
+                        for i in 0..9 {
+                            if cycle & (1 << i) != 0 {
+                                set |= bit(cell(a, i)) | bit(cell(b, i));
+                            }
+                        }
+                        out.push(set);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The unavoidable sets of a solved grid made of two digits: swapping digits `a` and `b` on a set of their cells
+/// keeps the grid valid when every house meets the set in both its `a` and its `b` cell or in neither. Linking, in
+/// each house, its `a` cell to its `b` cell, each connected part of the 18 cells is such a set.
+fn digit_pair_unavoidable_sets(solution: &[u8; 81]) -> Vec<CellSet> {
+    let mut out = Vec::new();
+    for a in 1..=9u8 {
+        for b in a + 1..=9 {
+            let cells: CellSet = (0..81)
+                .filter(|&c| solution[c] == a || solution[c] == b)
+                .fold(0, |m, c| m | bit(c));
+            let mut left = cells;
+            let mut parts = 0;
+            let mut found = Vec::new();
+            while left != 0 {
+                // Grow one connected part: cells sharing a house are linked.
+                let mut part = bit(left.trailing_zeros() as usize);
+                loop {
+                    let mut grown = part;
+                    for c in crate::logic::tables::Cells(part) {
+                        grown |= PEERS[c] & cells;
+                    }
+                    if grown == part {
+                        break;
+                    }
+                    part = grown;
+                }
+                left &= !part;
+                parts += 1;
+                found.push(part);
+            }
+            if parts > 1 {
+                out.extend(found);
+            } else {
+                out.push(cells);
+            }
+        }
+    }
+    out
+}
+
+/// The cells of an orbit as a set.
+fn orbit_cells(orbit: &[u8]) -> CellSet {
+    orbit.iter().fold(0, |m, &c| m | bit(usize::from(c)))
+}
+
+/// Solved grids tried before giving up.
+const MAX_GRIDS: u32 = 2000;
+/// Perturbation passes on one grid before drawing another.
+const PERTURBATIONS: u32 = 12;
+/// Orbits given back at each perturbation.
+const GIVE_BACK: usize = 3;
+
 /// Generate one puzzle, deterministically from `rng`.
+///
+/// A pass takes clue orbits away in random order while the rater can solve the puzzle within the level's
+/// ceiling. If the puzzle it ends with is below the level's floor, a few removed orbits are given back and another
+/// pass, in a new order, tries every orbit again: a local search around the first puzzle that reuses its work.
+/// After [`PERTURBATIONS`] such passes a new grid is drawn.
 pub fn generate_with(opts: &GenerateOptions, rng: &mut Rng) -> Result<Generated, GenerateError> {
     let level = opts.difficulty;
     let (floor, top) = level.range();
@@ -416,42 +662,43 @@ pub fn generate_with(opts: &GenerateOptions, rng: &mut Rng) -> Result<Generated,
     let mut passes = 0;
     for grid in 1..=MAX_GRIDS {
         let solution = random_solution(rng);
-        for _ in 0..PASSES_PER_GRID {
+        let mut work = Work::full(&solution);
+        work.unavoidable = line_pair_unavoidable_sets(&solution);
+        work.unavoidable
+            .extend(digit_pair_unavoidable_sets(&solution));
+        work.unavoidable.sort_by_key(|u| u.count_ones());
+        work.unavoidable.dedup();
+        for attempt in 0..=PERTURBATIONS {
             passes += 1;
-            rng.shuffle(&mut orbits);
-            let mut puzzle = solution;
-            let mut clues = 81usize;
-            for orbit in &orbits {
-                if clues - orbit.len() < level.min_clues() {
-                    continue;
-                }
-                for &c in orbit.iter() {
-                    puzzle[usize::from(c)] = 0;
-                }
-                let ok = refills_by_singles(&puzzle, &solution, orbit, top) || {
-                    let s = Candidates::from_values(&puzzle).ok();
-                    s.is_some_and(|s| logic::solve(s, &cap).is_solved())
-                };
-                if ok {
-                    clues -= orbit.len();
-                } else {
-                    for &c in orbit.iter() {
-                        puzzle[usize::from(c)] = solution[usize::from(c)];
+            if attempt > 0 {
+                // Give back a few removed orbits.
+                let mut removed: Vec<usize> = (0..orbits.len())
+                    .filter(|&i| work.puzzle[usize::from(orbits[i][0])] == 0)
+                    .collect();
+                rng.shuffle(&mut removed);
+                for &i in removed.iter().take(GIVE_BACK) {
+                    for &c in &orbits[i] {
+                        let c = usize::from(c);
+                        work.set(c, solution[c]);
                     }
                 }
             }
-            let Ok(state) = Candidates::from_values(&puzzle) else {
+            rng.shuffle(&mut orbits);
+            for orbit in &orbits {
+                work.try_remove(orbit, &solution, &cap, level.min_clues());
+            }
+            let Ok(state) = Candidates::from_values(&work.puzzle) else {
                 continue;
             };
             let out = logic::solve(state, &Options::default());
             if out.is_solved() && out.rating >= floor && out.rating <= top {
                 return Ok(Generated {
-                    puzzle,
+                    puzzle: work.puzzle,
                     solution,
                     rating: out.rating,
                     hardest: out.hardest,
                     difficulty: level,
-                    clues,
+                    clues: work.clues,
                     grids: grid,
                     passes,
                 });
@@ -511,5 +758,45 @@ mod tests {
             assert_eq!(d.name().parse::<Difficulty>(), Ok(d));
         }
         assert!("sideways".parse::<Symmetry>().is_err());
+    }
+}
+
+#[cfg(test)]
+mod unavoidable_tests {
+    use super::*;
+
+    #[test]
+    fn digit_pair_sets_are_unavoidable() {
+        let mut rng = Rng::new(10);
+        for _ in 0..10 {
+            let sol = random_solution(&mut rng);
+            for set in digit_pair_unavoidable_sets(&sol) {
+                let mut p = sol;
+                for c in crate::logic::tables::Cells(set) {
+                    p[c] = 0;
+                }
+                assert!(crate::solver::count_solutions(&Grid::from_raw(p), 2) >= 2);
+            }
+        }
+    }
+
+    #[test]
+    fn line_pair_sets_are_unavoidable() {
+        let mut rng = Rng::new(9);
+        let mut total = 0;
+        for _ in 0..20 {
+            let sol = random_solution(&mut rng);
+            let sets = line_pair_unavoidable_sets(&sol);
+            total += sets.len();
+            for &set in &sets {
+                // Emptying the set leaves at least two solutions.
+                let mut p = sol;
+                for c in crate::logic::tables::Cells(set) {
+                    p[c] = 0;
+                }
+                assert!(crate::solver::count_solutions(&Grid::from_raw(p), 2) >= 2);
+            }
+        }
+        assert!(total > 20, "only {total} sets in 20 grids");
     }
 }

@@ -177,6 +177,74 @@ pub fn apply(s: &mut Candidates, step: &Step) -> Result<(), Conflict> {
     Ok(())
 }
 
+/// Whether the techniques allowed by `opts` fill the cells of `targets` (all of them, in any order). Stops as
+/// soon as they are filled: the generator uses it to test whether removed clues can be found again.
+///
+/// Only the outcome matters here, not the order of the steps, so singles are applied as soon as they are seen,
+/// until none is left, and the other techniques (in rating order) only when the singles run out. Every technique
+/// only removes candidates that cannot be the solution's, so the order does not change what can be reached.
+pub(crate) fn fills(mut state: Candidates, opts: &Options, targets: tables::CellSet) -> bool {
+    use tables::{Cells, Digits, HOUSE, single};
+    let naked = opts.techniques.contains(Technique::NakedSingle)
+        && Technique::NakedSingle.base_rating() <= opts.max_rating;
+    let hidden = opts.techniques.contains(Technique::HiddenSingleBox)
+        && opts.techniques.contains(Technique::HiddenSingleLine);
+    let mut others = opts.techniques;
+    for t in [
+        Technique::FullHouse,
+        Technique::HiddenSingleBox,
+        Technique::HiddenSingleLine,
+        Technique::NakedSingle,
+    ] {
+        others = TechniqueSet(others.0 & !(1u64 << t as u8));
+    }
+    let mut step = Step::default();
+    loop {
+        // Singles until none is left.
+        loop {
+            let mut progress = false;
+            if naked {
+                for c in Cells(state.unsolved()) {
+                    let m = state.candidates(c);
+                    if m.count_ones() == 1 {
+                        state.place(c, m.trailing_zeros() as u8 + 1);
+                        progress = true;
+                    } else if m == 0 {
+                        return false;
+                    }
+                }
+            }
+            if hidden {
+                for (h, &house) in HOUSE.iter().enumerate() {
+                    for d in Digits(!state.placed_in(h) & 0x1ff) {
+                        let m = state.positions(d) & house;
+                        if single(m) {
+                            let c = m.trailing_zeros() as usize;
+                            if state.has(c, d) {
+                                state.place(c, d);
+                                progress = true;
+                            }
+                        } else if m == 0 {
+                            return false;
+                        }
+                    }
+                }
+            }
+            if state.unsolved() & targets == 0 {
+                return true;
+            }
+            if !progress {
+                break;
+            }
+        }
+        if !find_step(&state, &mut step, opts.max_rating, others)
+            || apply(&mut state, &step).is_err()
+        {
+            return false;
+        }
+    }
+}
+
 /// Solve as far as the techniques allow, easiest first.
 pub fn solve(mut state: Candidates, opts: &Options) -> Outcome {
     let mut step = Step::default();
