@@ -197,3 +197,36 @@ fn sudoku_in_a_real_terminal() {
     let screen = t.wait_for("tty mode:");
     assert!(screen.contains("boardlab exited with 0"), "{screen}");
 }
+
+#[test]
+fn mouse_and_cats_from_the_title_screen() {
+    if !have_tmux() {
+        return;
+    }
+    let t = Tmux::start("");
+    t.wait_for("Choose a game");
+    // Mouse & Cats is the first game: Enter starts it with the default options.
+    t.send(&["Enter"]);
+    let screen = t.wait_for("Turn    the mouse (you)");
+    assert!(
+        screen.contains("Mouse & Cats · you: mouse · level 5"),
+        "{screen}"
+    );
+    // Pick up the mouse on E1 and put it on F2 with the cursor; the engine answers.
+    t.send(&["Enter", "Up", "Right", "Enter"]);
+    let screen = t.wait_for("Moves   2");
+    assert!(screen.contains("The cats play"), "{screen}");
+    assert!(screen.contains("Search  depth 10"), "{screen}");
+    // A typed move.
+    t.send(&[":", "f2g3", "Enter"]);
+    t.wait_for("Moves   4");
+    t.send(&["w"]);
+    t.wait_for("With best play from here the cats win");
+    t.send(&["q"]);
+    t.wait_for("Leave this game?");
+    t.send(&["y"]);
+    t.wait_for("Choose a game");
+    t.send(&["q"]);
+    let screen = t.wait_for("tty mode:");
+    assert!(screen.contains("boardlab exited with 0"), "{screen}");
+}

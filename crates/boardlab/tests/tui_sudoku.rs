@@ -64,7 +64,7 @@ fn the_title_screen_starts_a_game_with_its_options() {
     assert!(h.shows("▶ Difficulty    ◀ expert ▶"), "{}", h.screen());
     h.keys("<Down><Left><Enter>");
     assert!(
-        h.shows("boardlab · Sudoku · expert · none symmetry"),
+        h.shows(" Sudoku · expert · none symmetry"),
         "{}",
         h.screen()
     );

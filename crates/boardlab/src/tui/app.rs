@@ -332,7 +332,7 @@ impl App {
 
         // Title bar.
         let heading = match &self.game {
-            Some(g) => format!(" boardlab · {} · {}", g.game().name(), g.heading()),
+            Some(g) => format!(" {} · {}", g.game().name(), g.heading()),
             None => " boardlab · board games in the terminal".to_string(),
         };
         let right = match (&self.game, self.overlay) {
@@ -340,11 +340,18 @@ impl App {
             (Some(_), _) => "? help  s save  q leave ",
             (None, _) => "? help  q quit ",
         };
-        let bar = Line::from(vec![Span::styled(heading, theme.title)]);
-        frame.render_widget(Paragraph::new(bar), top);
         let rw = u16::try_from(right.chars().count())
             .unwrap_or(0)
             .min(top.width);
+        let room = usize::from(top.width.saturating_sub(rw + 1));
+        let heading = if heading.chars().count() > room {
+            let cut: String = heading.chars().take(room.saturating_sub(1)).collect();
+            format!("{cut}…")
+        } else {
+            heading
+        };
+        let bar = Line::from(vec![Span::styled(heading, theme.title)]);
+        frame.render_widget(Paragraph::new(bar), top);
         frame.render_widget(
             Paragraph::new(Line::styled(right, theme.dim)),
             Rect {

@@ -29,24 +29,27 @@ pub fn description(game: Game) -> &'static str {
 /// The options of `game`, with their default values.
 pub fn choices(game: Game) -> Vec<Choice> {
     match game {
+        Game::Mouse => super::mouse::choices(),
         Game::Sudoku => super::sudoku::choices(),
-        Game::Mouse | Game::Peg => Vec::new(),
+        Game::Peg => Vec::new(),
     }
 }
 
 /// The rules of `game` for the help screen reached from the title.
 pub fn rules(game: Game) -> Vec<Line<'static>> {
     match game {
+        Game::Mouse => super::mouse::rules(),
         Game::Sudoku => super::sudoku::rules(),
-        Game::Mouse | Game::Peg => vec![Line::raw(description(game))],
+        Game::Peg => vec![Line::raw(description(game))],
     }
 }
 
 /// Start a new game of `game` with the options `choices` (as returned by [`choices`], possibly changed).
 pub fn start(game: Game, choices: &[Choice], cfg: &Config) -> Result<Box<dyn GameScreen>, String> {
     match game {
+        Game::Mouse => super::mouse::start(choices, cfg),
         Game::Sudoku => super::sudoku::start(choices, cfg),
-        Game::Mouse | Game::Peg => Err(not_ready(game)),
+        Game::Peg => Err(not_ready(game)),
     }
 }
 
@@ -57,16 +60,17 @@ pub fn load(
     cfg: &Config,
 ) -> Result<Box<dyn GameScreen>, String> {
     match game {
+        Game::Mouse => super::mouse::load(state, cfg),
         Game::Sudoku => super::sudoku::load(state, cfg),
-        Game::Mouse | Game::Peg => Err(not_ready(game)),
+        Game::Peg => Err(not_ready(game)),
     }
 }
 
 /// Whether `game` can be played in this build.
 pub fn playable(game: Game) -> bool {
     match game {
-        Game::Sudoku => true,
-        Game::Mouse | Game::Peg => false,
+        Game::Mouse | Game::Sudoku => true,
+        Game::Peg => false,
     }
 }
 

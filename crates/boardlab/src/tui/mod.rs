@@ -25,6 +25,7 @@ pub mod clock;
 pub mod games;
 pub mod history;
 pub mod job;
+pub mod mouse;
 pub mod save;
 pub mod screen;
 pub mod sudoku;

@@ -1,0 +1,305 @@
+//! The Mouse & Cats screen, driven key by key on a test terminal.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod tui_common;
+
+use boardlab::tui::{App, Game};
+use mousecats::{Move, Position, Rule, Side, Solution};
+use ratatui::style::Modifier;
+use tui_common::{Harness, config};
+
+/// The position on screen, rebuilt with the library from the moves the screen reports.
+fn position(h: &Harness) -> Position {
+    let state = h.app.game().unwrap().save_state(h.app.config());
+    let opts = &state["options"];
+    let start = Position::start_with(
+        opts["mouse_start"].as_str().unwrap().parse().unwrap(),
+        opts["first"].as_str().unwrap().parse().unwrap(),
+    )
+    .unwrap();
+    let mut g = mousecats::Game::new(start, opts["rule"].as_str().unwrap().parse().unwrap());
+    for m in state["moves"].as_array().unwrap() {
+        g.play(m.as_str().unwrap().parse().unwrap()).unwrap();
+    }
+    *g.position()
+}
+
+/// Start a game from the title screen as the mouse or the cats, with the level moved on `level_steps` places
+/// from the default 5 (wrapping after 10).
+fn start_with(play_as_cats: bool, level_steps: usize) -> Harness {
+    let mut h = Harness::title();
+    h.select("Play as");
+    if play_as_cats {
+        h.keys("<Right>");
+    }
+    h.select("Level");
+    for _ in 0..level_steps {
+        h.keys("<Right>");
+    }
+    h.keys("<Enter>");
+    h
+}
+
+#[test]
+fn new_game() {
+    let h = Harness::game(Game::Mouse);
+    insta::assert_snapshot!(h.screen());
+    assert!(h.shows("Turn    the mouse (you)"));
+}
+
+#[test]
+fn a_move_by_cursor_and_the_engines_answer() {
+    let mut h = Harness::game(Game::Mouse);
+    h.keys("<Enter>");
+    assert!(
+        h.shows("E1 picked up: it can go to D2 or F2"),
+        "{}",
+        h.screen()
+    );
+    insta::assert_snapshot!("picked_up", h.screen());
+    // The cursor (reversed in monochrome) is on E1, the mouse's square.
+    let reversed =
+        |h: &Harness, x: u16, y: u16| h.buffer()[(x, y)].modifier.contains(Modifier::REVERSED);
+    // E1: file 4, row 1; the board's squares start at column 4, row 1 of the board at screen line 19.
+    assert!(reversed(&h, 4 + 4 * 5, 19));
+    assert!(!reversed(&h, 4 + 5 * 5, 17));
+    // Up to E2 (a light square), right to F2, put the mouse down.
+    h.keys("<Up><Right>");
+    assert!(reversed(&h, 4 + 5 * 5, 17), "the cursor is on F2 now");
+    h.keys("<Enter>");
+    let pos = position(&h);
+    assert_eq!(pos.mouse().to_string(), "F2");
+    assert_eq!(pos.turn(), Side::Mouse, "the engine answered");
+    assert!(h.shows("Moves   2 · last "));
+    assert!(h.shows("Search  depth 10 ·"), "{}", h.screen());
+    assert!(h.shows("PV      "));
+    insta::assert_snapshot!("after_the_engines_answer", h.screen());
+    // The hash and lock shown are the position's.
+    assert!(h.shows(&format!("Hash    {:016X}", pos.hash())));
+    assert!(h.shows(&format!("Lock    {:08X}", pos.lock())));
+}
+
+#[test]
+fn a_square_without_a_piece_of_yours_or_an_illegal_target_is_refused() {
+    let mut h = Harness::game(Game::Mouse);
+    h.keys("<Up><Enter>");
+    assert!(h.shows("Put the cursor on the mouse and press Enter to pick it up"));
+    h.keys("<Down><Enter><Up><Up><Enter>");
+    assert!(
+        h.shows("E1-E3 is not a legal mouse move here"),
+        "{}",
+        h.screen()
+    );
+    assert_eq!(position(&h), Position::start());
+    h.keys("<Esc>");
+    assert!(h.shows("Put down"));
+}
+
+#[test]
+fn typed_moves_are_checked() {
+    let mut h = Harness::game(Game::Mouse);
+    h.keys(":zz<Enter>");
+    assert!(
+        h.shows("\"zz\" is not a move: type the two squares, e.g. E1F2 or e1-f2"),
+        "{}",
+        h.screen()
+    );
+    h.keys("b8a7<Enter>");
+    assert!(h.shows("no mouse piece on B8"), "{}", h.screen());
+    h.keys("e1e2<Enter>");
+    assert!(
+        h.shows("E1-E2 is not a legal mouse move here (legal: E1-F2 E1-D2)"),
+        "{}",
+        h.screen()
+    );
+    h.keys("E1-D2<Enter>");
+    assert!(!h.shows("Move:"), "the prompt closes after a good move");
+    assert_eq!(position(&h).mouse().to_string(), "D2");
+}
+
+#[test]
+fn hint_and_who_wins_come_from_the_exact_solution() {
+    let mut h = Harness::game(Game::Mouse);
+    h.keys("w");
+    assert!(
+        h.shows("With best play from here the cats win in 44 plies (you lose)."),
+        "{}",
+        h.screen()
+    );
+    h.keys("h");
+    let sol = Solution::solve(Rule::Row8);
+    let best = sol.best_move(&Position::start()).unwrap();
+    assert!(
+        h.shows(&format!(
+            "Hint: {best}: you cannot win against best play; it holds out longest (44 plies)."
+        )),
+        "{}",
+        h.screen()
+    );
+    insta::assert_snapshot!(h.screen());
+    // Enter picks up the hinted piece (the cursor is on it).
+    h.keys("<Enter>");
+    assert!(h.shows("E1 picked up"));
+}
+
+#[test]
+fn the_panel_can_be_hidden() {
+    let mut h = Harness::game(Game::Mouse);
+    assert!(h.shows("Hash "));
+    h.keys("i");
+    assert!(!h.shows("Hash "));
+    assert!(h.shows("(i shows the engine panel)"));
+    h.keys("i");
+    assert!(h.shows("Hash "));
+}
+
+#[test]
+fn undo_takes_back_the_players_move_and_the_answer() {
+    let mut h = Harness::game(Game::Mouse);
+    h.keys("u");
+    assert!(h.shows("Nothing to undo"));
+    h.keys(":e1f2<Enter>");
+    let after_one = position(&h);
+    h.keys(":f2e3<Enter>");
+    assert!(h.shows("Moves   4"));
+    h.keys("u");
+    assert!(h.shows("Moves   2"));
+    assert_eq!(position(&h), after_one);
+    h.keys("u");
+    assert!(h.shows("Moves   0"));
+    assert_eq!(position(&h), Position::start());
+    h.keys("r");
+    assert_eq!(position(&h), after_one);
+    h.keys("r");
+    assert!(h.shows("Moves   4"));
+    h.keys("r");
+    assert!(h.shows("Nothing to redo"));
+}
+
+/// Play the player's side with the exact solution's moves until the game ends; the final screen.
+fn play_out(h: &mut Harness, sol: &Solution) -> String {
+    for _ in 0..60 {
+        if h.shows("Game over") {
+            return h.screen();
+        }
+        let pos = position(h);
+        let mv: Move = sol.best_move(&pos).expect("a move while the game is on");
+        h.keys(&format!(":{}<Enter>", mv.to_compact()));
+    }
+    panic!("the game did not end:\n{}", h.screen());
+}
+
+#[test]
+fn a_loss_against_perfect_play() {
+    // The mouse, against level 10: the cats win whatever the mouse does.
+    let mut h = start_with(false, 5);
+    assert!(h.shows("level 10"), "{}", h.screen());
+    let sol = Solution::solve(Rule::Row8);
+    let screen = play_out(&mut h, &sol);
+    assert!(
+        screen.contains("Game over: the mouse is trapped. The cats win! n: new game, u: undo."),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("Moves   44"),
+        "perfect play on both sides takes 44 plies: {screen}"
+    );
+    insta::assert_snapshot!(screen);
+    // The game can be taken back after it ended, and a new one started.
+    h.keys("u");
+    assert!(!h.shows("Game over"));
+    h.keys("n");
+    assert!(h.shows("Give up this game and start a new one? y/n"));
+    h.keys("y");
+    assert!(h.shows("Moves   0"));
+}
+
+#[test]
+fn a_win_as_the_cats() {
+    // The cats, with perfect moves, against the engine's mouse at level 1 (it moves first).
+    let mut h = start_with(true, 6);
+    assert!(h.shows("you: cats · level 1"), "{}", h.screen());
+    assert_eq!(
+        position(&h).turn(),
+        Side::Cats,
+        "the engine's mouse moved first"
+    );
+    let sol = Solution::solve(Rule::Row8);
+    let screen = play_out(&mut h, &sol);
+    assert!(
+        screen.contains("Game over: the mouse is trapped. The cats win!"),
+        "{screen}"
+    );
+    assert!(screen.contains("Turn    over: the cats won"));
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn save_and_load() {
+    let mut h = Harness::game(Game::Mouse);
+    h.keys(":e1f2<Enter>:f2g3<Enter>u");
+    h.keys("s");
+    assert!(h.shows("Saved to <TMP>/saves/mouse.json"));
+    let before = h.screen();
+    let path = h.save_dir().join("mouse.json");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(json["game"], "mouse");
+    assert_eq!(json["state"]["options"]["level"], 5);
+    assert_eq!(json["state"]["moves"].as_array().unwrap().len(), 2);
+    assert_eq!(json["state"]["redo"].as_array().unwrap().len(), 1);
+    h.keys("q");
+    h.select("Resume saved Mouse & Cats");
+    h.keys("<Enter>");
+    assert!(h.shows("Resumed <TMP>/saves/mouse.json"));
+    let body = |s: &str| s.lines().skip(1).take(22).collect::<Vec<_>>().join("\n");
+    // The engine panel's last search is not saved; the board and the rest are the same.
+    let board = |s: &str| {
+        s.lines()
+            .skip(1)
+            .take(22)
+            .map(|l| l.chars().take(48).collect::<String>())
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(board(&h.screen()), board(&before));
+    assert!(body(&h.screen()).contains("Moves   2"));
+    h.keys("r");
+    assert!(h.shows("Moves   4"), "redo survived the save");
+    insta::assert_snapshot!(h.screen());
+
+    let (cfg, _d) = config();
+    assert!(App::load(cfg, &path).is_ok());
+}
+
+#[test]
+fn a_damaged_mouse_save_is_refused() {
+    let mut h = Harness::game(Game::Mouse);
+    h.keys(":e1f2<Enter>s");
+    let path = h.save_dir().join("mouse.json");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let (cfg, _d) = config();
+    let try_with = |edit: &dyn Fn(&mut serde_json::Value)| {
+        let mut j = json.clone();
+        edit(&mut j);
+        std::fs::write(&path, serde_json::to_string(&j).unwrap()).unwrap();
+        App::load(cfg.clone(), &path)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default()
+    };
+    let e = try_with(&|j| j["state"]["moves"][1] = "h8h1".into());
+    assert!(
+        e.contains("the saved Mouse & Cats game is damaged: move 2 (H8-H1)"),
+        "{e}"
+    );
+    let e = try_with(&|j| j["state"]["moves"][0] = "x9".into());
+    assert!(e.contains("the moves: move 1 \"x9\" is not a move"), "{e}");
+    let e = try_with(&|j| j["state"]["options"]["level"] = 11.into());
+    assert!(e.contains("level must be between 1 and 10, got 11"), "{e}");
+    let e = try_with(&|j| j["state"]["options"]["mouse_start"] = "E2".into());
+    assert!(e.contains("damaged"), "{e}");
+    let e = try_with(&|j| j["state"]["options"]["player"] = "dog".into());
+    assert!(e.contains("the field \"options\" is wrong"), "{e}");
+}
