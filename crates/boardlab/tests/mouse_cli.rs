@@ -127,7 +127,9 @@ fn analyse_a_position() {
     // Level 10 plays from the exact table.
     let j = json(&["mouse", "analyse", "start", "--level", "10"]);
     assert_eq!(j["perfect"], true);
-    assert_eq!(j["score"], "the cats win in 44 plies");
+    assert_eq!(j["score"]["text"], "the cats win in 44 plies");
+    assert_eq!(j["score"]["kind"], "loss");
+    assert_eq!(j["score"]["value"], 44);
     assert_eq!(j["pv"].as_array().unwrap().len(), 44);
     let keep: Vec<&str> = j["exact"]["value_keeping_moves"]
         .as_array()

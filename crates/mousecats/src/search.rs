@@ -290,13 +290,11 @@ impl Engine {
         }
     }
 
-    /// The exact solution for the engine's rule, solved on first use (about a tenth of a second).
+    /// The exact solution for the engine's rule: the one given to [`Engine::set_solution`], else the
+    /// process-wide [`Solution::cached`] one (solved on first use, in about a tenth of a second).
     pub fn solution(&mut self) -> Arc<Solution> {
         let rule = self.rule;
-        Arc::clone(
-            self.solution
-                .get_or_insert_with(|| Arc::new(Solution::solve(rule))),
-        )
+        Arc::clone(self.solution.get_or_insert_with(|| Solution::cached(rule)))
     }
 
     /// Choose a move at `level`, within `time` if given.
@@ -576,3 +574,11 @@ fn from_table(s: i16, ply: usize) -> i32 {
 }
 
 const _: () = assert!(MAX_EVAL < WIN_BOUND);
+
+/// An engine can be moved to a worker thread (a user interface searches in the background).
+const _: fn() = || {
+    fn send<T: Send>() {}
+    send::<Engine>();
+    send::<SearchResult>();
+    send::<Solution>();
+};

@@ -15,7 +15,7 @@
 //! only the same set's cats-to-move values: one pass, no iteration to a fixed point. The sets of one level
 //! are independent and are solved in parallel with rayon.
 
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock, OnceLock};
 
 use rayon::prelude::*;
 
@@ -428,6 +428,17 @@ impl Solution {
     /// Solve every state under `rule`, using rayon's threads for the cat sets of each level.
     pub fn solve(rule: Rule) -> Solution {
         Solution::solve_with(rule, true)
+    }
+
+    /// The solution for `rule`, solved once per process and shared: later calls return the same table.
+    pub fn cached(rule: Rule) -> Arc<Solution> {
+        static ROW8: OnceLock<Arc<Solution>> = OnceLock::new();
+        static ESCAPE: OnceLock<Arc<Solution>> = OnceLock::new();
+        let cell = match rule {
+            Rule::Row8 => &ROW8,
+            Rule::Escape => &ESCAPE,
+        };
+        Arc::clone(cell.get_or_init(|| Arc::new(Solution::solve(rule))))
     }
 
     /// Solve every state under `rule`, on rayon's threads if `parallel`, else on this thread only.

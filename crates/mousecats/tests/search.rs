@@ -194,7 +194,7 @@ fn finished_games() {
 }
 
 #[test]
-fn perfect_play_beats_every_search_level_as_the_cats() {
+fn perfect_cats_beat_the_searching_mouse_at_every_level() {
     // The cats win the start; the perfect cats must beat the mouse searching at any level.
     let solution = solved();
     for level in [1u8, 3, 5] {
@@ -215,5 +215,72 @@ fn perfect_play_beats_every_search_level_as_the_cats() {
             Some(mousecats::Side::Cats),
             "level {level}"
         );
+    }
+}
+
+#[test]
+fn searching_cats_beat_the_perfect_mouse_from_level_5() {
+    // A quality check of the evaluation: the default level already holds the cats' win against a
+    // mouse that always makes the longest defence.
+    let solution = solved();
+    for level in [5u8, 7, 9] {
+        let mut cats = engine(Some(TableConfig::default()));
+        let mut p = Position::start();
+        while p.outcome(Rule::Row8).is_none() {
+            let mv = match p.turn() {
+                mousecats::Side::Cats => cats
+                    .think(&p, Level::new(level).unwrap(), None)
+                    .best_move
+                    .unwrap(),
+                mousecats::Side::Mouse => solution.best_move(&p).unwrap(),
+            };
+            p = p.play(mv, Rule::Row8).unwrap();
+        }
+        assert_eq!(
+            p.outcome(Rule::Row8),
+            Some(mousecats::Side::Cats),
+            "level {level}"
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Whole random games, one engine (and its tables) kept across the game as in `play`: every move the
+    /// engine returns is legal and its principal variation can be played.
+    #[test]
+    fn search_is_legal_along_random_games(
+        choices in proptest::collection::vec(0usize..8, 0..60),
+        cats_first in any::<bool>(),
+        mouse in 0u8..4,
+        index_bits in 8u8..11,
+        lock_bits in prop_oneof![Just(0u8), Just(8), Just(32)],
+        depth in 1u8..9,
+        escape in any::<bool>(),
+    ) {
+        let rule = if escape { Rule::Escape } else { Rule::Row8 };
+        let first = if cats_first { mousecats::Side::Cats } else { mousecats::Side::Mouse };
+        let mut p = Position::start_with(mousecats::Square::from_dark_index(mouse), first).unwrap();
+        let mut e = Engine::new(EngineConfig {
+            rule,
+            tables: Some(TableConfig { index_bits, lock_bits, verify: false }),
+        })
+        .unwrap();
+        for c in choices {
+            let r = e.search(&p, depth, None);
+            let moves = p.legal_moves(rule);
+            if moves.is_empty() {
+                prop_assert!(r.best_move.is_none());
+                break;
+            }
+            let best = r.best_move.unwrap();
+            prop_assert!(moves.contains(&best), "{} {}", p, best);
+            let mut q = p;
+            for &m in &r.pv {
+                q = q.play(m, rule).unwrap();
+            }
+            p = p.make_move(moves[c % moves.len()]);
+        }
     }
 }

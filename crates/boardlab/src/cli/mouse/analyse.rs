@@ -29,6 +29,30 @@ struct StatsJson {
     collisions: u64,
 }
 
+/// A score: `kind` is `eval` (value in evaluation units, positive good for the side to move), `win` or
+/// `loss` (value in plies, for the side to move).
+#[derive(Serialize)]
+struct ScoreJson {
+    kind: &'static str,
+    value: i32,
+    text: String,
+    for_mouse: String,
+}
+
+fn score_json(s: Score, to_move: Side) -> ScoreJson {
+    let (kind, value) = match s {
+        Score::Win(n) => ("win", i32::from(n)),
+        Score::Loss(n) => ("loss", i32::from(n)),
+        Score::Eval(v) => ("eval", v),
+    };
+    ScoreJson {
+        kind,
+        value,
+        text: score_text(s, to_move),
+        for_mouse: mouse_score_text(s, to_move),
+    }
+}
+
 #[derive(Serialize)]
 struct ExactJson {
     winner: String,
@@ -48,8 +72,7 @@ struct AnalyseJson {
     depth: u8,
     perfect: bool,
     best_move: Option<String>,
-    score: String,
-    score_for_mouse: String,
+    score: ScoreJson,
     pv: Vec<String>,
     nodes: u64,
     elapsed_ms: f64,
@@ -145,8 +168,7 @@ pub fn run(a: &AnalyseArgs, out: &Output) -> anyhow::Result<ExitCode> {
             depth: result.depth,
             perfect: result.perfect,
             best_move: result.best_move.map(|m| m.to_string()),
-            score: score_text(result.score, pos.turn()),
-            score_for_mouse: mouse_score_text(result.score, pos.turn()),
+            score: score_json(result.score, pos.turn()),
             pv,
             nodes: result.nodes,
             elapsed_ms: result.elapsed.as_secs_f64() * 1000.0,
