@@ -18,6 +18,47 @@ fn first_puzzle() -> ([u8; 81], [u8; 81]) {
     (g.puzzle, g.solution)
 }
 
+/// A fixed puzzle (Project Euler 96's first grid) for the tests that look at particular cells, so that they do
+/// not change when the generator does.
+const FIXED: &str =
+    "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
+
+/// The fixed puzzle and its solution (by the library's solver).
+fn fixed_puzzle() -> ([u8; 81], [u8; 81]) {
+    let grid = sudoku::Grid::parse(FIXED).unwrap();
+    let solution = grid.solve().unwrap();
+    (*grid.digits(), *solution.digits())
+}
+
+/// A game of the fixed puzzle, opened from a save file in the default save place (so `s` saves there).
+fn fixed() -> Harness {
+    let (cfg, dir) = config();
+    let (givens, solution) = fixed_puzzle();
+    let line = |g: &[u8; 81]| -> String {
+        g.iter()
+            .map(|&d| if d == 0 { '.' } else { char::from(b'0' + d) })
+            .collect()
+    };
+    let save = serde_json::json!({
+        "format": "boardlab-save",
+        "version": 1,
+        "game": "sudoku",
+        "state": {
+            "setup": {"mode": "graded", "difficulty": "medium", "symmetry": "180", "hide": 27, "unique": false,
+                      "seed": 1, "index": 1},
+            "puzzle": {"givens": line(&givens), "solution": line(&solution), "unique": true,
+                       "label": "Project Euler 96, grid 1"},
+            "board": {"values": line(&givens), "marks": vec![0; 81]},
+            "undo": [], "redo": [], "cursor": 40, "pencil": false, "conflicts": true,
+            "mistakes": 0, "hints": 0, "end": null, "elapsed_ms": 0
+        }
+    });
+    let path = cfg.save_path(Game::Sudoku);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, serde_json::to_string(&save).unwrap()).unwrap();
+    Harness::with(App::load(cfg, &path).unwrap(), dir)
+}
+
 /// The screen position of the digit of cell (row, col), 0-based, on the 80x24 layout.
 fn cell_xy(row: u16, col: u16) -> (u16, u16) {
     (3 + col * 5 + col / 3 + 2, 2 + row * 2 + row / 3)
@@ -38,9 +79,8 @@ fn type_entries(h: &mut Harness, entries: &[(usize, u8)]) {
 }
 
 #[test]
-fn new_game() {
+fn a_new_game_shows_the_generators_puzzle() {
     let h = Harness::game(Game::Sudoku);
-    insta::assert_snapshot!(h.screen());
     let (givens, _) = first_puzzle();
     for r in 0..9u16 {
         for c in 0..9u16 {
@@ -53,7 +93,18 @@ fn new_game() {
             assert_eq!(shown(&h, r, c), want, "r{}c{}", r + 1, c + 1);
         }
     }
-    assert!(h.shows("Cells left 55"));
+    let empty = givens.iter().filter(|&&d| d == 0).count();
+    assert!(h.shows(&format!("Cells left {empty}")));
+    assert!(h.shows("A new medium puzzle."));
+    assert!(h.shows(" Sudoku · medium · 180 symmetry"));
+}
+
+#[test]
+fn the_sudoku_screen() {
+    let h = fixed();
+    insta::assert_snapshot!(h.screen());
+    assert!(h.shows("Cells left 49"));
+    assert!(h.shows("Resumed <TMP>/saves/sudoku.json"));
 }
 
 #[test]
@@ -73,24 +124,24 @@ fn the_title_screen_starts_a_game_with_its_options() {
 
 #[test]
 fn digits_conflicts_and_mistakes() {
-    let mut h = Harness::game(Game::Sudoku);
-    let (_, solution) = first_puzzle();
-    // The cursor starts on r5c5; r5c2 holds the clue 1.
-    h.keys("1");
+    let mut h = fixed();
+    let (_, solution) = fixed_puzzle();
+    // The cursor starts on r5c5; r5c1 holds the clue 7.
+    h.keys("7");
     assert!(
-        h.shows("1 in r5c5 clashes with the 1 in r5c2 (row 5)"),
+        h.shows("7 in r5c5 clashes with the 7 in r5c1 (row 5)"),
         "{}",
         h.screen()
     );
     assert!(h.shows("Mistakes   1"));
-    assert!(h.shows("Cells left 54"));
+    assert!(h.shows("Cells left 48"));
     let (x, y) = cell_xy(4, 4);
     assert!(
         h.buffer()[(x, y)].modifier.contains(Modifier::UNDERLINED),
         "conflict shown"
     );
     assert!(
-        h.buffer()[cell_xy(4, 1)]
+        h.buffer()[cell_xy(4, 0)]
             .modifier
             .contains(Modifier::UNDERLINED)
     );
@@ -113,17 +164,17 @@ fn digits_conflicts_and_mistakes() {
     h.keys("0");
     assert!(h.shows("r5c5 erased"));
     assert_eq!(shown(&h, 4, 4), " ");
-    h.keys("<Left><Left><Left>");
-    assert!(h.shows("r5c2       clue 1"));
+    h.keys("<Left><Left><Left><Left>");
+    assert!(h.shows("r5c1       clue 7"));
     h.keys("5");
-    assert!(h.shows("r5c2 is a clue; it cannot be changed"));
-    assert_eq!(shown(&h, 4, 1), "1");
+    assert!(h.shows("r5c1 is a clue; it cannot be changed"));
+    assert_eq!(shown(&h, 4, 0), "7");
 }
 
 #[test]
 fn typed_row_column_value_entries_are_validated() {
-    let mut h = Harness::game(Game::Sudoku);
-    let (givens, solution) = first_puzzle();
+    let mut h = fixed();
+    let (givens, solution) = fixed_puzzle();
     h.keys(":");
     insta::assert_snapshot!("prompt_open", h.screen());
     h.keys("3 5<Enter>");
@@ -136,13 +187,13 @@ fn typed_row_column_value_entries_are_validated() {
     assert!(h.shows("rows are numbered 1 to 9"));
     h.keys("hello<Enter>");
     assert!(h.shows("is not \"row column value\""));
-    h.keys("1 1 9<Enter>");
+    h.keys("1 3 9<Enter>");
     assert!(
-        h.shows("r1c1 is a clue; it cannot be changed"),
+        h.shows("r1c3 is a clue; it cannot be changed"),
         "{}",
         h.screen()
     );
-    assert_eq!(givens[0], 5);
+    assert_eq!(givens[2], 3);
     // A right entry; the prompt stays open for the next one, as on the ZX-81.
     let cell = (0..81).find(|&c| givens[c] == 0).unwrap();
     let entry = format!("{} {} {}", cell / 9 + 1, cell % 9 + 1, solution[cell]);
@@ -163,7 +214,7 @@ fn typed_row_column_value_entries_are_validated() {
 
 #[test]
 fn pencil_marks_by_hand_and_automatic() {
-    let mut h = Harness::game(Game::Sudoku);
+    let mut h = fixed();
     h.keys("p");
     assert!(h.shows("Entry      pencil marks"));
     h.keys("137");
@@ -193,7 +244,7 @@ fn pencil_marks_by_hand_and_automatic() {
 
 #[test]
 fn a_hint_is_explained_highlighted_and_applied() {
-    let mut h = Harness::game(Game::Sudoku);
+    let mut h = fixed();
     h.keys("h");
     assert!(h.shows("Hint:"));
     assert!(h.shows("Hints      1"));
@@ -219,8 +270,8 @@ fn a_hint_is_explained_highlighted_and_applied() {
 
 #[test]
 fn a_wrong_entry_is_the_first_hint_and_check_marks_it() {
-    let mut h = Harness::game(Game::Sudoku);
-    let (givens, solution) = first_puzzle();
+    let mut h = fixed();
+    let (givens, solution) = fixed_puzzle();
     // A digit that clashes with nothing but is not the solution's.
     let (cell, d) = (0..81)
         .filter(|&c| givens[c] == 0)
@@ -242,7 +293,7 @@ fn a_wrong_entry_is_the_first_hint_and_check_marks_it() {
     assert!(h.shows("Mistakes   1"), "{cell} {d}\n{}", h.screen());
     h.keys("k");
     assert!(
-        h.shows("Check: 1 entry wrong (marked); 54 cells left"),
+        h.shows("Check: 1 entry wrong (marked); 48 cells left"),
         "{}",
         h.screen()
     );
@@ -262,8 +313,8 @@ fn a_wrong_entry_is_the_first_hint_and_check_marks_it() {
 
 #[test]
 fn a_win() {
-    let mut h = Harness::game(Game::Sudoku);
-    let (givens, solution) = first_puzzle();
+    let mut h = fixed();
+    let (givens, solution) = fixed_puzzle();
     h.advance(125);
     let entries: Vec<(usize, u8)> = (0..81)
         .filter(|&c| givens[c] == 0)
@@ -301,13 +352,13 @@ fn a_win() {
 
 #[test]
 fn show_the_solution() {
-    let mut h = Harness::game(Game::Sudoku);
-    let (_, solution) = first_puzzle();
+    let mut h = fixed();
+    let (_, solution) = fixed_puzzle();
     h.keys("v");
     assert!(h.shows("Show the solution and end this game? y/n"));
     h.keys("n");
     assert!(h.shows("Carry on"));
-    assert!(h.shows("Cells left 55"));
+    assert!(h.shows("Cells left 49"));
     h.keys("vy");
     assert!(h.shows("solution shown"));
     assert!(h.shows("Cells left 0"));
@@ -324,7 +375,7 @@ fn show_the_solution() {
 
 #[test]
 fn the_timer_runs_and_stops_while_the_help_is_open() {
-    let mut h = Harness::game(Game::Sudoku);
+    let mut h = fixed();
     h.advance(65);
     assert!(h.shows("Time       1:05"));
     h.keys("?");
@@ -338,19 +389,19 @@ fn the_timer_runs_and_stops_while_the_help_is_open() {
 
 #[test]
 fn undo_and_redo_walk_through_entries() {
-    let mut h = Harness::game(Game::Sudoku);
+    let mut h = fixed();
     h.keys("u");
     assert!(h.shows("Nothing to undo"));
     h.keys("2<Right>3<Right>");
-    assert!(h.shows("Cells left 53"));
+    assert!(h.shows("Cells left 47"));
     h.keys("u");
-    assert!(h.shows("Cells left 54"));
+    assert!(h.shows("Cells left 48"));
     assert_eq!(shown(&h, 4, 5), " ");
     assert_eq!(shown(&h, 4, 4), "2");
     h.keys("u");
-    assert!(h.shows("Cells left 55"));
+    assert!(h.shows("Cells left 49"));
     h.keys("rr");
-    assert!(h.shows("Cells left 53"));
+    assert!(h.shows("Cells left 47"));
     assert_eq!(shown(&h, 4, 5), "3");
     h.keys("r");
     assert!(h.shows("Nothing to redo"));
@@ -362,7 +413,7 @@ fn undo_and_redo_walk_through_entries() {
 
 #[test]
 fn save_and_load() {
-    let mut h = Harness::game(Game::Sudoku);
+    let mut h = fixed();
     h.advance(42);
     h.keys("7<Right>p12<Left>");
     h.keys("s");
@@ -406,7 +457,7 @@ fn save_and_load() {
 
 #[test]
 fn a_damaged_sudoku_save_is_refused() {
-    let mut h = Harness::game(Game::Sudoku);
+    let mut h = fixed();
     h.keys("s");
     let path = h.save_dir().join("sudoku.json");
     let good = std::fs::read_to_string(&path).unwrap();
@@ -423,7 +474,7 @@ fn a_damaged_sudoku_save_is_refused() {
     };
     let e = try_with(&|j| j["state"]["board"]["values"] = "1".repeat(81).into());
     assert!(
-        e.contains("the saved Sudoku game is damaged: the grid: the clue in r1c1 was changed"),
+        e.contains("the saved Sudoku game is damaged: the grid: the clue in r1c3 was changed"),
         "{e}"
     );
     let e = try_with(&|j| j["state"]["puzzle"]["givens"] = "12".into());
@@ -450,18 +501,101 @@ fn a_damaged_sudoku_save_is_refused() {
 
 #[test]
 fn a_large_terminal_shows_pencil_marks_in_blocks() {
-    let mut h = Harness::game(Game::Sudoku);
+    let mut h = fixed();
     h.resize(100, 34);
     h.keys("a");
     insta::assert_snapshot!(h.screen());
-    // Cells are 7x3; r5c5's marks 3 5 7 8 9 sit in a 3x3 block: 1 2 3 / 4 5 6 / 7 8 9.
+    // Cells are 7x3; r5c5's marks (the digits its row, column and box allow, by the library) sit in a 3x3
+    // block: 1 2 3 / 4 5 6 / 7 8 9.
     let screen = h.screen();
     assert!(screen.contains("┌───1──────2──────3───┬"), "{screen}");
-    assert!(h.shows("r5c5       marks 3 5 7 8 9"));
+    let (givens, _) = fixed_puzzle();
+    let cands = sudoku::logic::Candidates::from_values(&givens)
+        .unwrap()
+        .candidates(40);
+    let digits: Vec<String> = (1..=9u8)
+        .filter(|d| cands & (1 << (d - 1)) != 0)
+        .map(|d| d.to_string())
+        .collect();
+    assert!(
+        h.shows(&format!("r5c5       marks {}", digits.join(" "))),
+        "{screen}"
+    );
     let lines: Vec<&str> = screen.lines().collect();
     let cell = |dy: usize| -> String { lines[15 + dy].chars().skip(32).take(7).collect() };
-    assert_eq!(
-        [cell(0), cell(1), cell(2)],
-        ["     3 ", "   5   ", " 7 8 9 "]
+    let want = |row: u8| -> String {
+        let mut s = String::from(" ");
+        for j in 0..3u8 {
+            let d = row * 3 + j + 1;
+            s.push(if cands & (1 << (d - 1)) != 0 {
+                char::from(b'0' + d)
+            } else {
+                ' '
+            });
+            s.push(' ');
+        }
+        s
+    };
+    assert_eq!([cell(0), cell(1), cell(2)], [want(0), want(1), want(2)]);
+}
+
+#[test]
+fn classic_puzzles_accept_any_solution() {
+    use sudoku::Grid;
+    use sudoku::classic::{ClassicOptions, classic};
+    use sudoku::rng::Rng;
+    let mut h = Harness::title();
+    h.select("Puzzles");
+    h.keys("<Right>");
+    h.select("Hidden cells");
+    h.keys("<Right><Right><Right>");
+    assert!(h.shows("▶ Hidden cells  ◀ 54 ▶"), "{}", h.screen());
+    h.keys("<Enter>");
+    assert!(h.shows(" Sudoku · classic · 54 hidden"), "{}", h.screen());
+    assert!(h.shows("Cells left 54"));
+    // The same puzzle from the library (seed 1, first puzzle), and a solution other than the grid it came from.
+    let c = classic(
+        &ClassicOptions {
+            hide: 54,
+            unique: false,
+        },
+        &mut Rng::for_item(1, 0),
+    )
+    .unwrap();
+    assert!(
+        h.shows(" Sudoku · classic · 54 hidden · several solutions"),
+        "{}",
+        h.screen()
+    );
+    assert!(h.shows("classic · 27 clues"));
+    let other = (0..81)
+        .filter(|&i| c.puzzle[i] == 0)
+        .find_map(|i| {
+            (1..=9u8).filter(|&d| d != c.solution[i]).find_map(|d| {
+                let mut p = c.puzzle;
+                p[i] = d;
+                Grid::from_digits(p).ok().and_then(|g| g.first_solution())
+            })
+        })
+        .expect("54 hidden cells leave more than one solution");
+    let other = *other.digits();
+    assert_ne!(other, c.solution);
+    let entries: Vec<(usize, u8)> = (0..81)
+        .filter(|&i| c.puzzle[i] == 0)
+        .map(|i| (i, other[i]))
+        .collect();
+    let (last, rest) = entries.split_last().unwrap();
+    type_entries(&mut h, rest);
+    h.keys(&format!(
+        ":{} {} {}<Enter>",
+        last.0 / 9 + 1,
+        last.0 % 9 + 1,
+        last.1
+    ));
+    assert!(h.shows("State      solved!"), "{}", h.screen());
+    assert!(
+        h.shows("Solved in 0:00 with 0 mistakes and 0 hints!"),
+        "{}",
+        h.screen()
     );
 }

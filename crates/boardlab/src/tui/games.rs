@@ -20,8 +20,8 @@ pub fn description(game: Game) -> &'static str {
         }
         Game::Sudoku => {
             "Fill the grid so that every row, column and 3x3 box holds 1 to 9 once. Graded puzzles from \
-             beginner to expert, each with exactly one solution. Pencil marks with an automatic fill, hints \
-             that explain themselves, a check, a timer."
+             beginner to expert with unique solutions, or the classic ZX-81 way: a valid grid shuffled and 27 \
+             cells hidden. Pencil marks, hints that explain themselves, a timer."
         }
     }
 }

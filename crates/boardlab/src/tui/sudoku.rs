@@ -16,8 +16,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 use serde::{Deserialize, Serialize};
 use sudoku::Grid;
+use sudoku::classic::{self, ClassicOptions};
 use sudoku::generate::{self, Difficulty, GenerateOptions, Symmetry};
 use sudoku::logic::{self, Candidates};
+use sudoku::rng::Rng;
 
 use super::Game;
 use super::clock::{Stopwatch, format_duration};
@@ -28,6 +30,8 @@ use super::screen::{Choice, Config, GameScreen, Handled};
 use super::theme::Theme;
 use super::ui::{KeyHelp, Prompt, PromptEvent, Status, key_lines};
 
+/// Cells hidden by the classic mode (the ZX-81 hid 27).
+const CLASSIC_HIDE: [usize; 4] = [27, 36, 45, 54];
 /// The width of the panel beside the grid.
 const PANEL_WIDTH: u16 = 29;
 
@@ -52,6 +56,9 @@ pub struct Setup {
     pub symmetry: String,
     /// How many cells the classic mode hides.
     pub hide: usize,
+    /// Whether the classic mode keeps the solution unique.
+    #[serde(default)]
+    pub unique: bool,
     /// The generator's seed.
     pub seed: u64,
     /// The number of the next puzzle under that seed.
@@ -163,21 +170,43 @@ pub struct SudokuScreen {
 pub fn choices() -> Vec<Choice> {
     vec![
         Choice::new(
+            "Puzzles",
+            vec!["graded".into(), "classic".into()],
+            0,
+            "graded: puzzles made to a difficulty, rated on Sudoku Explainer's scale, each with exactly one \
+             solution. classic: the ZX-81 way, a valid grid shuffled (digits relabelled; rows, columns, bands \
+             and stacks swapped; turned) and then cells hidden.",
+        ),
+        Choice::new(
             "Difficulty",
             Difficulty::ALL
                 .iter()
                 .map(|d| d.name().to_string())
                 .collect(),
             2,
-            "Beginner needs only singles; easy up to naked singles; medium locked candidates, pairs and \
-             X-Wings; hard triples, Swordfish, XY-Wings; expert chains (never guessing). Puzzles are rated \
-             on Sudoku Explainer's scale and have exactly one solution.",
+            "For graded puzzles. Beginner needs only singles; easy up to naked singles; medium locked \
+             candidates, pairs and X-Wings; hard triples, Swordfish, XY-Wings; expert chains (never \
+             guessing).",
         ),
         Choice::new(
             "Symmetry",
             Symmetry::ALL.iter().map(|s| s.name().to_string()).collect(),
             1,
-            "The symmetry of the pattern of clues (180 is the newspaper half turn).",
+            "For graded puzzles: the symmetry of the pattern of clues (180 is the newspaper half turn).",
+        ),
+        Choice::new(
+            "Hidden cells",
+            CLASSIC_HIDE.iter().map(ToString::to_string).collect(),
+            0,
+            "For classic puzzles: how many cells are hidden (the ZX-81 hid 27).",
+        ),
+        Choice::new(
+            "Unique",
+            vec!["no".into(), "yes".into()],
+            0,
+            "For classic puzzles: no hides cells at random, as the ZX-81 did, so a puzzle may have several \
+             solutions (any grid that keeps the rules wins); yes hides only cells that keep the solution \
+             unique.",
         ),
     ]
 }
@@ -210,6 +239,7 @@ pub fn start(choices: &[Choice], cfg: &Config) -> Result<Box<dyn GameScreen>, St
         difficulty: get("Difficulty", "medium"),
         symmetry: get("Symmetry", "180"),
         hide: get("Hidden cells", "27").parse().unwrap_or(27),
+        unique: get("Unique", "no") == "yes",
         seed: cfg.seed.unwrap_or_else(fresh_seed),
         index: 0,
     };
@@ -242,7 +272,24 @@ fn make_puzzle(setup: &Setup) -> Result<Puzzle, String> {
                 ),
             })
         }
-        Mode::Classic => Err("the classic mode is not available in this build yet".into()),
+        Mode::Classic => {
+            let opts = ClassicOptions {
+                hide: setup.hide,
+                unique: setup.unique,
+            };
+            let mut rng = Rng::for_item(setup.seed, setup.index);
+            let c = classic::classic(&opts, &mut rng).map_err(|e| e.to_string())?;
+            let unique = match c.unique {
+                Some(u) => u,
+                None => Grid::from_digits(c.puzzle).is_ok_and(|g| g.count_solutions(2) == 1),
+            };
+            Ok(Puzzle {
+                givens: c.puzzle,
+                solution: c.solution,
+                unique,
+                label: format!("classic · {} clues", 81 - setup.hide),
+            })
+        }
     }
 }
 
@@ -994,7 +1041,15 @@ impl GameScreen for SudokuScreen {
                 "{} · {} symmetry",
                 self.setup.difficulty, self.setup.symmetry
             ),
-            Mode::Classic => format!("classic · {} hidden", self.setup.hide),
+            Mode::Classic => format!(
+                "classic · {} hidden{}",
+                self.setup.hide,
+                match &self.puzzle {
+                    Some(p) if p.unique => " · one solution",
+                    Some(_) => " · several solutions",
+                    None => "",
+                }
+            ),
         }
     }
 
