@@ -313,11 +313,24 @@ pub fn random_solution(rng: &mut Rng) -> [u8; 81] {
 }
 
 fn fill(g: &mut [u8; 81], rng: &mut Rng, budget: &mut u32) -> bool {
+    let mut used = [0u16; 27];
+    for (c, &d) in g.iter().enumerate() {
+        if d != 0 {
+            for &h in &CELL_HOUSES[c] {
+                used[usize::from(h)] |= digit_bit(d);
+            }
+        }
+    }
+    fill_rec(g, &mut used, rng, budget)
+}
+
+/// Depth-first completion: the most constrained empty cell (the first one found at the minimum), its digits in
+/// random order. `used` holds the digits of each house.
+fn fill_rec(g: &mut [u8; 81], used: &mut [u16; 27], rng: &mut Rng, budget: &mut u32) -> bool {
     if *budget == 0 {
         return false;
     }
     *budget -= 1;
-    // Most constrained empty cell.
     let mut best = 81;
     let mut best_mask = 0u16;
     let mut best_n = 10;
@@ -325,13 +338,9 @@ fn fill(g: &mut [u8; 81], rng: &mut Rng, budget: &mut u32) -> bool {
         if g[c] != 0 {
             continue;
         }
-        let mut used = 0u16;
-        for p in crate::logic::tables::Cells(PEERS[c]) {
-            if g[p] != 0 {
-                used |= digit_bit(g[p]);
-            }
-        }
-        let m = !used & 0x1ff;
+        let h = CELL_HOUSES[c];
+        let m =
+            !(used[usize::from(h[0])] | used[usize::from(h[1])] | used[usize::from(h[2])]) & 0x1ff;
         let n = m.count_ones();
         if n < best_n {
             best_n = n;
@@ -352,10 +361,17 @@ fn fill(g: &mut [u8; 81], rng: &mut Rng, budget: &mut u32) -> bool {
         k += 1;
     }
     rng.shuffle(&mut digits[..k]);
+    let h = CELL_HOUSES[best];
     for &d in &digits[..k] {
         g[best] = d;
-        if fill(g, rng, budget) {
+        for &x in &h {
+            used[usize::from(x)] |= digit_bit(d);
+        }
+        if fill_rec(g, used, rng, budget) {
             return true;
+        }
+        for &x in &h {
+            used[usize::from(x)] &= !digit_bit(d);
         }
     }
     g[best] = 0;

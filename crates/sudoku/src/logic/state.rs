@@ -89,16 +89,50 @@ impl Candidates {
     /// The state after placing the given digits (0 = empty cell, 1..=9 = digit; other values are treated as
     /// empty). Fails on the first digit that repeats one in a row, column or box.
     pub fn from_values(values: &[u8; 81]) -> Result<Self, Conflict> {
-        let mut s = Self::new();
+        // The digits of each house first (the first repeat, in cell order, is the conflict), then every empty
+        // cell's candidates at once.
+        let mut placed = [0u16; 27];
+        let mut value = [0u8; 81];
+        let mut unsolved = ALL_CELLS;
         for (cell, &d) in values.iter().enumerate() {
             if (1..=9).contains(&d) {
-                if s.cand[cell] & digit_bit(d) == 0 {
+                let b = digit_bit(d);
+                let h = CELL_HOUSES[cell];
+                if (placed[usize::from(h[0])]
+                    | placed[usize::from(h[1])]
+                    | placed[usize::from(h[2])])
+                    & b
+                    != 0
+                {
                     return Err(Conflict { cell, digit: d });
                 }
-                s.place(cell, d);
+                for &x in &h {
+                    placed[usize::from(x)] |= b;
+                }
+                value[cell] = d;
+                unsolved &= !bit(cell);
             }
         }
-        Ok(s)
+        let mut cand = [0u16; 81];
+        let mut pos = [0u128; 9];
+        for cell in Cells(unsolved) {
+            let h = CELL_HOUSES[cell];
+            let m = !(placed[usize::from(h[0])]
+                | placed[usize::from(h[1])]
+                | placed[usize::from(h[2])])
+                & 0x1ff;
+            cand[cell] = m;
+            for d in Digits(m) {
+                pos[usize::from(d - 1)] |= bit(cell);
+            }
+        }
+        Ok(Self {
+            cand,
+            value,
+            pos,
+            placed,
+            unsolved,
+        })
     }
 
     /// The state given placed digits and, for each empty cell, a candidate mask (bit `d - 1` for digit `d`), as a
