@@ -9,10 +9,10 @@
 //! the solution is no longer unique; then the fast counter checks uniqueness, and only then does the rater run,
 //! stopping as soon as the removed cells are found again.
 //!
-//! When a pass ends (no orbit can go), the puzzle is rated. If it is below the level's floor, three removed orbits
-//! are given back and the pass is run again in a new order, a local search that reuses the work (about a quarter
-//! faster than starting each pass from the full grid); after a dozen passes a new grid is drawn.
-//! [`Generated::grids`] and [`Generated::passes`] report how much work a puzzle took.
+//! When a pass ends (no orbit can go), the puzzle is rated. If it is below the level's floor, the pass is run
+//! again on the same grid in a new order; after four passes a new grid is drawn. [`Generated::grids`] and
+//! [`Generated::passes`] report how much work a puzzle took. (Giving a few clues back and searching locally instead
+//! was tried: it needed as much work per puzzle.)
 //!
 //! The levels, in terms of the rater's grade (the hardest technique, SE rating):
 //!
@@ -659,18 +659,14 @@ fn orbit_cells(orbit: &[u8]) -> CellSet {
 
 /// Solved grids tried before giving up.
 const MAX_GRIDS: u32 = 2000;
-/// Passes on one grid (the first one from the full grid, the others after giving some clues back) before
-/// drawing another.
-const PASSES_PER_GRID: u32 = 12;
-/// Orbits given back before another pass on the same grid.
-const GIVE_BACK: usize = 3;
+/// Removal passes tried on one solved grid before drawing another.
+const PASSES_PER_GRID: u32 = 4;
 
 /// Generate one puzzle, deterministically from `rng`.
 ///
 /// A pass takes clue orbits away in random order while the rater can solve the puzzle within the level's
-/// ceiling. If the puzzle it ends with is below the level's floor, a few removed orbits are given back and another
-/// pass, in a new order, tries every orbit again: a local search around the first puzzle that reuses its work.
-/// After [`PASSES_PER_GRID`] passes a new grid is drawn.
+/// ceiling. If the puzzle it ends with is below the level's floor, the pass is run again on the same grid in a new
+/// order; after [`PASSES_PER_GRID`] passes a new grid is drawn.
 pub fn generate_with(opts: &GenerateOptions, rng: &mut Rng) -> Result<Generated, GenerateError> {
     let level = opts.difficulty;
     let (floor, top) = level.range();
@@ -679,30 +675,19 @@ pub fn generate_with(opts: &GenerateOptions, rng: &mut Rng) -> Result<Generated,
     let mut passes = 0;
     for grid in 1..=MAX_GRIDS {
         let solution = random_solution(rng);
-        let mut work = Work::full(&solution);
-        work.unavoidable = line_pair_unavoidable_sets(&solution);
-        work.unavoidable
-            .extend(digit_pair_unavoidable_sets(&solution));
-        work.unavoidable.sort_by_key(|u| u.count_ones());
-        work.unavoidable.dedup();
-        for pass in 0..PASSES_PER_GRID {
+        let mut unavoidable = line_pair_unavoidable_sets(&solution);
+        unavoidable.extend(digit_pair_unavoidable_sets(&solution));
+        unavoidable.sort_by_key(|u| u.count_ones());
+        unavoidable.dedup();
+        for _ in 0..PASSES_PER_GRID {
             passes += 1;
-            if pass > 0 {
-                let mut removed: Vec<usize> = (0..orbits.len())
-                    .filter(|&i| work.puzzle[usize::from(orbits[i][0])] == 0)
-                    .collect();
-                rng.shuffle(&mut removed);
-                for &i in removed.iter().take(GIVE_BACK) {
-                    for &c in &orbits[i] {
-                        let c = usize::from(c);
-                        work.set(c, solution[c]);
-                    }
-                }
-            }
             rng.shuffle(&mut orbits);
+            let mut work = Work::full(&solution);
+            work.unavoidable = std::mem::take(&mut unavoidable);
             for orbit in &orbits {
                 work.try_remove(orbit, &solution, &cap, level.min_clues());
             }
+            unavoidable = std::mem::take(&mut work.unavoidable);
             let Ok(state) = Candidates::from_values(&work.puzzle) else {
                 continue;
             };
