@@ -5,15 +5,23 @@
 //! 32 x C(31,4) x 2). Each state gets one byte: whether the side to move wins, and in how many plies the
 //! game ends with best play (the winner takes the shortest win, the loser the longest defence).
 //!
-//! **Indexing.** A state's index is perfect, not hashed: `side * 1,006,880 + slot(cats) * 28 + mouse`,
-//! where `mouse` counts the free dark squares below the mouse and `slot(cats)` numbers the cat sets by the
-//! sum of the cats' rows, then by the combinatorial (colex) rank of the set.
+//! **Indexing.** A state's index is perfect, not hashed: `side * 1,150,720 + slot(cats) * 32 + mouse`,
+//! where `mouse` is the mouse's dark-square number (0..32) and `slot(cats)` numbers the cat sets by the
+//! sum of the cats' rows, then by their combinatorial (colex) rank. The four numbers of a set's own cat
+//! squares are unused, so the table has 2,301,440 bytes for the 2,013,760 states; in exchange each cat set
+//! is one aligned 32-byte row and the solver works on whole rows at once.
 //!
 //! **Order.** A cat move lowers the sum of the cats' rows by exactly one, so all sets of one row sum (a
 //! "level") depend only on the level below, which is solved first. Within one cat set the cats-to-move
 //! values need only mouse-to-move values of other (already solved) sets, and the mouse-to-move values need
 //! only the same set's cats-to-move values: one pass, no iteration to a fixed point. The sets of one level
 //! are independent and are solved in parallel with rayon.
+//!
+//! **Bytes.** Each byte says how good the state is for the player who just moved into it: `n` if the side
+//! to move wins in `n` plies (small is bad for the one who moved in), `255 - n` if it loses in `n`. A side
+//! to move then simply takes the largest byte among its successors, so a cat set's 28 cats-to-move values
+//! are a byte-wise maximum of at most eight successor rows, and the mouse-to-move values a byte-wise
+//! maximum of the cats-to-move row shifted four to six ways.
 
 use std::sync::{Arc, LazyLock, OnceLock};
 
@@ -30,6 +38,10 @@ pub const MOUSE_SQUARES: usize = 28;
 pub const STATES_PER_SIDE: usize = CAT_SETS * MOUSE_SQUARES;
 /// All states, both sides to move: 2,013,760.
 pub const STATES: usize = 2 * STATES_PER_SIDE;
+/// Table entries per side to move, including the unused ones: 35,960 x 32 = 1,150,720.
+pub const INDEX_PER_SIDE: usize = CAT_SETS * 32;
+/// The range of [`state_index`]: 2,301,440.
+pub const INDEX_LEN: usize = 2 * INDEX_PER_SIDE;
 
 /// Levels: the sum of the four cats' rows runs from 0 to 28.
 const LEVELS: usize = 29;
@@ -60,11 +72,20 @@ impl Value {
         }
     }
 
+    /// The value of a state from its byte.
     fn from_byte(b: u8) -> Value {
-        if b & WIN != 0 {
-            Value::Win(b & 0x7F)
+        if b < 128 {
+            Value::Win(b)
         } else {
-            Value::Loss(b)
+            Value::Loss(255 - b)
+        }
+    }
+
+    /// The value for the player who moved into a state with byte `b`, counted from before that move.
+    fn for_mover(b: u8) -> Value {
+        match Value::from_byte(b) {
+            Value::Win(n) => Value::Loss(n + 1),
+            Value::Loss(n) => Value::Win(n + 1),
         }
     }
 }
@@ -78,39 +99,18 @@ impl std::fmt::Display for Value {
     }
 }
 
-/// Value byte: bit 7 set = the side to move wins; bits 0..7 = plies to the end.
-const WIN: u8 = 0x80;
+/// The byte of a state whose side to move has won already.
+const WON: u8 = 0;
+/// The byte of a state whose side to move has lost already.
+const LOST: u8 = 255;
 
-/// How good a successor value `v` (from the opponent's view) is for the mover: losses for the mover map to
-/// 0..128 (longer is better), wins to 128..256 (shorter is better).
-const GOOD: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let mut v = 0;
-    while v < 256 {
-        t[v] = if v & 0x80 != 0 {
-            (v & 0x7F) as u8
-        } else {
-            255 - v as u8
-        };
-        v += 1;
-    }
-    t
-};
-
-/// The mover's value byte from the best [`GOOD`] over its moves.
-const RESULT: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let mut g = 0;
-    while g < 256 {
-        t[g] = if g >= 128 {
-            WIN | (256 - g) as u8
-        } else {
-            (g + 1) as u8
-        };
-        g += 1;
-    }
-    t
-};
+/// A state's byte from the largest byte `g` among its successors: `g >= 128` means a successor where the
+/// opponent loses in `255 - g`, so this state is a win in `256 - g`; otherwise the best is an opponent's
+/// win in `g`, so this state is a loss in `g + 1`, byte `254 - g`.
+#[inline(always)]
+fn result(g: u8) -> u8 {
+    254u8.wrapping_sub(g).wrapping_add((g >> 7) << 1)
+}
 
 /// Cat steps on dark indices.
 const CAT_DARK: [u32; 32] = dark_table(&CAT_MOVES);
@@ -232,12 +232,6 @@ fn level_of(mut mask: u32) -> u8 {
 
 static INDEX: LazyLock<SetIndex> = LazyLock::new(SetIndex::build);
 
-/// Index of the mouse among the free dark squares of `set`.
-#[inline]
-fn mouse_slot(set: u32, m: u32) -> usize {
-    (m - (set & ((1u32 << m) - 1)).count_ones()) as usize
-}
-
 /// The cats of a position as a mask of dark indices.
 fn dark_mask(cats: Bitboard) -> u32 {
     cats.squares()
@@ -245,41 +239,35 @@ fn dark_mask(cats: Bitboard) -> u32 {
         .fold(0, |m, d| m | 1 << d)
 }
 
-/// The perfect index of a position, in `0..STATES`.
+/// The perfect index of a position, in `0..INDEX_LEN`.
 pub fn state_index(pos: &Position) -> usize {
     let ix = &*INDEX;
     let set = dark_mask(pos.cats());
-    let m = u32::from(pos.mouse().dark_index().unwrap_or(0));
+    let m = usize::from(pos.mouse().dark_index().unwrap_or(0));
     let side = match pos.turn() {
         Side::Mouse => 0,
-        Side::Cats => STATES_PER_SIDE,
+        Side::Cats => INDEX_PER_SIDE,
     };
-    side + ix.slot(set) * MOUSE_SQUARES + mouse_slot(set, m)
+    side + ix.slot(set) * 32 + m
 }
 
-/// The position with perfect index `index`, or `None` if `index >= STATES`.
+/// The position with perfect index `index`, or `None` if `index` is out of range or one of the unused
+/// entries (the mouse's number names one of the cats' squares).
 pub fn state_position(index: usize) -> Option<Position> {
-    if index >= STATES {
+    if index >= INDEX_LEN {
         return None;
     }
     let ix = &*INDEX;
-    let turn = if index >= STATES_PER_SIDE {
+    let turn = if index >= INDEX_PER_SIDE {
         Side::Cats
     } else {
         Side::Mouse
     };
-    let i = index % STATES_PER_SIDE;
-    let set = ix.set_of_slot[i / MOUSE_SQUARES];
-    let mut k = i % MOUSE_SQUARES;
-    let mut mouse = 0u8;
-    for d in 0..32u8 {
-        if set & 1 << d == 0 {
-            if k == 0 {
-                mouse = d;
-                break;
-            }
-            k -= 1;
-        }
+    let i = index % INDEX_PER_SIDE;
+    let set = ix.set_of_slot[i / 32];
+    let m = (i % 32) as u8;
+    if set >> m & 1 != 0 {
+        return None;
     }
     let mut cats = Bitboard::EMPTY;
     for d in 0..32u8 {
@@ -287,15 +275,42 @@ pub fn state_position(index: usize) -> Option<Position> {
             cats = cats.with(Square::from_dark_index(d));
         }
     }
-    Some(Position::from_parts(
-        Square::from_dark_index(mouse),
-        cats,
-        turn,
-    ))
+    Some(Position::from_parts(Square::from_dark_index(m), cats, turn))
 }
 
-/// Solve the states of one cat set: `cats_out` and `mouse_out` are its 28 cats-to-move and
-/// mouse-to-move bytes; `mouse_done` holds the mouse-to-move bytes of all lower levels.
+/// Lane masks (0xFF where the step exists) for the mouse's steps that depend on the row's parity: on
+/// even rows (0-based) the dark squares are on files A, C, E, G, and the steps to the left (-1 file)
+/// change the dark number by +3 going up and -5 going down, except on file A; on odd rows the steps to the
+/// right change it by +5 up and -3 down, except on file H.
+const EVEN_LEFT: [u8; 32] = lanes(0);
+const ODD_RIGHT: [u8; 32] = lanes(1);
+
+/// 0xFF on the rows of `parity` (0 even, 1 odd), except file A on even rows and file H on odd rows.
+const fn lanes(parity: usize) -> [u8; 32] {
+    let mut t = [0u8; 32];
+    let mut d = 0;
+    while d < 32 {
+        let edge = if parity == 0 { 0 } else { 3 };
+        if (d / 4) % 2 == parity && d % 4 != edge {
+            t[d] = 0xFF;
+        }
+        d += 1;
+    }
+    t
+}
+
+/// Lanes 0..32 of a 32-bit mask as bytes 0xFF / 0x00.
+#[inline(always)]
+fn mask_lanes(mask: u32) -> [u8; 32] {
+    let mut t = [0u8; 32];
+    for (d, v) in t.iter_mut().enumerate() {
+        *v = 0u8.wrapping_sub((mask >> d & 1) as u8);
+    }
+    t
+}
+
+/// Solve the states of one cat set: `cats_out` and `mouse_out` are its 32-byte cats-to-move and
+/// mouse-to-move rows; `mouse_done` holds the mouse-to-move rows of all lower levels.
 #[inline]
 fn solve_set(
     ix: &SetIndex,
@@ -305,76 +320,76 @@ fn solve_set(
     cats_out: &mut [u8],
     mouse_out: &mut [u8],
 ) {
-    // The cat moves: target square, resulting set, and the base of its bytes.
-    let mut succ = [(0u32, 0u32, 0usize); 8];
-    let mut n = 0;
+    let free = !set;
+    let top_row = (31 - set.leading_zeros()) / 4;
+    // Mouse squares where the game is over before anyone moves: row 8, or escaped.
+    let over = if escape {
+        !0u32 << (4 * top_row)
+    } else {
+        0xF000_0000
+    };
+    let live = free & !over;
+
+    // Cats to move: the largest successor byte over the cat moves. In a successor row the target square
+    // holds a cat, so its byte is 0 (the smallest): a move onto the mouse's square never counts.
+    let mut best = [WON; 32];
+    let mut moves = 0u32;
+    let mut targets_seen = 0u32;
     let mut rest = set;
     while rest != 0 {
         let c = rest.trailing_zeros();
         rest &= rest - 1;
-        let mut targets = CAT_DARK[c as usize] & !set;
+        let mut targets = CAT_DARK[c as usize] & free;
         while targets != 0 {
             let t = targets.trailing_zeros();
             targets &= targets - 1;
             let s2 = set ^ (1 << c) ^ (1 << t);
-            succ[n] = (t, s2, ix.slot(s2) * MOUSE_SQUARES);
-            n += 1;
+            let base = ix.slot(s2) * 32;
+            let row = &mouse_done[base..base + 32];
+            for (b, &v) in best.iter_mut().zip(row) {
+                *b = (*b).max(v);
+            }
+            moves += 1;
+            targets_seen |= 1 << t;
         }
     }
-    let succ = &succ[..n];
-    let top_row = (31 - set.leading_zeros()) / 4;
-
-    // Cats to move.
-    let mut free = !set;
-    let mut i = 0;
-    while free != 0 {
-        let m = free.trailing_zeros();
-        free &= free - 1;
-        let row = m / 4;
-        cats_out[i] = if row == 7 || (escape && row >= top_row) {
-            0 // The mouse has already won: the cats to move have lost.
-        } else {
-            let mut best = 0u16;
-            for &(t, s2, base) in succ {
-                if t != m {
-                    let v = mouse_done[base + mouse_slot(s2, m)];
-                    best = best.max(u16::from(GOOD[v as usize]) + 1);
-                }
-            }
-            if best == 0 {
-                0 // Every cat is blocked: the cats lose.
-            } else {
-                RESULT[(best - 1) as usize]
-            }
-        };
-        i += 1;
+    // The cats are stuck where every move they have goes to the mouse's square (or they have none).
+    let stuck = match (moves, targets_seen.count_ones()) {
+        (0, _) => !0u32,
+        (_, 1) => targets_seen,
+        _ => 0,
+    };
+    let cats_live = mask_lanes(live & !stuck);
+    let cats_lost = mask_lanes(free & (over | stuck));
+    for d in 0..32 {
+        cats_out[d] = (result(best[d]) & cats_live[d]) | (LOST & cats_lost[d]);
     }
 
-    // Mouse to move.
-    let mut free = !set;
-    let mut i = 0;
-    while free != 0 {
-        let m = free.trailing_zeros();
-        free &= free - 1;
-        let row = m / 4;
-        mouse_out[i] = if row == 7 || (escape && row >= top_row) {
-            WIN // The mouse has already won.
-        } else {
-            let mut best = 0u16;
-            let mut targets = MOUSE_DARK[m as usize] & !set;
-            while targets != 0 {
-                let t = targets.trailing_zeros();
-                targets &= targets - 1;
-                let v = cats_out[mouse_slot(set, t)];
-                best = best.max(u16::from(GOOD[v as usize]) + 1);
-            }
-            if best == 0 {
-                0 // Trapped.
-            } else {
-                RESULT[(best - 1) as usize]
-            }
-        };
-        i += 1;
+    // Mouse to move: the largest byte among the free squares it can step to. Occupied squares hold 0 in
+    // `cats_out`, so they never count; a mouse with no free step at all is trapped.
+    let mut pad = [0u8; 48];
+    pad[8..40].copy_from_slice(&cats_out[..32]);
+    let mut g = [0u8; 32];
+    for d in 0..32 {
+        let straight = pad[d + 12].max(pad[d + 4]);
+        let left = pad[d + 11].max(pad[d + 3]) & EVEN_LEFT[d];
+        let right = pad[d + 13].max(pad[d + 5]) & ODD_RIGHT[d];
+        g[d] = straight.max(left).max(right);
+    }
+    let mut trapped = 0u32;
+    let mut l = live;
+    while l != 0 {
+        let m = l.trailing_zeros();
+        l &= l - 1;
+        if MOUSE_DARK[m as usize] & free == 0 {
+            trapped |= 1 << m;
+        }
+    }
+    let mouse_live = mask_lanes(live & !trapped);
+    let mouse_lost = mask_lanes(trapped);
+    // Already-won squares (row 8, escaped) and the cats' own squares get 0: `WON`.
+    for d in 0..32 {
+        mouse_out[d] = (result(g[d]) & mouse_live[d]) | (LOST & mouse_lost[d]);
     }
 }
 
@@ -445,31 +460,27 @@ impl Solution {
     pub fn solve_with(rule: Rule, parallel: bool) -> Solution {
         let ix = &*INDEX;
         let escape = rule == Rule::Escape;
-        let mut values = vec![0u8; STATES];
-        let (mouse, cats) = values.split_at_mut(STATES_PER_SIDE);
+        let mut values = vec![0u8; INDEX_LEN];
+        let (mouse, cats) = values.split_at_mut(INDEX_PER_SIDE);
         for level in 0..LEVELS {
             let (a, b) = (ix.level_start[level], ix.level_start[level + 1]);
             if a == b {
                 continue;
             }
-            let (done, rest) = mouse.split_at_mut(a * MOUSE_SQUARES);
+            let (done, rest) = mouse.split_at_mut(a * 32);
             let done: &[u8] = done;
-            let cur_m = &mut rest[..(b - a) * MOUSE_SQUARES];
-            let cur_c = &mut cats[a * MOUSE_SQUARES..b * MOUSE_SQUARES];
+            let cur_m = &mut rest[..(b - a) * 32];
+            let cur_c = &mut cats[a * 32..b * 32];
             let sets = &ix.set_of_slot[a..b];
             if parallel && b - a > 64 {
                 cur_c
-                    .par_chunks_mut(MOUSE_SQUARES)
-                    .zip(cur_m.par_chunks_mut(MOUSE_SQUARES))
+                    .par_chunks_mut(32)
+                    .zip(cur_m.par_chunks_mut(32))
                     .zip(sets.par_iter())
-                    .with_min_len(32)
+                    .with_min_len(64)
                     .for_each(|((c, m), &set)| solve_set(ix, set, escape, done, c, m));
             } else {
-                for ((c, m), &set) in cur_c
-                    .chunks_mut(MOUSE_SQUARES)
-                    .zip(cur_m.chunks_mut(MOUSE_SQUARES))
-                    .zip(sets)
-                {
+                for ((c, m), &set) in cur_c.chunks_mut(32).zip(cur_m.chunks_mut(32)).zip(sets) {
                     solve_set(ix, set, escape, done, c, m);
                 }
             }
@@ -482,7 +493,7 @@ impl Solution {
         self.rule
     }
 
-    /// Bytes of memory held by the table (one per state).
+    /// Bytes of memory held by the table (one per index, [`INDEX_LEN`]).
     pub fn memory_bytes(&self) -> usize {
         self.values.len()
     }
@@ -493,8 +504,9 @@ impl Solution {
     }
 
     /// The exact value of the state with perfect index `index` (see [`state_index`]); `None` when out of
-    /// range.
+    /// range or unused.
     pub fn value_at(&self, index: usize) -> Option<Value> {
+        state_position(index)?;
         self.values.get(index).map(|&b| Value::from_byte(b))
     }
 
@@ -517,17 +529,14 @@ impl Solution {
     pub fn moves_with_values(&self, pos: &Position) -> Vec<(Move, Value)> {
         self.move_values(pos)
             .into_iter()
-            .map(|(m, g)| (m, Value::from_byte(RESULT[g as usize])))
+            .map(|(m, g)| (m, Value::for_mover(g)))
             .collect()
     }
 
     fn move_values(&self, pos: &Position) -> Vec<(Move, u8)> {
         pos.legal_moves(self.rule)
             .iter()
-            .map(|&m| {
-                let v = self.values[state_index(&pos.make_move(m))];
-                (m, GOOD[v as usize])
-            })
+            .map(|&m| (m, self.values[state_index(&pos.make_move(m))]))
             .collect()
     }
 
@@ -549,19 +558,25 @@ impl Solution {
 
     /// Won and lost states over the whole state space, for each side to move.
     pub fn counts(&self) -> SolveCounts {
+        let ix = &*INDEX;
         let count = |bytes: &[u8]| {
             let mut c = SideCounts::default();
-            for &b in bytes {
-                if b & WIN != 0 {
-                    c.wins += 1;
-                } else {
-                    c.losses += 1;
+            for (row, &set) in bytes.chunks_exact(32).zip(&ix.set_of_slot) {
+                for (d, &b) in row.iter().enumerate() {
+                    if set >> d & 1 != 0 {
+                        continue;
+                    }
+                    let v = Value::from_byte(b);
+                    match v {
+                        Value::Win(_) => c.wins += 1,
+                        Value::Loss(_) => c.losses += 1,
+                    }
+                    c.longest = c.longest.max(v.plies());
                 }
-                c.longest = c.longest.max(b & 0x7F);
             }
             c
         };
-        let (m, c) = self.values.split_at(STATES_PER_SIDE);
+        let (m, c) = self.values.split_at(INDEX_PER_SIDE);
         SolveCounts {
             mouse_to_move: count(m),
             cats_to_move: count(c),
@@ -648,23 +663,27 @@ mod tests {
                 assert_eq!(level_of(ix.set_of_slot[s]) as usize, l);
             }
         }
-        for i in (0..STATES).step_by(997).chain([0, STATES - 1]) {
-            let p = state_position(i).unwrap();
-            assert_eq!(state_index(&p), i, "{p}");
+        let mut used = 0;
+        for i in 0..INDEX_LEN {
+            if let Some(p) = state_position(i) {
+                assert_eq!(state_index(&p), i, "{p}");
+                used += 1;
+            }
         }
-        assert!(state_position(STATES).is_none());
+        assert_eq!(used, STATES);
+        assert!(state_position(INDEX_LEN).is_none());
     }
 
     #[test]
-    fn lookup_tables() {
-        // Opponent lost in 0 -> win in 1; opponent wins in 5 -> loss in 6.
-        assert_eq!(RESULT[GOOD[0] as usize], WIN | 1);
-        assert_eq!(RESULT[GOOD[(WIN | 5) as usize] as usize], 6);
-        assert!(GOOD[3] > GOOD[4], "a faster win is better");
-        assert!(
-            GOOD[(WIN | 9) as usize] > GOOD[(WIN | 8) as usize],
-            "a longer defence is better"
-        );
-        assert!(GOOD[60] > GOOD[(WIN | 60) as usize]);
+    fn result_bytes() {
+        // Best successor: the opponent lost already -> win in 1; the opponent wins in 5 -> loss in 6.
+        assert_eq!(Value::from_byte(result(LOST)), Value::Win(1));
+        assert_eq!(Value::from_byte(result(5)), Value::Loss(6));
+        assert_eq!(Value::from_byte(result(WON)), Value::Loss(1));
+        assert_eq!(Value::from_byte(result(255 - 7)), Value::Win(8));
+        assert_eq!(Value::from_byte(result(70)), Value::Loss(71));
+        assert_eq!(Value::from_byte(result(255 - 70)), Value::Win(71));
+        assert_eq!(Value::for_mover(LOST), Value::Win(1));
+        assert_eq!(Value::for_mover(WON), Value::Loss(1));
     }
 }

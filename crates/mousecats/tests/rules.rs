@@ -5,7 +5,7 @@
 mod common;
 
 use common::Plain;
-use mousecats::solve::STATES;
+use mousecats::solve::INDEX_LEN;
 use mousecats::{Position, Rule, Side, Square, perft, state_position};
 use proptest::prelude::*;
 
@@ -132,8 +132,8 @@ proptest! {
     }
 
     #[test]
-    fn any_state_matches_the_reference(index in 0usize..STATES, rule in prop_oneof![Just(Rule::Row8), Just(Rule::Escape)]) {
-        let p = state_position(index).unwrap();
+    fn any_state_matches_the_reference(index in 0usize..INDEX_LEN, rule in prop_oneof![Just(Rule::Row8), Just(Rule::Escape)]) {
+        let Some(p) = state_position(index) else { return Ok(()) };
         same_moves(&p);
         let plain = Plain::from(&p);
         let expected = plain.mouse_won(rule).map(|m| if m { Side::Mouse } else { Side::Cats });
