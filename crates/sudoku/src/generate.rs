@@ -666,7 +666,7 @@ const PASSES_PER_GRID: u32 = 4;
 ///
 /// A pass takes clue orbits away in random order while the rater can solve the puzzle within the level's
 /// ceiling. If the puzzle it ends with is below the level's floor, the pass is run again on the same grid in a new
-/// order; after [`PASSES_PER_GRID`] passes a new grid is drawn.
+/// order; after four passes a new grid is drawn.
 pub fn generate_with(opts: &GenerateOptions, rng: &mut Rng) -> Result<Generated, GenerateError> {
     let level = opts.difficulty;
     let (floor, top) = level.range();
