@@ -689,7 +689,7 @@ impl State {
                         }
                     }
                 }
-                if score >= best_score {
+                if score > best_score {
                     best_score = score;
                     best = Some((b, c));
                 }
