@@ -649,8 +649,9 @@ impl State {
     }
 
     /// The unsolved cell to guess on, as (band, cell in band): the cell with two candidates whose placements
-    /// eliminate the most candidates among its peers (both branches then propagate far); without such a cell,
-    /// the first unsolved cell.
+    /// eliminate the most candidates among its peers (both branches then propagate far), an elimination that
+    /// leaves a peer with a single candidate counting [`WEIGHT`] more; without such a cell, a cell with the
+    /// fewest candidates.
     #[inline(always)]
     fn pick_cell(&self) -> (usize, usize) {
         // Cells with exactly two candidates, per band.
@@ -698,12 +699,42 @@ impl State {
         if let Some(cell) = best {
             return cell;
         }
+        self.fewest_candidates()
+    }
+
+    /// The unsolved cell with the fewest candidates (used when no cell has two), as (band, cell in band); among
+    /// those, the one whose placements remove the most candidates from its peers.
+    #[cold]
+    fn fewest_candidates(&self) -> (usize, usize) {
+        let mut best = (0, 0);
+        let mut best_key = (u32::MAX, 0u32);
         for b in 0..3 {
-            if self.unsolved[b] != 0 {
-                return (b, self.unsolved[b].trailing_zeros() as usize);
+            let mut u = self.unsolved[b];
+            while u != 0 {
+                let c = u.trailing_zeros() as usize;
+                u &= u - 1;
+                let col = (1u32 << (c % 9)) * COLS_TO_BAND;
+                let mut n = 0;
+                let mut score = 0;
+                for d in 0..9 {
+                    let w = self.f[9 * b + d];
+                    if w & (1 << c) != 0 {
+                        n += 1;
+                        score += (w & ROW_BOX[c] & !(1 << c)).count_ones();
+                        for b2 in 0..3 {
+                            if b2 != b {
+                                score += (self.f[9 * b2 + d] & col).count_ones();
+                            }
+                        }
+                    }
+                }
+                if n < best_key.0 || (n == best_key.0 && score > best_key.1) {
+                    best_key = (n, score);
+                    best = (b, c);
+                }
             }
         }
-        (0, 0)
+        best
     }
 }
 
