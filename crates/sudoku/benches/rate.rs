@@ -1,5 +1,5 @@
 //! Rater throughput on the qqwing sets of `../shared/sudoku-data/generated` (1000 puzzles each): puzzles per
-//! second, single thread, each puzzle rated from its clues to the end (or until stuck).
+//! second, each puzzle rated from its clues to the end (or until stuck); on one thread, and on all cores (rayon).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // bench code: a failed unwrap is a broken bench
 
@@ -7,6 +7,7 @@ use std::hint::black_box;
 use std::path::PathBuf;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use rayon::prelude::*;
 use sudoku::logic::{self, Candidates, Options};
 
 fn load(name: &str) -> Option<Vec<[u8; 81]>> {
@@ -48,6 +49,20 @@ fn rate(c: &mut Criterion) {
                         logic::solve(Candidates::from_values(p).unwrap(), &Options::default());
                     solved += usize::from(out.is_solved());
                 }
+                black_box(solved)
+            })
+        });
+        group.bench_function(format!("qqwing_{level}_all_cores"), |b| {
+            b.iter(|| {
+                let solved: usize = puzzles
+                    .par_iter()
+                    .map(|p| {
+                        usize::from(
+                            logic::solve(Candidates::from_values(p).unwrap(), &Options::default())
+                                .is_solved(),
+                        )
+                    })
+                    .sum();
                 black_box(solved)
             })
         });
