@@ -117,6 +117,9 @@ fn analyse_a_position() {
     assert!(["E1-D2", "E1-F2"].contains(&best), "{best}");
     assert_eq!(j["depth"], 10);
     assert_eq!(j["pv"].as_array().unwrap().len(), 10);
+    let its = j["iterations"].as_array().unwrap();
+    assert_eq!(its.len(), 10);
+    assert_eq!(its[9]["pv"], j["pv"]);
     assert_eq!(j["exact"]["winner"], "cats");
     assert_eq!(j["exact"]["plies"], 44);
     assert!(j["nodes"].as_u64().unwrap() > 10);

@@ -16,7 +16,7 @@ pub use error::{MoveError, ParseError, SettingError, SquareError};
 pub use game::Game;
 pub use perft::{perft, perft_divide, perft_memo};
 pub use position::{Move, MoveList, Position, Rule};
-pub use search::{Engine, EngineConfig, Level, Score, SearchResult};
+pub use search::{Engine, EngineConfig, Iteration, Level, Score, SearchResult};
 pub use solve::{
     SideCounts, Solution, SolveCounts, Value, reachable_positions, state_index, state_position,
 };

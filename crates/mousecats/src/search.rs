@@ -163,6 +163,21 @@ impl Default for EngineConfig {
     }
 }
 
+/// One finished depth of the iterative deepening.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Iteration {
+    /// The depth searched.
+    pub depth: u8,
+    /// The score found, from the side to move's point of view.
+    pub score: Score,
+    /// Nodes visited so far in this search (all depths up to this one).
+    pub nodes: u64,
+    /// Time since the search started.
+    pub elapsed: Duration,
+    /// The principal variation at this depth.
+    pub pv: Vec<Move>,
+}
+
 /// What one search found.
 #[derive(Clone, Debug)]
 pub struct SearchResult {
@@ -184,6 +199,9 @@ pub struct SearchResult {
     pub perfect: bool,
     /// The time limit or a stop request cut the search short (the result is from the last full depth).
     pub stopped: bool,
+    /// Each finished depth of the iterative deepening, shallowest first (empty for the perfect level and
+    /// for a finished game).
+    pub iterations: Vec<Iteration>,
 }
 
 impl SearchResult {
@@ -321,6 +339,7 @@ impl Engine {
             table_stats: TableStats::default(),
             perfect: true,
             stopped: false,
+            iterations: Vec::new(),
         }
     }
 
@@ -346,6 +365,7 @@ impl Engine {
             table_stats: TableStats::default(),
             perfect: false,
             stopped: false,
+            iterations: Vec::new(),
         };
 
         if pos.outcome(self.rule).is_some() {
@@ -365,6 +385,13 @@ impl Engine {
                 result.pv = pv;
                 result.score = Score::from_raw(score);
                 result.depth = d;
+                result.iterations.push(Iteration {
+                    depth: d,
+                    score: result.score,
+                    nodes: self.nodes,
+                    elapsed: t0.elapsed(),
+                    pv: result.pv.clone(),
+                });
                 self.root_first = result.best_move;
                 // A proven result cannot change with more depth.
                 if matches!(result.score, Score::Win(n) | Score::Loss(n) if n <= d) {

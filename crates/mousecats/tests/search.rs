@@ -285,3 +285,17 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn iterations_are_reported() {
+    let start = Position::start();
+    let r = engine(Some(TableConfig::default())).search(&start, 8, None);
+    let depths: Vec<u8> = r.iterations.iter().map(|i| i.depth).collect();
+    assert_eq!(depths, (1..=8).collect::<Vec<u8>>());
+    let last = r.iterations.last().unwrap();
+    assert_eq!(
+        (last.score, &last.pv, last.nodes),
+        (r.score, &r.pv, r.nodes)
+    );
+    assert!(r.iterations.windows(2).all(|w| w[0].nodes < w[1].nodes));
+}

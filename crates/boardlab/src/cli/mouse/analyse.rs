@@ -54,6 +54,15 @@ fn score_json(s: Score, to_move: Side) -> ScoreJson {
 }
 
 #[derive(Serialize)]
+struct IterationJson {
+    depth: u8,
+    score: ScoreJson,
+    nodes: u64,
+    elapsed_ms: f64,
+    pv: Vec<String>,
+}
+
+#[derive(Serialize)]
 struct ExactJson {
     winner: String,
     plies: u8,
@@ -78,6 +87,7 @@ struct AnalyseJson {
     elapsed_ms: f64,
     nodes_per_second: f64,
     stopped_by_time: bool,
+    iterations: Vec<IterationJson>,
     tables: Option<StatsJson>,
     exact: ExactJson,
 }
@@ -174,6 +184,17 @@ pub fn run(a: &AnalyseArgs, out: &Output) -> anyhow::Result<ExitCode> {
             elapsed_ms: result.elapsed.as_secs_f64() * 1000.0,
             nodes_per_second: result.nodes_per_second(),
             stopped_by_time: result.stopped,
+            iterations: result
+                .iterations
+                .iter()
+                .map(|it| IterationJson {
+                    depth: it.depth,
+                    score: score_json(it.score, pos.turn()),
+                    nodes: it.nodes,
+                    elapsed_ms: it.elapsed.as_secs_f64() * 1000.0,
+                    pv: it.pv.iter().map(ToString::to_string).collect(),
+                })
+                .collect(),
             tables: if a.stats { stats } else { None },
             exact: ExactJson {
                 winner: exact.winner(pos.turn()).to_string(),
@@ -195,6 +216,20 @@ pub fn run(a: &AnalyseArgs, out: &Output) -> anyhow::Result<ExitCode> {
         println!("game over: {}", winner_phrase(w));
         println!("exact: {}", value_phrase(exact, pos.turn()));
         return Ok(ExitCode::SUCCESS);
+    }
+    if !result.iterations.is_empty() {
+        println!("depth  score (mouse)        nodes        time  principal variation");
+        for it in &result.iterations {
+            let pv: Vec<String> = it.pv.iter().map(ToString::to_string).collect();
+            println!(
+                "{:>5}  {:<14} {:>11} {:>11}  {}",
+                it.depth,
+                mouse_score_text(it.score, pos.turn()),
+                commas(it.nodes),
+                millis(it.elapsed),
+                pv.join(" ")
+            );
+        }
     }
     if result.perfect {
         println!("search: perfect play from the exact table (level 10)");
