@@ -41,3 +41,22 @@ fn cats_win_with_the_mouse_anywhere_on_row_1() {
         eprintln!("mouse {sq}: {v}");
     }
 }
+
+#[test]
+fn alpha_beta_proves_the_44_ply_win_on_its_own() {
+    // Independent of the exact solver: iterative deepening with the tables finds the cats' forced win
+    // and stops at the depth that proves it.
+    let mut engine = mousecats::Engine::new(mousecats::EngineConfig {
+        rule: Rule::Row8,
+        tables: Some(mousecats::TableConfig {
+            index_bits: 22,
+            lock_bits: 32,
+            verify: false,
+        }),
+    })
+    .unwrap();
+    let r = engine.search(&Position::start(), 64, None);
+    assert_eq!(r.score, mousecats::Score::Loss(44));
+    assert_eq!(r.depth, 44);
+    assert_eq!(r.pv.len(), 44);
+}
