@@ -42,3 +42,26 @@ counter!(u16);
 counter!(u32);
 counter!(u64);
 counter!(u128);
+
+/// No counter at all: levels of positions only (used for the backward tables of finishable positions).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub(crate) struct NoCount;
+
+impl Counter for NoCount {
+    #[inline(always)]
+    fn from_u128(_: u128) -> Option<Self> {
+        Some(NoCount)
+    }
+    #[inline(always)]
+    fn to_u128(self) -> u128 {
+        0
+    }
+    #[inline(always)]
+    fn add(self, _: Self) -> Option<Self> {
+        Some(NoCount)
+    }
+    #[inline(always)]
+    fn mul(self, _: u32) -> Option<Self> {
+        Some(NoCount)
+    }
+}

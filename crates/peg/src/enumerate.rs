@@ -20,9 +20,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
+use crate::board::Symmetry;
 use crate::count::{Count, CountError, Level, add};
 use crate::counter::Counter;
+use crate::finish::FinishTable;
 use crate::kernel::{Isa, Kernel, LANES, Portable, min_successor};
+use crate::position::Position;
 use crate::problem::{Finish, Problem};
 
 /// Which counter type levels start with (the default, `u64`, is what a user wants; the others exist to test the
@@ -623,33 +626,138 @@ pub fn count(problem: &Problem, opts: &Options<'_>) -> Result<Count, CountError>
 }
 
 fn count_with<N: Counter>(problem: &Problem, opts: &Options<'_>) -> Result<Count, CountError> {
-    let k = Kernel::new(problem.board(), problem.group());
-    let start = k.normalize(problem.start().bits()).0;
+    let board = problem.board();
+    let k = Kernel::new(board, problem.group());
     let finish_key = match problem.finish() {
         Finish::Anywhere => None,
         Finish::Hole(h) => Some(k.normalize(1u64 << h).0),
     };
+    let starts = [problem.start().bits()];
+    let Finish::Hole(h) = problem.finish() else {
+        let (levels, sf, sn) = run::<N>(&k, &starts, finish_key, opts, &mut |_, _, _| Ok(()))?;
+        return Count::from_levels(k.group_size, levels, sf, sn);
+    };
+    if opts.max_levels.is_some() {
+        let (levels, sf, sn) = run::<N>(&k, &starts, finish_key, opts, &mut |_, _, _| Ok(()))?;
+        return Count::from_levels(k.group_size, levels, sf, sn);
+    }
+    // With a finish hole: also count the reachable positions from which it can still be reached. The table of
+    // positions that can reach it is built first, normalized with the symmetries fixing both start and finish;
+    // each level of the enumeration is then matched against it.
+    let both: Vec<Symmetry> = problem
+        .group()
+        .iter()
+        .filter(|s| s.map_hole(h) == h)
+        .cloned()
+        .collect();
+    let table = FinishTable::build_with_group(board, problem.finish(), &both, opts)?;
+    let same = both.len() == problem.group().len();
+    let bits = board.holes() as u32;
+    let mut found: Vec<(u32, u64, u64)> = Vec::new();
+    let opts2 = Options {
+        max_memory: opts.max_memory.map(|m| m.saturating_sub(table.bytes())),
+        ..*opts
+    };
+    let (mut levels, sf, sn) =
+        run::<N>(&k, &starts, finish_key, &opts2, &mut |pegs, len, keys| {
+            let Some(set) = table.level(pegs) else {
+                found.push((pegs, 0, 0));
+                return Ok(());
+            };
+            // (table key, class index, positions it stands for)
+            let mut entries: Vec<(u64, u32, u32)> = Vec::with_capacity(len);
+            for (idx, r) in keys.enumerate() {
+                if same {
+                    let size = k.class_size(r) as u32;
+                    entries.push((table.key(Position::from_bits(r)), idx as u32, size));
+                } else {
+                    let mut images: Vec<u64> = k.images(r);
+                    images.sort_unstable();
+                    images.dedup();
+                    for q in images {
+                        entries.push((table.key(Position::from_bits(q)), idx as u32, 1));
+                    }
+                }
+            }
+            crate::finish::sort_entries(&mut entries, bits);
+            let mut matched = vec![false; len];
+            let (mut all, mut classes) = (0u64, 0u64);
+            let mut it = set.iter().peekable();
+            for &(c, idx, w) in &entries {
+                while it.peek().is_some_and(|&t| t < c) {
+                    it.next();
+                }
+                if it.peek() == Some(&c) {
+                    all += u64::from(w);
+                    if !matched[idx as usize] {
+                        matched[idx as usize] = true;
+                        classes += 1;
+                    }
+                }
+            }
+            found.push((pegs, all, classes));
+            Ok(())
+        })?;
+    for l in &mut levels {
+        if let Some(&(_, a, c)) = found.iter().find(|f| f.0 == l.pegs) {
+            l.finishable = Some(a);
+            l.finishable_classes = Some(c);
+        }
+    }
+    Count::from_levels(k.group_size, levels, sf, sn)
+}
+
+/// A callback given each level before it is expanded: its number of pegs, its number of positions up to symmetry,
+/// and its keys (normal forms) in no particular order.
+pub(crate) type OnLevel<'a> =
+    dyn FnMut(u32, usize, &mut dyn Iterator<Item = u64>) -> Result<(), CountError> + 'a;
+
+fn keys_of<C: Counter>(s: &Store<C>) -> impl Iterator<Item = u64> + '_ {
+    s.parts.iter().flat_map(|p| p.iter().map(|x| x.key))
+}
+
+/// Enumerate level by level from `starts` (positions with the same number of pegs), normalized with the
+/// kernel's group. Returns the levels and the solution counts.
+pub(crate) fn run<N: Counter>(
+    k: &Kernel,
+    starts: &[u64],
+    finish_key: Option<u64>,
+    opts: &Options<'_>,
+    on_level: &mut OnLevel<'_>,
+) -> Result<(Vec<Level>, u128, u128), CountError> {
     let one = N::from_u128(1).ok_or(CountError::Overflow { pegs: 0 })?;
+    let mut first: Vec<u64> = starts.iter().map(|&s| k.normalize(s).0).collect();
+    first.sort_unstable();
+    first.dedup();
+    let mut pegs = starts.first().map_or(0, |s| s.count_ones());
     let mut store: AnyStore<N> = AnyStore::Narrow(Store {
-        parts: vec![vec![Slot {
-            key: start,
-            full: one,
-            norm: one,
-        }]],
+        parts: vec![
+            first
+                .into_iter()
+                .map(|key| Slot {
+                    key,
+                    full: one,
+                    norm: one,
+                })
+                .collect(),
+        ],
     });
     let mut levels: Vec<Level> = Vec::new();
-    let mut pegs = problem.start().pegs();
     let (mut sol_full, mut sol_normal) = (0u128, 0u128);
     let mut prev_len = 1usize;
     let limit = opts.max_levels.unwrap_or(usize::MAX);
     let mut classes_so_far = 0u64;
     while store.len() > 0 && levels.len() < limit {
+        match &store {
+            AnyStore::Narrow(s) => on_level(pegs, s.len(), &mut keys_of(s))?,
+            AnyStore::Wide(s) => on_level(pegs, s.len(), &mut keys_of(s))?,
+        }
         let len = store.len();
         let growth = len as f64 / prev_len.max(1) as f64;
         let expected = ((len as f64 * growth * 1.05) as usize).max(16);
         let nparts = expected.div_ceil(PART_TARGET).max(1);
         let ctx = Ctx {
-            k: &k,
+            k,
             pegs,
             finish_key,
             nparts,
@@ -660,7 +768,7 @@ fn count_with<N: Counter>(problem: &Problem, opts: &Options<'_>) -> Result<Count
             let slot = if matches!(store, AnyStore::Wide(_)) {
                 40
             } else {
-                24
+                8 + 2 * std::mem::size_of::<N>()
             };
             let needed = store.bytes()
                 + (expected * slot * 4 / 3) as u64
@@ -680,13 +788,15 @@ fn count_with<N: Counter>(problem: &Problem, opts: &Options<'_>) -> Result<Count
                 Ok((acc, next)) => (acc, AnyStore::Narrow(next)),
                 Err(StepError::Narrow) => {
                     let src = convert(src);
-                    let (acc, next) = step_wide(&ctx, &src, expected, opts)?;
+                    let (acc, next) = step_wide(&ctx, &src, expected, opts)
+                        .map_err(|e| fix_mem(e, classes_so_far))?;
                     (acc, AnyStore::Wide(next))
                 }
                 Err(StepError::Fatal(e)) => return Err(fix_mem(e, classes_so_far)),
             },
             AnyStore::Wide(src) => {
-                let (acc, next) = step_wide(&ctx, &src, expected, opts)?;
+                let (acc, next) = step_wide(&ctx, &src, expected, opts)
+                    .map_err(|e| fix_mem(e, classes_so_far))?;
                 (acc, AnyStore::Wide(next))
             }
         };
@@ -718,9 +828,9 @@ fn count_with<N: Counter>(problem: &Problem, opts: &Options<'_>) -> Result<Count
         levels.push(level);
         prev_len = src_len;
         store = next;
-        pegs -= 1;
+        pegs = pegs.saturating_sub(1);
     }
-    Count::from_levels(k.group_size, levels, sol_full, sol_normal)
+    Ok((levels, sol_full, sol_normal))
 }
 
 fn fix_mem(e: CountError, classes: u64) -> CountError {

@@ -171,6 +171,20 @@ impl Kernel {
         (best, self.class_size(best))
     }
 
+    /// All images of `pos` under the group (the real elements, in group order).
+    pub fn images(&self, pos: u64) -> Vec<u64> {
+        let mut out = Vec::with_capacity(self.group_size);
+        for row in 0..self.rows {
+            let imgs = self.images_portable(pos, row);
+            for (lane, &img) in imgs.iter().enumerate() {
+                if row * LANES + lane < self.group_size {
+                    out.push(img);
+                }
+            }
+        }
+        out
+    }
+
     /// Number of distinct images of `pos`: group size over the number of symmetries fixing it.
     pub fn class_size(&self, pos: u64) -> u64 {
         let mut fixed = 0usize;

@@ -4,7 +4,9 @@ pub mod board;
 pub mod count;
 pub(crate) mod counter;
 pub mod enumerate;
+pub mod finish;
 pub(crate) mod kernel;
+pub(crate) mod keyset;
 pub mod position;
 pub mod problem;
 pub mod reference;
@@ -12,6 +14,7 @@ pub mod solve;
 
 pub use board::{Board, Lattice, LayoutError, NameError, Symmetry};
 pub use count::{Count, CountError, Level, Totals};
+pub use finish::FinishTable;
 pub use position::{Move, Position};
 pub use problem::{Finish, Problem, ProblemError};
 pub use solve::{SolveError, Solver, SolverOptions};

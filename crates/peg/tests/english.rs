@@ -13,6 +13,13 @@ const CLASSES: [u64; 32] = [
     1917, 348, 50, 7, 2,
 ];
 
+/// Positions up to symmetry from which one peg on the centre can still be reached, from 32 pegs down to 1
+/// (OEIS A112738).
+const FINISHABLE: [u64; 32] = [
+    1, 1, 2, 8, 38, 164, 635, 2089, 6174, 16020, 35749, 68326, 112788, 162319, 204992, 230230,
+    230230, 204992, 162319, 112788, 68326, 35749, 16020, 6174, 2089, 635, 164, 38, 8, 2, 1, 1,
+];
+
 #[test]
 fn whole_english_table_matches_published_figures() {
     let p = Problem::from_names(Board::english(), &[], Some("d4")).unwrap();
@@ -24,4 +31,11 @@ fn whole_english_table_matches_published_figures() {
     assert_eq!(c.totals.games_full, 577_116_156_815_309_849_672);
     assert_eq!(c.totals.solutions_full, 40_861_647_040_079_968);
     assert_eq!(c.totals.solutions_normal, 4_750_671_971_732_176);
+    let finishable: Vec<u64> = c
+        .levels
+        .iter()
+        .map(|l| l.finishable_classes.unwrap())
+        .collect();
+    assert_eq!(finishable, FINISHABLE);
+    assert_eq!(c.totals.finishable_classes, Some(1_679_072));
 }
