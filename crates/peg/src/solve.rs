@@ -14,9 +14,12 @@
 
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
 
 use crate::board::{Board, Symmetry};
-use crate::count::fmt_bytes;
+use crate::count::{CountError, fmt_bytes};
+use crate::enumerate::Options;
+use crate::finish::FinishTable;
 use crate::kernel::Kernel;
 use crate::position::{Move, Position};
 use crate::problem::Finish;
@@ -56,6 +59,12 @@ pub enum SolveError {
         /// The limit in bytes.
         limit: u64,
     },
+    /// The search examined its allowed number of positions without an answer.
+    #[error("the search was stopped after {nodes} positions without an answer")]
+    NodeLimit {
+        /// Positions examined.
+        nodes: u64,
+    },
 }
 
 /// Settings of a [`Solver`].
@@ -65,6 +74,8 @@ pub struct SolverOptions {
     pub max_memory: u64,
     /// Stop growing the backward table of finishable positions at about this many entries.
     pub table_entries: usize,
+    /// Give up a question after examining this many positions ([`SolveError::NodeLimit`]).
+    pub max_nodes: Option<u64>,
 }
 
 impl Default for SolverOptions {
@@ -72,6 +83,7 @@ impl Default for SolverOptions {
         SolverOptions {
             max_memory: 1 << 30,
             table_entries: 2_000_000,
+            max_nodes: None,
         }
     }
 }
@@ -94,6 +106,10 @@ pub struct Solver {
     dead: FastSet,
     options: SolverOptions,
     nodes: u64,
+    /// Nodes at the start of the current question.
+    question_start: u64,
+    /// The complete table, when one is attached: questions are then lookups.
+    complete: Option<Arc<FinishTable>>,
 }
 
 impl Solver {
@@ -133,9 +149,46 @@ impl Solver {
             dead: FastSet::default(),
             options,
             nodes: 0,
+            question_start: 0,
+            complete: None,
         };
         solver.build_table(&finishes);
         solver
+    }
+
+    /// A solver with the complete table of finishable positions ([`FinishTable`]): every question is then a
+    /// lookup, microseconds for any position. Building it is a whole enumeration (under a second and about
+    /// 70 MB on the English board); boards too big for `max_memory` give [`CountError::MemoryLimit`].
+    pub fn complete(board: &Board, finish: Finish, max_memory: u64) -> Result<Solver, CountError> {
+        let opts = Options {
+            max_memory: Some(max_memory),
+            ..Options::default()
+        };
+        let table = FinishTable::build(board, finish, &opts)?;
+        // The search's own table is not needed: keep it to the finish itself.
+        let options = SolverOptions {
+            max_memory,
+            table_entries: 0,
+            max_nodes: None,
+        };
+        let mut s = Solver::with_options(board, finish, options);
+        s.complete = Some(Arc::new(table));
+        Ok(s)
+    }
+
+    /// Attach a complete table (built elsewhere, for example in a background thread) for the same board and
+    /// finish; returns `false` (and attaches nothing) if it is for another board or finish.
+    pub fn attach(&mut self, table: Arc<FinishTable>) -> bool {
+        if table.finish() != self.finish || table.board().moves() != self.board.moves() {
+            return false;
+        }
+        self.complete = Some(table);
+        true
+    }
+
+    /// Whether a complete table is attached.
+    pub fn is_complete(&self) -> bool {
+        self.complete.is_some()
     }
 
     /// Build the backward table: level 1 is the finish, level k+1 the positions with a jump into level k.
@@ -215,6 +268,10 @@ impl Solver {
         {
             return Ok(None);
         }
+        if let Some(t) = &self.complete {
+            return Ok(t.solve(pos));
+        }
+        self.question_start = self.nodes;
         let mut path = Vec::new();
         if self.search(pos, &mut path)? {
             path.reverse();
@@ -233,6 +290,13 @@ impl Solver {
 
     fn search(&mut self, pos: Position, path: &mut Vec<Move>) -> Result<bool, SolveError> {
         self.nodes += 1;
+        if let Some(max) = self.options.max_nodes
+            && self.nodes - self.question_start > max
+        {
+            return Err(SolveError::NodeLimit {
+                nodes: self.nodes - self.question_start,
+            });
+        }
         let pegs = pos.pegs() as usize;
         if pegs < self.table.len() {
             if !self.table[pegs].contains(&self.norm(pos)) {

@@ -452,12 +452,30 @@ struct SolveJson<'a> {
 fn solve(a: SolveArgs, out: &Output) -> anyhow::Result<ExitCode> {
     let (board, start) = load(&a.sel)?;
     let finish = finish_of(&board, a.finish.as_deref())?;
+    let max_memory = a.max_memory.unwrap_or_else(default_memory_limit);
+    // First a depth-first search with a budget; if it runs out, the complete table of finishable positions
+    // where a whole enumeration is feasible (up to 36 holes), else the search without a budget.
     let options = SolverOptions {
-        max_memory: a.max_memory.unwrap_or_else(default_memory_limit),
+        max_memory,
+        max_nodes: Some(3_000_000),
         ..SolverOptions::default()
     };
     let mut solver = Solver::with_options(&board, finish, options);
-    let result = solver.solve(start)?;
+    let result = match solver.solve(start) {
+        Err(peg::SolveError::NodeLimit { .. }) if board.holes() <= 36 => {
+            out.log("search budget spent; building the complete table of finishable positions");
+            Solver::complete(&board, finish, max_memory)?.solve(start)?
+        }
+        Err(peg::SolveError::NodeLimit { .. }) => {
+            out.log("search budget spent; searching on without a budget");
+            let options = SolverOptions {
+                max_nodes: None,
+                ..options
+            };
+            Solver::with_options(&board, finish, options).solve(start)?
+        }
+        r => r?,
+    };
     let finish_name = match finish {
         Finish::Hole(h) => Some(board.hole_name(h)),
         Finish::Anywhere => None,
