@@ -217,7 +217,7 @@ impl MouseScreen {
             thinking: None,
             solution: None,
             // The exact solution takes a moment; it is ready long before the first hint is asked for.
-            solving: Some(Job::spawn(move || Arc::new(Solution::solve(rule)))),
+            solving: Some(Job::spawn(move || Solution::cached(rule))),
             want: None,
             last_search: None,
             table_stats: TableStats::default(),
@@ -605,19 +605,21 @@ impl MouseScreen {
                 };
                 let x = x0 + 3 + u16::from(f) * SQ_W;
                 let dark = sq.is_dark();
-                let mut bg = if dark { t.dark_square } else { t.light_square };
+                let bg = if dark { t.dark_square } else { t.light_square };
                 let hinted = self.hint.is_some_and(|m| m.from() == sq || m.to() == sq);
+                // A highlight sets both colours, over the square's and the piece's.
+                let mut highlight = None;
                 if targets.contains(&sq) {
-                    bg = t.target;
+                    highlight = Some(t.target);
                 }
                 if hinted {
-                    bg = t.hint;
+                    highlight = Some(t.hint);
                 }
                 if self.selected == Some(sq) {
-                    bg = t.selected;
+                    highlight = Some(t.selected);
                 }
                 if self.cursor == sq {
-                    bg = t.cursor;
+                    highlight = Some(t.cursor);
                 }
                 let moved_here = last.is_some_and(|m| m.to() == sq);
                 let (l1, l2, fg) = if pos.mouse() == sq {
@@ -632,10 +634,11 @@ impl MouseScreen {
                     ("     ", "     ", t.text)
                 };
                 let mut style = bg.patch(fg);
-                if moved_here && !t.colour {
+                if moved_here {
                     style = style.patch(t.last_move);
-                } else if moved_here {
-                    style = style.fg(t.last_move.fg.unwrap_or_default());
+                }
+                if let Some(hl) = highlight {
+                    style = style.patch(hl);
                 }
                 put(x, y, l1, style);
                 put(x, y + 1, l2, style);

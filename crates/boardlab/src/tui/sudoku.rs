@@ -928,20 +928,18 @@ impl SudokuScreen {
                 let v = values[cell];
                 let given = p.is_some_and(|p| p.givens[cell] != 0);
                 // A checkerboard of two shades keeps neighbouring cells' pencil marks apart.
-                let mut bg = if (r + c) % 2 == 1 {
-                    t.shaded
-                } else {
-                    Style::new()
-                };
+                let bg = if (r + c) % 2 == 1 { t.shaded } else { t.plain };
+                // A highlight sets both colours (and wins over the digit's), keeping the digit's attributes.
+                let mut highlight = None;
                 if let Some(hint) = &self.hint {
                     if hint.pattern.contains(&cell) {
-                        bg = t.hint;
+                        highlight = Some(t.hint);
                     } else if hint.targets.contains(&cell) {
-                        bg = t.target;
+                        highlight = Some(t.target);
                     }
                 }
                 if cell == self.cursor {
-                    bg = t.cursor;
+                    highlight = Some(t.cursor);
                 }
                 let mut fg = if given { t.given } else { t.entered };
                 if v != 0 && (conflicts.contains(&cell) || self.flagged.contains(&cell)) {
@@ -982,6 +980,10 @@ impl SudokuScreen {
                         rows[1] = (6..=9).map(digit).chain(std::iter::once(' ')).collect();
                     }
                     bg.patch(t.pencil)
+                };
+                let style = match highlight {
+                    Some(hl) => style.patch(hl),
+                    None => style,
                 };
                 for (dy, row) in rows.iter().enumerate() {
                     put(x, y + dy as u16, row, style);

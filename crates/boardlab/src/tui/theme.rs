@@ -50,8 +50,11 @@ pub struct Theme {
     pub entered: Style,
     /// Pencil marks.
     pub pencil: Style,
-    /// Sudoku boxes shaded for contrast (every other box).
+    /// Sudoku cells, in a checkerboard of two shades (this one and `plain`) so neighbouring cells' pencil
+    /// marks stay apart.
     pub shaded: Style,
+    /// The other shade of sudoku cells.
+    pub plain: Style,
     /// The last move played.
     pub last_move: Style,
 }
@@ -66,36 +69,35 @@ impl Theme {
         }
     }
 
-    /// The colour palette.
+    /// The colour palette. Boards set their own background as well as their foreground, so they look the same
+    /// on light and dark terminals; only the 256-colour palette is used (no true colour).
     pub fn colour() -> Theme {
         let bold = Modifier::BOLD;
         Theme {
             colour: true,
             text: Style::new(),
-            dim: Style::new().fg(Color::Gray),
+            dim: Style::new().add_modifier(Modifier::DIM),
             title: Style::new().fg(Color::Yellow).add_modifier(bold),
             key: Style::new().fg(Color::Cyan).add_modifier(bold),
             cursor: Style::new().fg(Color::Black).bg(Color::Yellow),
-            selected: Style::new()
-                .fg(Color::Black)
-                .bg(Color::LightGreen)
-                .add_modifier(bold),
-            target: Style::new().bg(Color::Green),
+            selected: Style::new().fg(Color::Black).bg(Color::LightGreen).add_modifier(bold),
+            target: Style::new().fg(Color::Black).bg(Color::Green),
             hint: Style::new().fg(Color::Black).bg(Color::LightMagenta),
-            good: Style::new().fg(Color::LightGreen).add_modifier(bold),
-            bad: Style::new().fg(Color::LightRed).add_modifier(bold),
+            good: Style::new().fg(Color::Green).add_modifier(bold),
+            bad: Style::new().fg(Color::Red).add_modifier(bold),
             warn: Style::new().fg(Color::Yellow),
-            dark_square: Style::new().bg(Color::Rgb(120, 80, 50)),
-            light_square: Style::new().bg(Color::Rgb(225, 200, 160)),
-            mouse: Style::new().fg(Color::White).add_modifier(bold),
-            cat: Style::new().fg(Color::Black).add_modifier(bold),
-            peg: Style::new().fg(Color::LightYellow).add_modifier(bold),
-            hole: Style::new().fg(Color::DarkGray),
-            given: Style::new().fg(Color::White).add_modifier(bold),
-            entered: Style::new().fg(Color::LightCyan),
-            pencil: Style::new().fg(Color::Gray),
-            shaded: Style::new().bg(Color::Rgb(40, 40, 55)),
-            last_move: Style::new().fg(Color::LightYellow),
+            dark_square: Style::new().bg(Color::Indexed(94)),
+            light_square: Style::new().bg(Color::Indexed(223)),
+            mouse: Style::new().fg(Color::Indexed(231)).add_modifier(bold),
+            cat: Style::new().fg(Color::Indexed(16)).add_modifier(bold),
+            peg: Style::new().fg(Color::Indexed(208)).add_modifier(bold),
+            hole: Style::new().fg(Color::Indexed(244)),
+            given: Style::new().fg(Color::Indexed(231)).add_modifier(bold),
+            entered: Style::new().fg(Color::Indexed(117)),
+            pencil: Style::new().fg(Color::Indexed(248)),
+            shaded: Style::new().bg(Color::Indexed(238)),
+            plain: Style::new().bg(Color::Indexed(235)),
+            last_move: Style::new().fg(Color::Indexed(226)),
         }
     }
 
@@ -125,6 +127,7 @@ impl Theme {
             entered: s,
             pencil: s.add_modifier(Modifier::DIM),
             shaded: s,
+            plain: s,
             last_move: s.add_modifier(Modifier::UNDERLINED),
         }
     }
@@ -159,6 +162,7 @@ mod tests {
             t.entered,
             t.pencil,
             t.shaded,
+            t.plain,
             t.last_move,
         ];
         for s in styles {
