@@ -80,7 +80,10 @@ impl Theme {
             title: Style::new().fg(Color::Yellow).add_modifier(bold),
             key: Style::new().fg(Color::Cyan).add_modifier(bold),
             cursor: Style::new().fg(Color::Black).bg(Color::Yellow),
-            selected: Style::new().fg(Color::Black).bg(Color::LightGreen).add_modifier(bold),
+            selected: Style::new()
+                .fg(Color::Black)
+                .bg(Color::LightGreen)
+                .add_modifier(bold),
             target: Style::new().fg(Color::Black).bg(Color::Green),
             hint: Style::new().fg(Color::Black).bg(Color::LightMagenta),
             good: Style::new().fg(Color::Green).add_modifier(bold),
