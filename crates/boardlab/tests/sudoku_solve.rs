@@ -69,6 +69,24 @@ fn solves_a_line_from_stdin() {
 }
 
 #[test]
+fn solves_a_puzzle_given_as_the_argument() {
+    let (code, out, _) = run(&["sudoku", "solve", NORVIG_HARD], "");
+    assert_eq!(code, 0);
+    assert_eq!(out, format!("{NORVIG_HARD_SOLUTION}\n"));
+    // Too short: read as a puzzle, reported with its column.
+    let (code, out, _) = run(&["sudoku", "solve", &NORVIG_HARD[..79]], "");
+    assert_eq!(code, 1);
+    assert!(
+        out.starts_with("error: line 1, column 80: 79 cells"),
+        "{out}"
+    );
+    // A name that is not a puzzle and not a file.
+    let (code, _, err) = run(&["sudoku", "solve", "no-such-puzzles.txt"], "");
+    assert_eq!(code, 1);
+    assert!(err.contains("cannot open no-such-puzzles.txt"), "{err}");
+}
+
+#[test]
 fn solves_a_block_file_and_dash() {
     let g: Grid = NORVIG_HARD.parse().unwrap();
     let mut f = tempfile::NamedTempFile::new().unwrap();

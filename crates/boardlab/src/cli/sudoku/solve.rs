@@ -32,7 +32,8 @@ written 'N+' when counting stopped at the limit.
 Exit status: 0 when every puzzle was read; 1 when some could not be read (or the input held none), and with \
 --strict also when some puzzle has no solution or more than one.")]
 pub struct SolveArgs {
-    /// The file to read; `-` or nothing reads standard input.
+    /// The file to read; `-` or nothing reads standard input. A puzzle may also be given here directly, as an
+    /// 81-character line.
     pub file: Option<PathBuf>,
 
     /// Print the number of solutions of each puzzle instead of its solution.
@@ -221,6 +222,12 @@ pub fn run(args: SolveArgs, out: &Output) -> anyhow::Result<ExitCode> {
     let (name, source): (String, Box<dyn Read + Send>) = match &args.file {
         None => ("<stdin>".to_string(), Box::new(io::stdin())),
         Some(p) if p.as_os_str() == "-" => ("<stdin>".to_string(), Box::new(io::stdin())),
+        Some(p) if !p.exists() && looks_like_a_puzzle(&p.to_string_lossy()) => (
+            "the puzzle argument".to_string(),
+            Box::new(io::Cursor::new(
+                p.to_string_lossy().into_owned().into_bytes(),
+            )),
+        ),
         Some(p) => {
             let f = File::open(p).with_context(|| format!("cannot open {}", p.display()))?;
             (p.display().to_string(), Box::new(f))
@@ -380,6 +387,19 @@ fn print_summary(summary: &Summary, count_limit: Option<u64>) {
         },
         summary.invalid,
     );
+}
+
+/// Whether a command-line argument that names no file is a puzzle given directly: nothing but cells (digits and
+/// blanks) and separators, with at least 17 cells.
+fn looks_like_a_puzzle(arg: &str) -> bool {
+    let cells = arg
+        .chars()
+        .filter(|c| c.is_ascii_digit() || matches!(c, '.' | '_' | '-' | '*'))
+        .count();
+    cells >= 17
+        && arg.chars().all(|c| {
+            c.is_ascii_digit() || matches!(c, '.' | '_' | '-' | '*' | '|' | '+' | ' ' | '\n')
+        })
 }
 
 /// Write one result; returns true when stdout was closed (broken pipe).
