@@ -4,7 +4,7 @@
 //! forward on the complemented board (holes and pegs swapped). So the positions from which one peg on `h` can be
 //! reached are the complements of the positions reachable, by ordinary play, from the board full but for `h`: the
 //! table is one enumeration from the complemented finish, keeping every level as a compact sorted set
-//! ([`crate::keyset`]). A question is then one lookup.
+//! (the crate's private `keyset` module). A question is then one lookup.
 
 use crate::board::{Board, Symmetry};
 use crate::count::CountError;
