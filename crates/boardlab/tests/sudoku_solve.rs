@@ -240,6 +240,17 @@ fn incomplete_block_at_end() {
         lines[1],
         "error: line 7, column 1: the 9-line block started on line 2 ends after 4 rows"
     );
+    // The same when the last row has no newline after it (the file simply ends).
+    let trimmed = format!("{NORVIG_HARD}\n{}", block.trim_end());
+    for args in [&["sudoku", "solve"][..], &["sudoku", "rate"][..]] {
+        let (code, out, err) = run(args, &trimmed);
+        assert_eq!(code, 1, "{args:?}");
+        assert!(
+            format!("{out}{err}")
+                .contains("line 7, column 1: the 9-line block started on line 2 ends after 4 rows"),
+            "{args:?}: {out}{err}"
+        );
+    }
 }
 
 #[test]

@@ -152,17 +152,23 @@ impl Input {
                     column: MAX_LINE + 1,
                     message: format!("the line is longer than {MAX_LINE} bytes"),
                 });
-                continue;
+            } else {
+                let text = String::from_utf8_lossy(&self.bytes);
+                for read in self.reader.read_line(&text) {
+                    items.push(match read {
+                        Ok(p) => Item::Puzzle {
+                            line: p.line,
+                            grid: p.grid,
+                        },
+                        Err(e) => bad(&e),
+                    });
+                }
             }
-            let text = String::from_utf8_lossy(&self.bytes);
-            for read in self.reader.read_line(&text) {
-                items.push(match read {
-                    Ok(p) => Item::Puzzle {
-                        line: p.line,
-                        grid: p.grid,
-                    },
-                    Err(e) => bad(&e),
-                });
+            // A last line without a newline: the input ends here, so a block it leaves open is an error.
+            if self.eof
+                && let Some(err) = self.reader.finish()
+            {
+                items.push(bad(&err));
             }
         }
         Ok(())
