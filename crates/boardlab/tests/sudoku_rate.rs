@@ -174,3 +174,34 @@ fn reads_a_file_and_nine_line_blocks() {
         format!("{POINTING}  2.6  pointing (medium)")
     );
 }
+
+#[test]
+fn a_puzzle_may_be_the_argument() {
+    let (code, out, err) = run(&["sudoku", "rate", POINTING], "");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out.trim_end(),
+        format!("{POINTING}  2.6  pointing (medium)")
+    );
+}
+
+#[test]
+fn an_overlong_line_is_reported_in_place_for_rate_and_solve() {
+    let long = "#".repeat(70_000);
+    let input = format!("{SIMPLE}\n.{long}\n{POINTING}\n");
+    for verb in ["rate", "solve"] {
+        let (code, out, err) = run(&["sudoku", verb], &input);
+        assert_eq!(code, 1, "{verb}: {err}");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 3, "{verb}: {out}");
+        assert_eq!(
+            lines[1], "error: line 2, column 65537: the line is longer than 65536 bytes",
+            "{verb}"
+        );
+        assert!(lines[2].len() >= 81, "{verb}: {out}");
+        assert!(
+            err.lines().all(|l| l.starts_with("boardlab: ")),
+            "{verb}: {err}"
+        );
+    }
+}

@@ -2,6 +2,7 @@
 
 pub mod generate;
 pub mod hint;
+mod input;
 pub mod rate;
 pub mod solve;
 

@@ -1,19 +1,18 @@
 //! `boardlab sudoku rate [FILE|-] [--explain] [--threads N]`: the grade and the rating of each puzzle, streaming.
 
-use std::fs::File;
-use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
+use std::io::{self, BufWriter, Write};
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
+use super::input::{Input, Item, MAX_ERRORS_SHOWN};
 use anyhow::Context;
 use clap::Args;
 use rayon::prelude::*;
 use serde::Serialize;
 use sudoku::logic::Step;
 use sudoku::rate::{self, Report, Verdict};
-use sudoku::{Grid, ParseError, ParseErrorKind, PuzzleReader};
 
 use crate::output::Output;
 
@@ -29,7 +28,8 @@ L, column C: ...' for a puzzle that could not be read. With --explain, each step
 
 Exit status: 0 when every puzzle was read, 1 otherwise (or when the input holds no puzzle).")]
 pub struct RateArgs {
-    /// The file to read; `-` or nothing reads standard input.
+    /// The file to read; `-` or nothing reads standard input. A puzzle may also be given here directly, as an
+    /// 81-character line.
     pub file: Option<PathBuf>,
 
     /// Print every step of the logical solution.
@@ -43,23 +43,6 @@ pub struct RateArgs {
 
 /// Puzzles rated per round.
 const CHUNK: usize = 1024;
-/// Longest line accepted, in bytes.
-const MAX_LINE: usize = 1 << 16;
-/// Read errors echoed on stderr.
-const MAX_ERRORS_SHOWN: usize = 10;
-
-enum Item {
-    Puzzle {
-        line: usize,
-        grid: Grid,
-    },
-    Bad {
-        line: usize,
-        column: usize,
-        message: String,
-    },
-}
-
 /// A step, for JSON.
 #[derive(Debug, Serialize)]
 pub struct JsonStep {
@@ -161,88 +144,11 @@ struct Summary {
     threads: usize,
 }
 
-/// Reads puzzles line by line into chunks.
-struct Input {
-    source: Box<dyn BufRead + Send>,
-    reader: PuzzleReader,
-    bytes: Vec<u8>,
-    eof: bool,
-}
-
-impl Input {
-    fn fill(&mut self, items: &mut Vec<Item>) -> anyhow::Result<()> {
-        items.clear();
-        while items.len() < CHUNK && !self.eof {
-            self.bytes.clear();
-            let n = (&mut self.source)
-                .take(MAX_LINE as u64 + 1)
-                .read_until(b'\n', &mut self.bytes)
-                .context("reading the puzzles")?;
-            if n == 0 {
-                self.eof = true;
-                if let Some(err) = self.reader.finish() {
-                    items.push(bad(&err));
-                }
-                break;
-            }
-            if self.bytes.len() > MAX_LINE && !self.bytes.ends_with(b"\n") {
-                // Skip the rest of the overlong line.
-                let mut sink = Vec::new();
-                loop {
-                    sink.clear();
-                    let m = (&mut self.source)
-                        .take(1 << 16)
-                        .read_until(b'\n', &mut sink)?;
-                    if m == 0 || sink.ends_with(b"\n") {
-                        break;
-                    }
-                }
-                let _ = self.reader.read_line("#");
-                items.push(Item::Bad {
-                    line: self.reader.lines_read(),
-                    column: MAX_LINE + 1,
-                    message: format!(
-                        "line {}: the line is longer than {MAX_LINE} bytes",
-                        self.reader.lines_read()
-                    ),
-                });
-                continue;
-            }
-            let text = String::from_utf8_lossy(&self.bytes);
-            let text = text.trim_end_matches(['\n', '\r']);
-            for read in self.reader.read_line(text) {
-                items.push(match read {
-                    Ok(p) => Item::Puzzle {
-                        line: p.line,
-                        grid: p.grid,
-                    },
-                    Err(e) => bad(&e),
-                });
-            }
-        }
-        Ok(())
-    }
-}
-
-fn bad(err: &ParseError) -> Item {
-    Item::Bad {
-        line: err.line,
-        column: err.column,
-        message: err.to_string(),
-    }
-}
-
 /// Run `boardlab sudoku rate`.
 pub fn run(args: RateArgs, out: &Output) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
-    let (name, source): (String, Box<dyn Read + Send>) = match &args.file {
-        None => ("<stdin>".to_string(), Box::new(io::stdin())),
-        Some(p) if p.as_os_str() == "-" => ("<stdin>".to_string(), Box::new(io::stdin())),
-        Some(p) => {
-            let f = File::open(p).with_context(|| format!("cannot open {}", p.display()))?;
-            (p.display().to_string(), Box::new(f))
-        }
-    };
+    let mut input = Input::open(args.file.as_deref())?;
+    let name = input.name.clone();
     let threads = args
         .threads
         .map(NonZeroUsize::get)
@@ -251,12 +157,6 @@ pub fn run(args: RateArgs, out: &Output) -> anyhow::Result<ExitCode> {
         .num_threads(threads)
         .build()
         .context("starting the worker threads")?;
-    let mut input = Input {
-        source: Box::new(BufReader::with_capacity(1 << 20, source)),
-        reader: PuzzleReader::new(),
-        bytes: Vec::with_capacity(256),
-        eof: false,
-    };
     let stdout = io::stdout();
     let mut w = BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut summary = Summary {
@@ -270,7 +170,7 @@ pub fn run(args: RateArgs, out: &Output) -> anyhow::Result<ExitCode> {
     }
     let mut items = Vec::with_capacity(CHUNK);
     loop {
-        input.fill(&mut items)?;
+        input.fill(&mut items, CHUNK)?;
         if items.is_empty() {
             break;
         }
@@ -373,11 +273,7 @@ pub fn run(args: RateArgs, out: &Output) -> anyhow::Result<ExitCode> {
     }
     let empty = summary.puzzles == 0 && summary.invalid == 0;
     if empty {
-        let err = ParseError {
-            line: input.reader.lines_read().max(1),
-            column: 1,
-            kind: ParseErrorKind::NoPuzzle,
-        };
+        let err = input.no_puzzle();
         eprintln!("boardlab: error: {name}: {err}");
     }
     if errors_shown > MAX_ERRORS_SHOWN {

@@ -4,8 +4,7 @@
 //! one result per puzzle in input order, so memory stays constant however long the input is. A summary with the
 //! rate goes on stderr.
 
-use std::fs::File;
-use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
+use std::io::{self, BufWriter, Write};
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -15,7 +14,9 @@ use anyhow::Context;
 use clap::Args;
 use rayon::prelude::*;
 use serde::Serialize;
-use sudoku::{Counted, Grid, ParseError, ParseErrorKind, PuzzleReader};
+use sudoku::Counted;
+
+use super::input::{Input, Item, MAX_ERRORS_SHOWN};
 
 use crate::output::Output;
 
@@ -55,25 +56,6 @@ pub struct SolveArgs {
 
 /// Puzzles read, solved and written per round.
 const CHUNK: usize = 8192;
-
-/// Longest line kept, in bytes; the rest of a longer line is skipped and the line reported.
-const MAX_LINE: usize = 1 << 16;
-
-/// Parse errors echoed on stderr before the rest are only counted.
-const MAX_ERRORS_SHOWN: usize = 10;
-
-/// One item of the input, in order.
-enum Item {
-    Puzzle {
-        line: usize,
-        grid: Grid,
-    },
-    Bad {
-        line: usize,
-        column: usize,
-        message: String,
-    },
-}
 
 /// One result, in order.
 enum Outcome {
@@ -123,96 +105,6 @@ struct JsonResult<'a> {
     error: Option<String>,
 }
 
-/// Reads lines of at most [`MAX_LINE`] bytes, feeding a [`PuzzleReader`].
-struct Input {
-    source: Box<dyn BufRead + Send>,
-    reader: PuzzleReader,
-    bytes: Vec<u8>,
-    eof: bool,
-}
-
-impl Input {
-    /// Read up to `CHUNK` items into `items` (cleared first). Returns false once the input is exhausted and
-    /// nothing more was read.
-    fn fill(&mut self, items: &mut Vec<Item>) -> anyhow::Result<()> {
-        items.clear();
-        while items.len() < CHUNK && !self.eof {
-            let truncated = self.read_line()?;
-            if self.eof && self.bytes.is_empty() {
-                if let Some(err) = self.reader.finish() {
-                    items.push(bad(&err));
-                }
-                break;
-            }
-            if truncated {
-                // Keep the line count in step; a comment line touches nothing else.
-                let _ = self.reader.read_line("#");
-                items.push(Item::Bad {
-                    line: self.reader.lines_read(),
-                    column: MAX_LINE + 1,
-                    message: format!("the line is longer than {MAX_LINE} bytes"),
-                });
-            } else {
-                let text = String::from_utf8_lossy(&self.bytes);
-                for read in self.reader.read_line(&text) {
-                    items.push(match read {
-                        Ok(p) => Item::Puzzle {
-                            line: p.line,
-                            grid: p.grid,
-                        },
-                        Err(e) => bad(&e),
-                    });
-                }
-            }
-            // A last line without a newline: the input ends here, so a block it leaves open is an error.
-            if self.eof
-                && let Some(err) = self.reader.finish()
-            {
-                items.push(bad(&err));
-            }
-        }
-        Ok(())
-    }
-
-    /// Read one line into `self.bytes` (without the newline). Returns whether it was cut at [`MAX_LINE`].
-    fn read_line(&mut self) -> anyhow::Result<bool> {
-        self.bytes.clear();
-        let mut truncated = false;
-        loop {
-            let buf = match self.source.fill_buf() {
-                Ok(b) => b,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e).context("reading the puzzles"),
-            };
-            if buf.is_empty() {
-                self.eof = true;
-                return Ok(truncated);
-            }
-            let (take, done) = match buf.iter().position(|&b| b == b'\n') {
-                Some(i) => (i, true),
-                None => (buf.len(), false),
-            };
-            let room = MAX_LINE.saturating_sub(self.bytes.len());
-            if take > room {
-                truncated = true;
-            }
-            self.bytes.extend_from_slice(&buf[..take.min(room)]);
-            self.source.consume(if done { take + 1 } else { take });
-            if done {
-                return Ok(truncated);
-            }
-        }
-    }
-}
-
-fn bad(err: &ParseError) -> Item {
-    Item::Bad {
-        line: err.line,
-        column: err.column,
-        message: err.to_string(),
-    }
-}
-
 fn solve_item(item: &Item, limit: u64) -> Outcome {
     match item {
         Item::Puzzle { grid, .. } => {
@@ -225,20 +117,8 @@ fn solve_item(item: &Item, limit: u64) -> Outcome {
 /// Run `boardlab sudoku solve`.
 pub fn run(args: SolveArgs, out: &Output) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
-    let (name, source): (String, Box<dyn Read + Send>) = match &args.file {
-        None => ("<stdin>".to_string(), Box::new(io::stdin())),
-        Some(p) if p.as_os_str() == "-" => ("<stdin>".to_string(), Box::new(io::stdin())),
-        Some(p) if !p.exists() && looks_like_a_puzzle(&p.to_string_lossy()) => (
-            "the puzzle argument".to_string(),
-            Box::new(io::Cursor::new(
-                p.to_string_lossy().into_owned().into_bytes(),
-            )),
-        ),
-        Some(p) => {
-            let f = File::open(p).with_context(|| format!("cannot open {}", p.display()))?;
-            (p.display().to_string(), Box::new(f))
-        }
-    };
+    let mut input = Input::open(args.file.as_deref())?;
+    let name = input.name.clone();
     let threads = args
         .threads
         .map(NonZeroUsize::get)
@@ -255,12 +135,6 @@ pub fn run(args: SolveArgs, out: &Output) -> anyhow::Result<ExitCode> {
     };
     let limit = if args.count { args.limit } else { 2 };
 
-    let mut input = Input {
-        source: Box::new(BufReader::with_capacity(1 << 20, source)),
-        reader: PuzzleReader::new(),
-        bytes: Vec::with_capacity(256),
-        eof: false,
-    };
     let stdout = io::stdout();
     let mut w = BufWriter::with_capacity(1 << 20, stdout.lock());
     let mut summary = Summary {
@@ -273,7 +147,7 @@ pub fn run(args: SolveArgs, out: &Output) -> anyhow::Result<ExitCode> {
     let mut current = Vec::with_capacity(CHUNK);
     let mut next = Vec::with_capacity(CHUNK);
     let mut outcomes: Vec<Outcome> = Vec::with_capacity(CHUNK);
-    input.fill(&mut current)?;
+    input.fill(&mut current, CHUNK)?;
     if out.json && write_all(&mut w, b"{\"results\": [\n")? {
         return Ok(ExitCode::SUCCESS);
     }
@@ -288,14 +162,14 @@ pub fn run(args: SolveArgs, out: &Output) -> anyhow::Result<ExitCode> {
                             .map(|item| solve_item(item, limit))
                             .collect_into_vec(&mut outcomes)
                     },
-                    || input.fill(&mut next),
+                    || input.fill(&mut next, CHUNK),
                 )
                 .1
             }),
             None => {
                 outcomes.clear();
                 outcomes.extend(current.iter().map(|item| solve_item(item, limit)));
-                input.fill(&mut next)
+                input.fill(&mut next, CHUNK)
             }
         };
         for (item, outcome) in current.iter().zip(outcomes.iter()) {
@@ -325,11 +199,7 @@ pub fn run(args: SolveArgs, out: &Output) -> anyhow::Result<ExitCode> {
 
     let empty = summary.puzzles == 0 && summary.invalid == 0;
     if empty {
-        let err = ParseError {
-            line: input.reader.lines_read().max(1),
-            column: 1,
-            kind: ParseErrorKind::NoPuzzle,
-        };
+        let err = input.no_puzzle();
         eprintln!("boardlab: error: {name}: {err}");
     }
     if errors_shown > MAX_ERRORS_SHOWN {
@@ -393,19 +263,6 @@ fn print_summary(summary: &Summary, count_limit: Option<u64>) {
         },
         summary.invalid,
     );
-}
-
-/// Whether a command-line argument that names no file is a puzzle given directly: nothing but cells (digits and
-/// blanks) and separators, with at least 17 cells.
-fn looks_like_a_puzzle(arg: &str) -> bool {
-    let cells = arg
-        .chars()
-        .filter(|c| c.is_ascii_digit() || matches!(c, '.' | '_' | '-' | '*'))
-        .count();
-    cells >= 17
-        && arg.chars().all(|c| {
-            c.is_ascii_digit() || matches!(c, '.' | '_' | '-' | '*' | '|' | '+' | ' ' | '\n')
-        })
 }
 
 /// Write one result; returns true when stdout was closed (broken pipe).
