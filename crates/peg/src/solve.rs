@@ -177,9 +177,13 @@ impl Solver {
     }
 
     /// Attach a complete table (built elsewhere, for example in a background thread) for the same board and
-    /// finish; returns `false` (and attaches nothing) if it is for another board or finish.
+    /// finish; returns `false` (and attaches nothing) if it is for another board or finish, or covers only one
+    /// position class ([`FinishTable::build_for_class`]).
     pub fn attach(&mut self, table: Arc<FinishTable>) -> bool {
-        if table.finish() != self.finish || table.board().moves() != self.board.moves() {
+        if table.finish() != self.finish
+            || table.board().moves() != self.board.moves()
+            || !table.covers_all()
+        {
             return false;
         }
         self.complete = Some(table);
