@@ -230,3 +230,41 @@ fn mouse_and_cats_from_the_title_screen() {
     let screen = t.wait_for("tty mode:");
     assert!(screen.contains("boardlab exited with 0"), "{screen}");
 }
+
+#[test]
+fn peg_solitaire_from_the_title_screen() {
+    if !have_tmux() {
+        return;
+    }
+    let t = Tmux::start("");
+    t.wait_for("Choose a game");
+    // 2 highlights Peg solitaire; its default options: the English board from the centre, finish anywhere.
+    t.send(&["2", "Enter"]);
+    let screen = t.wait_for("Pegs    32 left");
+    assert!(
+        screen.contains("Peg solitaire · english · start d4 · finish anywhere"),
+        "{screen}"
+    );
+    // The cursor starts on d2: choose it, go down to d4, jump.
+    t.send(&["Enter"]);
+    t.wait_for("d2 chosen: it can jump to d4");
+    t.send(&["Down", "Down", "Enter"]);
+    t.wait_for("Moves   1 made · last d2-d4");
+    // A typed jump, then an illegal one.
+    t.send(&[":", "f3d3", "Enter"]);
+    t.wait_for("Moves   2 made · last f3-d3");
+    t.send(&["d1-d3", "Enter"]);
+    t.wait_for("Not a legal jump: d1-d3");
+    t.send(&["Escape"]);
+    let screen = t.wait_for("✔ A one-peg finish is still possible");
+    assert!(screen.contains("Pegs    30 left"), "{screen}");
+    t.send(&["h"]);
+    t.wait_for("A solution from here in 29 jumps");
+    t.send(&["q"]);
+    t.wait_for("Leave this game?");
+    t.send(&["y"]);
+    t.wait_for("Choose a game");
+    t.send(&["q"]);
+    let screen = t.wait_for("tty mode:");
+    assert!(screen.contains("boardlab exited with 0"), "{screen}");
+}

@@ -31,7 +31,14 @@ pub fn choices(game: Game) -> Vec<Choice> {
     match game {
         Game::Mouse => super::mouse::choices(),
         Game::Sudoku => super::sudoku::choices(),
-        Game::Peg => Vec::new(),
+        Game::Peg => super::peg::choices(),
+    }
+}
+
+/// Update the options of `game` after one of them changed (the peg board decides which holes can be chosen).
+pub fn refresh_choices(game: Game, choices: &mut [Choice]) {
+    if game == Game::Peg {
+        super::peg::refresh(choices);
     }
 }
 
@@ -40,7 +47,7 @@ pub fn rules(game: Game) -> Vec<Line<'static>> {
     match game {
         Game::Mouse => super::mouse::rules(),
         Game::Sudoku => super::sudoku::rules(),
-        Game::Peg => vec![Line::raw(description(game))],
+        Game::Peg => super::peg::rules(),
     }
 }
 
@@ -49,7 +56,7 @@ pub fn start(game: Game, choices: &[Choice], cfg: &Config) -> Result<Box<dyn Gam
     match game {
         Game::Mouse => super::mouse::start(choices, cfg),
         Game::Sudoku => super::sudoku::start(choices, cfg),
-        Game::Peg => Err(not_ready(game)),
+        Game::Peg => super::peg::start(choices, cfg),
     }
 }
 
@@ -62,21 +69,13 @@ pub fn load(
     match game {
         Game::Mouse => super::mouse::load(state, cfg),
         Game::Sudoku => super::sudoku::load(state, cfg),
-        Game::Peg => Err(not_ready(game)),
+        Game::Peg => super::peg::load(state, cfg),
     }
 }
 
 /// Whether `game` can be played in this build.
 pub fn playable(game: Game) -> bool {
     match game {
-        Game::Mouse | Game::Sudoku => true,
-        Game::Peg => false,
+        Game::Mouse | Game::Peg | Game::Sudoku => true,
     }
-}
-
-fn not_ready(game: Game) -> String {
-    format!(
-        "{} cannot be played here yet: its engine library has not landed",
-        game.name()
-    )
 }

@@ -26,6 +26,7 @@ pub mod games;
 pub mod history;
 pub mod job;
 pub mod mouse;
+pub mod peg;
 pub mod save;
 pub mod screen;
 pub mod sudoku;

@@ -196,6 +196,7 @@ impl Title {
             } else {
                 c.prev();
             }
+            games::refresh_choices(g, &mut self.choices[slot(g)]);
         }
     }
 
