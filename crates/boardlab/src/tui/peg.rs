@@ -40,6 +40,9 @@ const SLICE_NODES: u64 = 200_000;
 /// Positions the solver may examine for one position before the indicator says "not known" (each `h` on such
 /// a position allows as many again, four times over).
 const SEARCH_CAP: u64 = 40_000_000;
+/// While the complete table is being built, the search of one position stops after this many positions and the
+/// indicator waits for the table instead: on two cores the two would only slow each other down.
+const SEARCH_WHILE_BUILDING: u64 = 2_000_000;
 /// The memory the solver's table of dead positions may use.
 const SOLVER_MEMORY: u64 = 512 << 20;
 /// Complete tables are built only for boards up to this many holes…
@@ -367,6 +370,14 @@ impl Oracle {
         if self.answer(line) != Answer::Checking {
             return;
         }
+        if matches!(self.table, TableState::Building(_))
+            && self
+                .spent
+                .get(&pos.bits())
+                .is_some_and(|&(nodes, _)| nodes >= SEARCH_WHILE_BUILDING)
+        {
+            return;
+        }
         let solver = self.solver.take();
         let (board, finish) = (self.board.clone(), self.finish);
         self.search = Some(Job::spawn(move || {
@@ -547,7 +558,8 @@ pub fn refresh(choices: &mut [Choice]) {
     };
     let board = board_of(board_c.value());
     let first_word = |c: &Choice| c.value().split_whitespace().next().map(str::to_string);
-    let old_start = first_word(start_c);
+    // A standard start stays the standard start of the new board; another hole is kept where the board has it.
+    let old_start = first_word(start_c).filter(|_| !start_c.value().contains("(std)"));
     let old_finish = first_word(finish_c);
     let std = board.default_vacancy();
     let mut starts = Vec::new();
@@ -1144,22 +1156,23 @@ impl PegScreen {
                 )
             }
         } else {
+            lines.push(Line::styled(
+                match self.setup.finish_name() {
+                    Some(h) => format!("A one-peg finish on {h} is"),
+                    None => "A one-peg finish is".to_string(),
+                },
+                t.dim,
+            ));
             match &answer {
-                Answer::Known(Verdict::Possible(_)) => {
-                    ("✔ A one-peg finish is still possible".to_string(), t.good)
-                }
+                Answer::Known(Verdict::Possible(_)) => ("✔ still possible".to_string(), t.good),
                 Answer::Known(Verdict::Impossible(_)) if played.is_empty() => {
-                    ("✘ A one-peg finish is not possible".to_string(), t.bad)
+                    ("✘ not possible".to_string(), t.bad)
                 }
-                Answer::Known(Verdict::Impossible(_)) => (
-                    "✘ A one-peg finish is no longer possible".to_string(),
-                    t.bad,
-                ),
-                Answer::Checking => ("… checking whether one peg can finish".to_string(), t.warn),
-                Answer::GaveUp { .. } => (
-                    "? Not known whether one peg can still finish".to_string(),
-                    t.warn,
-                ),
+                Answer::Known(Verdict::Impossible(_)) => {
+                    ("✘ no longer possible".to_string(), t.bad)
+                }
+                Answer::Checking => ("… being checked".to_string(), t.warn),
+                Answer::GaveUp { .. } => ("? not known".to_string(), t.warn),
             }
         };
         lines.push(Line::styled(text, style));
@@ -1185,11 +1198,7 @@ impl PegScreen {
                     _ => self.why_short(*why),
                 }
             }
-            Answer::Known(Verdict::Possible(_)) => match self.setup.finish_name() {
-                Some(h) => format!("on {h}"),
-                None => "on any hole".to_string(),
-            },
-            Answer::Checking => String::new(),
+            Answer::Known(Verdict::Possible(_)) | Answer::Checking => String::new(),
             Answer::GaveUp { nodes, memory } => format!(
                 "{} after {} positions; h searches longer",
                 if *memory { "memory full" } else { "gave up" },
@@ -1870,6 +1879,77 @@ mod tests {
         assert!(parse_jump(&t, "41").is_err());
     }
 
+    /// On a board without a complete table the indicator's answers come from the position class and from the
+    /// solver on the background thread; they are checked here against the rules.
+    #[test]
+    fn the_search_answers_where_there_is_no_table() {
+        let b = Board::builtin("french").unwrap();
+        let start = b.full().without_peg(b.parse_hole("d2").unwrap());
+        let mut o = Oracle::new(&b, start, Finish::Anywhere);
+        assert!(o.table_note().contains("no complete table for 37 holes"));
+        // A position known to finish: one peg on d6 (the class of the d2 start) with jumps taken back.
+        let mut p = Position::EMPTY.with_peg(b.parse_hole("d6").unwrap());
+        assert_eq!(b.position_class(p), b.position_class(start));
+        for _ in 0..10 {
+            let back = b
+                .moves()
+                .iter()
+                .copied()
+                .find(|m| m.is_undoable(p))
+                .unwrap();
+            p = p.undo(back);
+        }
+        assert_eq!(p.pegs(), 11);
+        let line = [start, p];
+        o.wait(&line);
+        match o.answer(&line) {
+            Answer::Known(Verdict::Possible(path)) => {
+                let end = path.iter().fold(p, |q, &m| {
+                    assert!(m.is_legal(q));
+                    q.apply(m)
+                });
+                assert_eq!(end.pegs(), 1);
+            }
+            other => panic!("{other:?}"),
+        }
+        // Every position along that way is known now.
+        let next = match o.answer(&line) {
+            Answer::Known(Verdict::Possible(path)) => p.apply(path[0]),
+            _ => unreachable!(),
+        };
+        assert!(matches!(
+            o.answer(&[next]),
+            Answer::Known(Verdict::Possible(_))
+        ));
+        // Pegs that can jump but never come together: the search proves it, as the library's solver does.
+        let h = |n: &str| b.parse_hole(n).unwrap();
+        let apart = Position::EMPTY
+            .with_peg(h("a3"))
+            .with_peg(h("b3"))
+            .with_peg(h("g5"))
+            .with_peg(h("c7"));
+        assert!(!Solver::new(&b, Finish::Anywhere).can_finish(apart).unwrap());
+        o.wait(&[apart]);
+        assert!(matches!(
+            o.answer(&[apart]),
+            Answer::Known(Verdict::Impossible(Why::Search | Why::Class))
+        ));
+        // No jump left.
+        let stuck = Position::EMPTY.with_peg(h("a3")).with_peg(h("g5"));
+        assert!(matches!(
+            o.answer(&[apart, stuck]),
+            Answer::Known(Verdict::Impossible(Why::Stuck | Why::Class))
+        ));
+        // The French centre start: the class settles it, with no table and no search.
+        let centre = Oracle::new(&b, b.default_start(), Finish::Anywhere);
+        assert!(!centre.busy());
+        let mut centre = centre;
+        assert_eq!(
+            centre.answer(&[b.default_start()]),
+            Answer::Known(Verdict::Impossible(Why::Class))
+        );
+    }
+
     #[test]
     fn the_cursor_walks_over_holes_only() {
         let b = Board::english();
@@ -1898,6 +1978,19 @@ mod tests {
         c[0].selected = 1;
         refresh(&mut c);
         assert_eq!(c[1].value(), "d4 (std) ✘");
+        // Wiegleb: the standard start is its own centre, e5.
+        c[0].selected = 4;
+        refresh(&mut c);
+        assert_eq!(c[1].value(), "e5 (std)");
+        // Another start is kept where the new board has that hole.
+        c[1].selected = Board::builtin("wiegleb").unwrap().parse_hole("d4").unwrap();
+        c[0].selected = 0;
+        refresh(&mut c);
+        assert_eq!(c[1].value(), "d4 (std)");
+        c[1].selected = Board::english().parse_hole("c1").unwrap();
+        c[0].selected = 1;
+        refresh(&mut c);
+        assert_eq!(c[1].value(), "c1");
         // Triangle: holes 1..15, the top by default.
         c[0].selected = 2;
         refresh(&mut c);
