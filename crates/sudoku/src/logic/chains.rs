@@ -40,8 +40,6 @@ struct Graph<'a> {
     /// For each digit (index `d - 1`) and cell, the other place of the digit in each house of the cell that has
     /// exactly two places for it.
     strong: Box<[[CellSet; 81]; 9]>,
-    /// Cells with exactly two candidates.
-    bivalue: CellSet,
 }
 
 /// Whether a set has exactly two members (without a population count, which is slow on baseline x86-64).
@@ -66,13 +64,7 @@ impl<'a> Graph<'a> {
                 }
             }
         }
-        let mut bivalue = 0u128;
-        for c in Cells(s.unsolved()) {
-            if two(u128::from(s.candidates(c))) {
-                bivalue |= bit(c);
-            }
-        }
-        Self { s, strong, bivalue }
+        Self { s, strong }
     }
 }
 
@@ -104,33 +96,6 @@ impl Node {
     }
 }
 
-/// The consequences of one assumption: nodes reached, with their distance (1 for the assumption itself).
-struct Closure {
-    on: [CellSet; 9],
-    off: [CellSet; 9],
-    level_on: [u8; NODES],
-    level_off: [u8; NODES],
-}
-
-impl Closure {
-    fn new() -> Self {
-        Self {
-            on: [0; 9],
-            off: [0; 9],
-            level_on: [0; NODES],
-            level_off: [0; NODES],
-        }
-    }
-
-    fn level(&self, n: Node) -> u8 {
-        if n.on {
-            self.level_on[usize::from(n.cand)]
-        } else {
-            self.level_off[usize::from(n.cand)]
-        }
-    }
-}
-
 /// Which links a search may use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Links {
@@ -147,43 +112,270 @@ const XY: Links = Links { y: true, x: true };
 /// What a search looks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Goal {
-    /// The whole closure.
-    All,
     /// A given node; the result is its level.
     Reach(Node),
     /// The way back to the (on) start, closing a loop of at least four nodes; the result is the loop's node count.
     Loop,
 }
 
-/// The whole consequences of every candidate assumed true (with both kinds of links), computed once per step
-/// and shared by forcing chains and multiple forcing chains.
-struct Closures {
+/// No node.
+const NONE: u16 = u16::MAX;
+
+/// The candidates of a state as numbered nodes (cell by cell, each cell's digits in order), with their links as
+/// node lists: the network the bit-parallel searches run on.
+struct Net {
+    /// Node of each candidate (`cell * 9 + d - 1`), [`NONE`] when it is not a candidate.
     index: [u16; NODES],
-    list: Vec<Closure>,
+    /// Candidate (`cell * 9 + d - 1`) of each node.
+    cand: Vec<u16>,
+    /// The nodes of the same digit in a peer cell (weak links through a house):
+    /// `peer[peer_at[v]..peer_at[v + 1]]`.
+    peer_at: Vec<u32>,
+    peer: Vec<u16>,
+    /// Strong partners: the nodes of the same digit that are its only other place in a house, as `peer`.
+    strong_at: Vec<u32>,
+    strong: Vec<u16>,
+    /// The nodes of each node's cell: `first..end`.
+    mates: Vec<(u16, u16)>,
+    /// The other node of a bivalue cell, [`NONE`] in other cells.
+    other: Vec<u16>,
+    /// The nodes in digit order (then cell order).
+    by_digit: Vec<u16>,
 }
 
-impl Closures {
-    fn compute(g: &Graph) -> Self {
+impl Net {
+    fn new(g: &Graph) -> Self {
         let s = g.s;
-        let mut index = [u16::MAX; NODES];
-        let mut list: Vec<Closure> = Vec::new();
+        let mut index = [NONE; NODES];
+        let mut cand = Vec::with_capacity(256);
+        let mut mates = Vec::with_capacity(256);
         for c in Cells(s.unsolved()) {
+            let first = cand.len() as u16;
             for d in Digits(s.candidates(c)) {
-                let mut cl = Closure::new();
-                search(g, Node::new(c, d, true), XY, Goal::All, u8::MAX, &mut cl);
-                index[c * 9 + usize::from(d - 1)] = list.len() as u16;
-                list.push(cl);
+                let k = c * 9 + usize::from(d - 1);
+                index[k] = cand.len() as u16;
+                cand.push(k as u16);
+            }
+            let end = cand.len() as u16;
+            for _ in first..end {
+                mates.push((first, end));
             }
         }
-        Self { index, list }
+        let n = cand.len();
+        let mut peer_at = Vec::with_capacity(n + 1);
+        let mut peer = Vec::with_capacity(n * 8);
+        let mut strong_at = Vec::with_capacity(n + 1);
+        let mut strong = Vec::with_capacity(n * 2);
+        let mut other = vec![NONE; n];
+        for (v, &k) in cand.iter().enumerate() {
+            let (c, di) = (usize::from(k) / 9, usize::from(k) % 9);
+            let pos = s.positions(di as u8 + 1);
+            peer_at.push(peer.len() as u32);
+            for p in Cells(PEERS[c] & pos) {
+                peer.push(index[p * 9 + di]);
+            }
+            strong_at.push(strong.len() as u32);
+            for p in Cells(g.strong[di][c]) {
+                strong.push(index[p * 9 + di]);
+            }
+            let (first, end) = mates[v];
+            if end - first == 2 {
+                other[v] = if usize::from(first) == v {
+                    end - 1
+                } else {
+                    first
+                };
+            }
+        }
+        peer_at.push(peer.len() as u32);
+        strong_at.push(strong.len() as u32);
+        let mut by_digit: Vec<u16> = (0..n as u16).collect();
+        by_digit.sort_unstable_by_key(|&v| {
+            let k = cand[usize::from(v)];
+            (k % 9, k / 9)
+        });
+        Self {
+            index,
+            cand,
+            peer_at,
+            peer,
+            strong_at,
+            strong,
+            mates,
+            other,
+            by_digit,
+        }
     }
 
-    fn of(&self, n: Node) -> &Closure {
-        &self.list[usize::from(self.index[usize::from(n.cand)])]
+    fn len(&self) -> usize {
+        self.cand.len()
+    }
+
+    fn peers(&self, v: usize) -> &[u16] {
+        &self.peer[self.peer_at[v] as usize..self.peer_at[v + 1] as usize]
+    }
+
+    fn strongs(&self, v: usize) -> &[u16] {
+        &self.strong[self.strong_at[v] as usize..self.strong_at[v + 1] as usize]
+    }
+
+    /// The chain node of node `v` with polarity `on`.
+    fn node(&self, v: usize, on: bool) -> Node {
+        Node {
+            cand: self.cand[v],
+            on,
+        }
     }
 }
 
-/// [`search`] restricted to X links (one digit): the same levels, on one pair of cell sets.
+/// A set of nodes of a [`Net`] (searches from them, one bit each): `W` words of 128 bits.
+type Set<const W: usize> = [u128; W];
+
+#[inline]
+fn has<const W: usize>(set: &Set<W>, v: usize) -> bool {
+    set[v / 128] >> (v % 128) & 1 != 0
+}
+
+#[inline]
+fn or_into<const W: usize>(acc: &mut Set<W>, x: &Set<W>) {
+    for w in 0..W {
+        acc[w] |= x[w];
+    }
+}
+
+/// Breadth-first searches from many starts at once, one level at a time: for each node and polarity, the set of
+/// starts that reach it. The levels are those of a search from each start alone (the start is level 1; "on"
+/// nodes are at odd levels, "off" nodes at even ones).
+struct Bfs<const W: usize> {
+    /// The level last computed.
+    level: u8,
+    /// For each node, the starts reaching it for the first time at the last level.
+    front: Vec<Set<W>>,
+    back: Vec<Set<W>>,
+    /// For each node, the starts that reached it "on" / "off" so far.
+    seen_on: Vec<Set<W>>,
+    seen_off: Vec<Set<W>>,
+    /// With `keep`, every level's `front`, one after the other (level 1 first).
+    history: Vec<Set<W>>,
+    keep: bool,
+}
+
+impl<const W: usize> Bfs<W> {
+    /// Searches from each node of `starts` assumed "on".
+    fn new(net: &Net, starts: impl Iterator<Item = usize>, keep: bool) -> Self {
+        let n = net.len();
+        let mut front = vec![[0u128; W]; n];
+        for v in starts {
+            front[v][v / 128] |= 1u128 << (v % 128);
+        }
+        let mut history = Vec::new();
+        if keep {
+            history.extend_from_slice(&front);
+        }
+        Self {
+            level: 1,
+            seen_on: front.clone(),
+            seen_off: vec![[0u128; W]; n],
+            back: vec![[0u128; W]; n],
+            front,
+            history,
+            keep,
+        }
+    }
+
+    /// Compute the next level with the given links. For loops (`loops` given), the level-2 step skips the links
+    /// that would close a loop straight back to the start, and from level 5 on the starts reached "on" again are
+    /// pushed to `loops`, in node order. Returns whether any node was reached for the first time.
+    fn step(&mut self, net: &Net, links: Links, mut loops: Option<&mut Vec<u16>>) -> bool {
+        self.level += 1;
+        let level = self.level;
+        let n = net.len();
+        let mut any = 0u128;
+        if level.is_multiple_of(2) {
+            // "On" nodes turn off the same digit in their peers and, with Y links, the other digits of their cell.
+            for v in 0..n {
+                let mut acc = [0u128; W];
+                for &u in net.peers(v) {
+                    or_into(&mut acc, &self.front[usize::from(u)]);
+                }
+                if links.y {
+                    let (first, end) = net.mates[v];
+                    for u in usize::from(first)..usize::from(end) {
+                        if u != v {
+                            or_into(&mut acc, &self.front[u]);
+                        }
+                    }
+                }
+                if level == 2 && loops.is_some() {
+                    // A loop leaves its start by another way than the one that closes it.
+                    if links.x {
+                        for &u in net.strongs(v) {
+                            let u = usize::from(u);
+                            acc[u / 128] &= !(1u128 << (u % 128));
+                        }
+                    }
+                    let o = net.other[v];
+                    if links.y && o != NONE {
+                        let o = usize::from(o);
+                        acc[o / 128] &= !(1u128 << (o % 128));
+                    }
+                }
+                let seen = &mut self.seen_off[v];
+                for w in 0..W {
+                    acc[w] &= !seen[w];
+                    seen[w] |= acc[w];
+                    any |= acc[w];
+                }
+                self.back[v] = acc;
+            }
+        } else {
+            // "Off" nodes turn on their strong partners and, with Y links, the other digit of a bivalue cell.
+            for v in 0..n {
+                let mut acc = [0u128; W];
+                if links.x {
+                    for &u in net.strongs(v) {
+                        or_into(&mut acc, &self.front[usize::from(u)]);
+                    }
+                }
+                let o = net.other[v];
+                if links.y && o != NONE {
+                    or_into(&mut acc, &self.front[usize::from(o)]);
+                }
+                if level >= 5
+                    && let Some(l) = loops.as_deref_mut()
+                    && has(&acc, v)
+                {
+                    l.push(v as u16);
+                }
+                let seen = &mut self.seen_on[v];
+                for w in 0..W {
+                    acc[w] &= !seen[w];
+                    seen[w] |= acc[w];
+                    any |= acc[w];
+                }
+                self.back[v] = acc;
+            }
+        }
+        std::mem::swap(&mut self.front, &mut self.back);
+        if self.keep {
+            self.history.extend_from_slice(&self.front);
+        }
+        any != 0
+    }
+
+    /// With `keep`: the level at which start `s` reached node `v` with polarity `on`, 0 if never.
+    fn level_of(&self, n: usize, s: usize, v: usize, on: bool) -> usize {
+        let levels = self.history.len() / n.max(1);
+        let first = if on { 1 } else { 2 };
+        (first..=levels)
+            .step_by(2)
+            .find(|&l| has(&self.history[(l - 1) * n + v], s))
+            .unwrap_or(0)
+    }
+}
+
+/// A breadth-first search from `start` over X links (one digit), stopping when the goal is met (the result is its
+/// level; for a loop, the loop's node count) or the search passes `max_level`.
 fn search_x(g: &Graph, start: Node, goal: Goal, max_level: u8) -> Option<u8> {
     let (sc, d) = (start.cell(), start.digit());
     let di = usize::from(d - 1);
@@ -238,128 +430,6 @@ fn search_x(g: &Graph, start: Node, goal: Goal, max_level: u8) -> Option<u8> {
             return None;
         }
         frontier = new;
-        on_turn = !on_turn;
-    }
-}
-
-/// Breadth-first search from `start` using `links`. Stops early when the goal is met or the search passes
-/// `max_level`.
-fn search(
-    g: &Graph,
-    start: Node,
-    links: Links,
-    goal: Goal,
-    max_level: u8,
-    out: &mut Closure,
-) -> Option<u8> {
-    let y = links.y;
-    let s = g.s;
-    // Levels are only kept for whole closures (multiple forcing chains need them for every node).
-    let levels = goal == Goal::All;
-    out.on = [0; 9];
-    out.off = [0; 9];
-    if levels {
-        out.level_on = [0; NODES];
-        out.level_off = [0; NODES];
-    }
-    let mut fr_on = [0u128; 9];
-    let mut fr_off = [0u128; 9];
-    let (sc, sd) = (start.cell(), usize::from(start.digit() - 1));
-    if start.on {
-        fr_on[sd] = bit(sc);
-        out.on[sd] = bit(sc);
-        out.level_on[usize::from(start.cand)] = 1;
-    } else {
-        fr_off[sd] = bit(sc);
-        out.off[sd] = bit(sc);
-        out.level_off[usize::from(start.cand)] = 1;
-    }
-    let mut level = 1u8;
-    let mut on_turn = start.on;
-    loop {
-        if level >= max_level {
-            return None;
-        }
-        level += 1;
-        let mut any = false;
-        if on_turn {
-            // On nodes turn off their peers' copies of the digit and, with Y links, their cell's other digits.
-            let mut new = [0u128; 9];
-            for d in 0..9 {
-                for c in Cells(fr_on[d]) {
-                    new[d] |= PEERS[c] & s.positions(d as u8 + 1);
-                    if y {
-                        for e in Digits(s.candidates(c) & !(1 << d)) {
-                            new[usize::from(e - 1)] |= bit(c);
-                        }
-                    }
-                }
-            }
-            if goal == Goal::Loop && level == 2 {
-                // A loop must leave the start by another way than the one that closes it: the partners whose
-                // "off" turns the start back on are not reached straight from it.
-                if links.x {
-                    new[sd] &= !g.strong[sd][sc];
-                }
-                let m = s.candidates(sc);
-                if y && g.bivalue & bit(sc) != 0 {
-                    new[(m & !(1 << sd)).trailing_zeros() as usize] &= !bit(sc);
-                }
-            }
-            for d in 0..9 {
-                new[d] &= !out.off[d];
-                out.off[d] |= new[d];
-                if levels {
-                    for c in Cells(new[d]) {
-                        out.level_off[c * 9 + d] = level;
-                    }
-                }
-                any |= new[d] != 0;
-            }
-            fr_off = new;
-            fr_on = [0; 9];
-        } else {
-            // Off nodes turn on the other place of a bilocal digit and, with Y links, a bivalue cell's other digit.
-            let mut new = [0u128; 9];
-            for d in 0..9 {
-                for c in Cells(fr_off[d]) {
-                    if links.x {
-                        new[d] |= g.strong[d][c];
-                    }
-                    if y {
-                        let m = s.candidates(c);
-                        if g.bivalue & bit(c) != 0 {
-                            let e = (m & !(1 << d)).trailing_zeros() as usize;
-                            new[e] |= bit(c);
-                        }
-                    }
-                }
-            }
-            if goal == Goal::Loop && level >= 5 && new[sd] & bit(sc) != 0 {
-                return Some(level - 1);
-            }
-            for d in 0..9 {
-                new[d] &= !out.on[d];
-                out.on[d] |= new[d];
-                if levels {
-                    for c in Cells(new[d]) {
-                        out.level_on[c * 9 + d] = level;
-                    }
-                }
-                any |= new[d] != 0;
-            }
-            fr_on = new;
-            fr_off = [0; 9];
-        }
-        if let Goal::Reach(t) = goal {
-            let set = if t.on { &out.on } else { &out.off };
-            if set[usize::from(t.digit() - 1)] & bit(t.cell()) != 0 {
-                return Some(level);
-            }
-        }
-        if !any {
-            return None;
-        }
         on_turn = !on_turn;
     }
 }
@@ -448,12 +518,15 @@ struct Unary {
     start: Node,
     links: Links,
     /// For a loop: the nodes (from the start, not repeating it) and the eliminations.
-    cycle: Option<(Vec<Node>, Vec<Candidate>)>,
+    cycle: Option<Cycle>,
 }
+
+/// A loop's nodes (from the start, not repeating it) and its eliminations.
+type Cycle = (Vec<Node>, Vec<Candidate>);
 
 /// The loop through `start` closing at the shortest distance, with its eliminations: a candidate outside the
 /// loop's cells that sees an "on" node and an "off" node of its digit is false whichever way round the loop holds.
-fn cycle_nodes(g: &Graph, start: Node, links: Links) -> Option<(Vec<Node>, Vec<Candidate>)> {
+fn cycle_nodes(g: &Graph, start: Node, links: Links) -> Option<Cycle> {
     let s = g.s;
     let (sc, sd) = (start.cell(), start.digit());
     // The "off" nodes that turn the start back on.
@@ -506,45 +579,118 @@ fn cycle_nodes(g: &Graph, start: Node, links: Links) -> Option<(Vec<Node>, Vec<C
     }
 }
 
-/// The strong partners of a candidate: the candidates that turn on when it turns off.
-fn partners<'g>(g: &'g Graph<'_>, n: Node) -> impl Iterator<Item = Node> + 'g {
-    let (c, d) = (n.cell(), n.digit());
-    let m = g.s.candidates(c);
-    let bivalue = (m.count_ones() == 2)
-        .then(|| Node::new(c, (m & !digit_bit(d)).trailing_zeros() as u8 + 1, true));
-    Cells(g.strong[usize::from(d - 1)][c])
-        .map(move |p| Node::new(p, d, true))
-        .chain(bivalue)
+/// Calls `$f::<W>($args)` with `W` the number of 128-bit words a set of `$n` nodes needs.
+macro_rules! by_width {
+    ($n:expr, $f:ident($($arg:expr),*)) => {
+        match $n.div_ceil(128) {
+            0 | 1 => $f::<1>($($arg),*),
+            2 => $f::<2>($($arg),*),
+            3 => $f::<3>($($arg),*),
+            4 => $f::<4>($($arg),*),
+            5 => $f::<5>($($arg),*),
+            _ => $f::<6>($($arg),*),
+        }
+    };
 }
 
-/// A mixed forcing chain from `start`, read off the shared closures: the level of the start's negation in its
-/// closure (a contradiction), or the way back to an "off" start through one of its partners.
-fn from_closures(g: &Graph, cls: &Closures, start: Node) -> Option<u8> {
-    let neg = Node {
-        on: !start.on,
-        ..start
+/// The longest chain of a technique with base rating `base` worth finding: rated at most `max`, and better than
+/// `best` (rating, then length), the best chain found so far. 0 when none is.
+fn longest_useful(base: Rating, max: Rating, best: Option<(Rating, usize)>) -> usize {
+    let mut k = 0;
+    while k < usize::from(u8::MAX) {
+        let next = k + 1;
+        let r = Rating(base.0.saturating_add(length_bonus(next)));
+        if r > max || best.is_some_and(|b| (r, next) >= b) {
+            break;
+        }
+        k = next;
+    }
+    k
+}
+
+/// The shortest loop of at most `kmax` nodes through a start ("on"), among all nodes (or the nodes of bivalue
+/// cells) as starts, whose loop has eliminations: (length, start, loop). Among loops of the same length, the
+/// first start in node order wins; a start whose shortest loop eliminates nothing is not taken further.
+fn shortest_loop<const W: usize>(
+    g: &Graph,
+    net: &Net,
+    links: Links,
+    bivalue_only: bool,
+    kmax: usize,
+) -> Option<(usize, Node, Cycle)> {
+    let n = net.len();
+    let mut bfs = Bfs::<W>::new(
+        net,
+        (0..n).filter(|&v| !bivalue_only || net.other[v] != NONE),
+        false,
+    );
+    let mut done = vec![false; n];
+    let mut looped = Vec::new();
+    // A loop back to the start at level L has L - 1 nodes.
+    while usize::from(bfs.level) <= kmax {
+        looped.clear();
+        let any = bfs.step(net, links, Some(&mut looped));
+        for &v in &looped {
+            let v = usize::from(v);
+            if std::mem::replace(&mut done[v], true) {
+                continue;
+            }
+            let start = net.node(v, true);
+            if let Some(cycle) = cycle_nodes(g, start, links) {
+                return Some((usize::from(bfs.level) - 1, start, cycle));
+            }
+        }
+        if !any {
+            break;
+        }
+    }
+    None
+}
+
+/// The shortest forcing chain (both kinds of links) of at most `kmax` nodes: (length, start). A start "on" that
+/// reaches its own "off" (at its level), or a start "off" one of whose partners, assumed "on", reaches it "on"
+/// (one more than that level). Among chains of the same length, the first start wins (node order, "on" first).
+fn shortest_forcing_chain<const W: usize>(net: &Net, kmax: usize) -> Option<(usize, Node)> {
+    let n = net.len();
+    let mut bfs = Bfs::<W>::new(net, 0..n, false);
+    let mut kmax = kmax;
+    let mut best: Option<(usize, usize)> = None;
+    let mut consider = |k: usize, idx: usize, kmax: &mut usize| {
+        if best.is_none_or(|b| (k, idx) < b) {
+            best = Some((k, idx));
+            *kmax = (*kmax).min(k);
+        }
     };
-    let level = if start.on {
-        cls.of(start).level(neg)
-    } else {
-        partners(g, start)
-            .map(|p| cls.of(p).level(neg))
-            .filter(|&l| l > 0)
-            .min()
-            .map_or(0, |l| l + 1)
-    };
-    (level > 0).then_some(level)
+    while usize::from(bfs.level) < kmax {
+        let any = bfs.step(net, XY, None);
+        let l = usize::from(bfs.level);
+        if l.is_multiple_of(2) {
+            for v in 0..n {
+                if has(&bfs.front[v], v) {
+                    consider(l, 2 * v, &mut kmax);
+                }
+            }
+        } else if l < kmax {
+            for v in 0..n {
+                let f = &bfs.front[v];
+                let o = net.other[v];
+                if net.strongs(v).iter().any(|&u| has(f, usize::from(u)))
+                    || (o != NONE && has(f, usize::from(o)))
+                {
+                    consider(l + 1, 2 * v + 1, &mut kmax);
+                }
+            }
+        }
+        if !any {
+            break;
+        }
+    }
+    best.map(|(k, idx)| (k, net.node(idx / 2, idx % 2 == 0)))
 }
 
 /// Loops and forcing chains, easiest first: X-cycles and Y-cycles (6.5), X-chains (6.6), mixed cycles and
 /// forcing chains (7.0), each plus its length bonus.
-fn unary(
-    g: &Graph,
-    max: Rating,
-    allowed: TechniqueSet,
-    scratch: &mut Closure,
-    closures: &mut Option<Closures>,
-) -> Option<Unary> {
+fn unary(g: &Graph, net: &mut Option<Net>, max: Rating, allowed: TechniqueSet) -> Option<Unary> {
     let s = g.s;
     let mut best: Option<Unary> = None;
     let modes = [
@@ -562,14 +708,37 @@ fn unary(
         if best.as_ref().is_some_and(|b| b.rating <= base) {
             continue;
         }
-        if links == XY && closures.is_none() {
-            *closures = Some(Closures::compute(g));
+        if links.y {
+            // Y-cycles, forcing chains and mixed cycles: bit-parallel searches from every start at once.
+            let kmax = longest_useful(base, max, best.as_ref().map(|b| (b.rating, b.complexity)));
+            if kmax == 0 {
+                continue;
+            }
+            let net = net.get_or_insert_with(|| Net::new(g));
+            let found = if is_loop {
+                by_width!(
+                    net.len(),
+                    shortest_loop(g, net, links, t == Technique::YCycle, kmax)
+                )
+                .map(|(k, start, cycle)| (k, start, Some(cycle)))
+            } else {
+                by_width!(net.len(), shortest_forcing_chain(net, kmax))
+                    .map(|(k, start)| (k, start, None))
+            };
+            if let Some((k, start, cycle)) = found {
+                best = Some(Unary {
+                    rating: Rating(base.0 + length_bonus(k)),
+                    complexity: k,
+                    technique: t,
+                    start,
+                    links,
+                    cycle,
+                });
+            }
+            continue;
         }
         for c in Cells(s.unsolved()) {
             let m = s.candidates(c);
-            if t == Technique::YCycle && m.count_ones() != 2 {
-                continue;
-            }
             for d in Digits(m) {
                 for on in [true, false] {
                     if is_loop && !on {
@@ -588,11 +757,7 @@ fn unary(
                     } else {
                         Goal::Reach(Node { on: !on, ..start })
                     };
-                    let found = match closures.as_ref() {
-                        Some(cls) if links == XY && !is_loop => from_closures(g, cls, start),
-                        _ if links == X => search_x(g, start, goal, limit),
-                        _ => search(g, start, links, goal, limit, scratch),
-                    };
+                    let found = search_x(g, start, goal, limit);
                     let Some(l) = found else {
                         continue;
                     };
@@ -628,54 +793,65 @@ fn unary(
     best
 }
 
-/// The best multiple forcing chain: (rating, complexity, technique, branch starts, conclusion).
+/// The best multiple forcing chain: (rating, complexity, technique, branch starts, conclusion, house).
 type Multiple = (Rating, usize, Technique, Vec<Node>, Node, usize);
 
 /// Cell and region forcing chains: every branch leads to the same conclusion.
-fn multiple(
-    g: &Graph,
-    max: Rating,
-    allowed: TechniqueSet,
-    closures: &mut Option<Closures>,
-) -> Option<Multiple> {
-    let s = g.s;
+fn multiple(g: &Graph, net: &Net, max: Rating, allowed: TechniqueSet) -> Option<Multiple> {
     let base = Technique::CellForcingChains.base_rating();
     let cell_ok = allowed.contains(Technique::CellForcingChains);
     let region_ok = allowed.contains(Technique::RegionForcingChains);
     if base > max || !(cell_ok || region_ok) {
         return None;
     }
-    let closures: &Closures = closures.get_or_insert_with(|| Closures::compute(g));
+    by_width!(net.len(), multiple_w(g, net, max, cell_ok, region_ok))
+}
+
+fn multiple_w<const W: usize>(
+    g: &Graph,
+    net: &Net,
+    max: Rating,
+    cell_ok: bool,
+    region_ok: bool,
+) -> Option<Multiple> {
+    let s = g.s;
+    let n = net.len();
+    let base = Technique::CellForcingChains.base_rating();
+    // The whole consequences of every candidate assumed true, with every level kept.
+    let mut bfs = Bfs::<W>::new(net, 0..n, true);
+    while bfs.step(net, XY, None) {}
     let mut best: Option<Multiple> = None;
-    let consider = |t: Technique, branches: &[Node], house: usize, best: &mut Option<Multiple>| {
-        let cls: Vec<&Closure> = branches.iter().map(|&n| closures.of(n)).collect();
+    let mut consider = |t: Technique, branches: &[usize], house: usize| {
+        let mut set = [0u128; W];
+        for &b in branches {
+            set[b / 128] |= 1u128 << (b % 128);
+        }
         for on in [true, false] {
-            let mut common = [0u128; 9];
-            for d in 0..9 {
-                common[d] = cls
-                    .iter()
-                    .fold(!0u128, |a, cl| a & if on { cl.on[d] } else { cl.off[d] });
-            }
-            for d in 0..9 {
-                for c in Cells(common[d]) {
-                    let target = Node::new(c, d as u8 + 1, on);
-                    let k: usize = cls.iter().map(|cl| usize::from(cl.level(target))).sum();
-                    let r = Rating(base.0 + length_bonus(k));
-                    if r <= max && best.as_ref().is_none_or(|b| (r, k) < (b.0, b.1)) {
-                        *best = Some((r, k, t, branches.to_vec(), target, house));
-                    }
+            let seen = if on { &bfs.seen_on } else { &bfs.seen_off };
+            for &v in &net.by_digit {
+                let v = usize::from(v);
+                if (0..W).any(|w| seen[v][w] & set[w] != set[w]) {
+                    continue;
+                }
+                let k: usize = branches.iter().map(|&b| bfs.level_of(n, b, v, on)).sum();
+                let r = Rating(base.0.saturating_add(length_bonus(k)));
+                if r <= max && best.as_ref().is_none_or(|b| (r, k) < (b.0, b.1)) {
+                    let starts = branches.iter().map(|&b| net.node(b, true)).collect();
+                    best = Some((r, k, t, starts, net.node(v, on), house));
                 }
             }
         }
     };
     if cell_ok {
-        for c in Cells(s.unsolved()) {
-            let m = s.candidates(c);
-            if m.count_ones() < 3 {
-                continue;
+        let mut v = 0;
+        while v < n {
+            let (first, end) = net.mates[v];
+            let (first, end) = (usize::from(first), usize::from(end));
+            if end - first >= 3 {
+                let branches: Vec<usize> = (first..end).collect();
+                consider(Technique::CellForcingChains, &branches, 0);
             }
-            let branches: Vec<Node> = Digits(m).map(|d| Node::new(c, d, true)).collect();
-            consider(Technique::CellForcingChains, &branches, 0, &mut best);
+            v = end;
         }
     }
     if region_ok {
@@ -685,8 +861,10 @@ fn multiple(
                 if m.count_ones() < 2 {
                     continue;
                 }
-                let branches: Vec<Node> = Cells(m).map(|c| Node::new(c, d, true)).collect();
-                consider(Technique::RegionForcingChains, &branches, h, &mut best);
+                let branches: Vec<usize> = Cells(m)
+                    .map(|c| usize::from(net.index[c * 9 + usize::from(d - 1)]))
+                    .collect();
+                consider(Technique::RegionForcingChains, &branches, h);
             }
         }
     }
@@ -699,9 +877,8 @@ pub(crate) fn find(s: &Candidates, step: &mut Step, max: Rating, allowed: Techni
         return false;
     }
     let g = Graph::new(s);
-    let mut scratch = Box::new(Closure::new());
-    let mut closures: Option<Closures> = None;
-    if let Some(u) = unary(&g, max, allowed, &mut scratch, &mut closures) {
+    let mut net: Option<Net> = None;
+    if let Some(u) = unary(&g, &mut net, max, allowed) {
         step.start(u.technique);
         step.rating = u.rating;
         let start = u.start;
@@ -733,7 +910,8 @@ pub(crate) fn find(s: &Candidates, step: &mut Step, max: Rating, allowed: Techni
         step.digits = digit_bit(start.digit());
         return true;
     }
-    if let Some((r, _, t, branches, target, house)) = multiple(&g, max, allowed, &mut closures) {
+    let net = net.get_or_insert_with(|| Net::new(&g));
+    if let Some((r, _, t, branches, target, house)) = multiple(&g, net, max, allowed) {
         step.start(t);
         step.rating = r;
         for &b in &branches {
