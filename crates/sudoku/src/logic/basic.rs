@@ -19,6 +19,43 @@ pub(crate) const SE_HOUSE_ORDER: [u8; 27] = [
 
 const ALL_DIGITS: u16 = 0x1ff;
 
+/// Where a finder has to look: the digits and cells that changed since it last searched the whole grid in vain.
+///
+/// A locked candidate, fish or turbot fish depends only on the places of its digit, a naked or hidden subset only on
+/// the candidates of its house's cells, and a wing only on its three cells' candidates (its eliminations can only
+/// shrink while they stay the same). So a pattern that was absent can only appear where something changed: the
+/// finders skip the digits, houses and cells outside the scope, and find the same first instance as a whole search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Scope {
+    /// Digits whose places changed (bit `d - 1`).
+    pub(crate) digits: u16,
+    /// Cells whose candidates changed.
+    pub(crate) cells: CellSet,
+}
+
+impl Scope {
+    /// The whole grid.
+    pub(crate) const ALL: Scope = Scope {
+        digits: ALL_DIGITS,
+        cells: super::tables::ALL_CELLS,
+    };
+    /// Nowhere.
+    pub(crate) const NONE: Scope = Scope {
+        digits: 0,
+        cells: 0,
+    };
+
+    #[inline]
+    fn digit(self, d: u8) -> bool {
+        self.digits & digit_bit(d) != 0
+    }
+
+    #[inline]
+    fn house(self, h: usize) -> bool {
+        self.cells & HOUSE[h] != 0
+    }
+}
+
 /// Every full house (the last empty cell of a house). Several placements, `houses` parallel to `placements`.
 pub(crate) fn full_houses(s: &Candidates, step: &mut Step) -> bool {
     step.start(Technique::FullHouse);
@@ -132,12 +169,16 @@ pub(crate) fn locked(
     step: &mut Step,
     pointing: bool,
     direct: bool,
+    scope: Scope,
 ) -> bool {
     const ROW_CHUNK: u16 = 0o7;
     const COL_CHUNK: u16 = 0o111;
     // SE scans (box, column), (box, row) for pointing and (column, box), (row, box) for claiming.
     for pass in 0..2 {
         for d in 1..=9u8 {
+            if !scope.digit(d) {
+                continue;
+            }
             let di = usize::from(d - 1);
             let hp = |h: usize| views[h].pos[di];
             for i in 0..9 {
@@ -358,6 +399,7 @@ pub(crate) fn naked_subset(
     views: &[HouseView; 27],
     step: &mut Step,
     k: usize,
+    scope: Scope,
 ) -> bool {
     let t = match k {
         2 => Technique::NakedPair,
@@ -366,6 +408,9 @@ pub(crate) fn naked_subset(
     };
     for &h in &SE_HOUSE_ORDER {
         let h = usize::from(h);
+        if !scope.house(h) {
+            continue;
+        }
         let v = &views[h];
         if v.n < 2 * k {
             continue;
@@ -440,6 +485,7 @@ pub(crate) fn hidden_subset(
     step: &mut Step,
     k: usize,
     direct: bool,
+    scope: Scope,
 ) -> bool {
     let t = match (k, direct) {
         (2, true) => Technique::DirectHiddenPair,
@@ -450,6 +496,9 @@ pub(crate) fn hidden_subset(
     };
     for &h in &SE_HOUSE_ORDER {
         let h = usize::from(h);
+        if !scope.house(h) {
+            continue;
+        }
         let v = &views[h];
         if (direct && v.n <= k) || (!direct && v.n <= 2 * k) {
             continue;
@@ -537,13 +586,22 @@ fn fill_hidden(
 }
 
 /// Basic fish of size `k` (2 X-Wing, 3 Swordfish, 4 Jellyfish) on rows or columns.
-pub(crate) fn fish(s: &Candidates, views: &[HouseView; 27], step: &mut Step, k: usize) -> bool {
+pub(crate) fn fish(
+    s: &Candidates,
+    views: &[HouseView; 27],
+    step: &mut Step,
+    k: usize,
+    scope: Scope,
+) -> bool {
     let t = match k {
         2 => Technique::XWing,
         3 => Technique::Swordfish,
         _ => Technique::Jellyfish,
     };
     for d in 1..=9u8 {
+        if !scope.digit(d) {
+            continue;
+        }
         let pos = s.positions(d);
         for rows_base in [true, false] {
             // For each base line, the positions across it (columns for rows, rows for columns).
@@ -615,11 +673,16 @@ fn bivalue_cells(s: &Candidates) -> CellSet {
 }
 
 /// XY-Wing: pivot {x,y}, pincers {x,z} and {y,z} seeing the pivot; z goes from cells seeing both pincers.
-pub(crate) fn xy_wing(s: &Candidates, step: &mut Step) -> bool {
+pub(crate) fn xy_wing(s: &Candidates, step: &mut Step, scope: Scope) -> bool {
     let bv = bivalue_cells(s);
     for p in Cells(bv) {
         let pm = s.candidates(p);
         let wings = bv & PEERS[p];
+        // One of the three cells must have changed.
+        let p_changed = scope.cells & bit(p) != 0;
+        if !p_changed && wings & scope.cells == 0 {
+            continue;
+        }
         for a in Cells(wings) {
             let am = s.candidates(a);
             let shared = am & pm;
@@ -628,9 +691,10 @@ pub(crate) fn xy_wing(s: &Candidates, step: &mut Step) -> bool {
             }
             let z = am & !pm;
             let need = (pm & !shared) | z;
+            let a_changed = p_changed || scope.cells & bit(a) != 0;
             for b in Cells(wings & !bit(a)) {
                 // Each pair of pincers once (the roles are symmetric).
-                if b < a || s.candidates(b) != need {
+                if b < a || s.candidates(b) != need || !(a_changed || scope.cells & bit(b) != 0) {
                     continue;
                 }
                 let zd = z.trailing_zeros() as u8 + 1;
@@ -647,7 +711,7 @@ pub(crate) fn xy_wing(s: &Candidates, step: &mut Step) -> bool {
 }
 
 /// XYZ-Wing: pivot {x,y,z}, pincers {x,z} and {y,z} seeing the pivot; z goes from cells seeing all three.
-pub(crate) fn xyz_wing(s: &Candidates, step: &mut Step) -> bool {
+pub(crate) fn xyz_wing(s: &Candidates, step: &mut Step, scope: Scope) -> bool {
     let bv = bivalue_cells(s);
     for p in Cells(s.unsolved()) {
         let pm = s.candidates(p);
@@ -655,13 +719,19 @@ pub(crate) fn xyz_wing(s: &Candidates, step: &mut Step) -> bool {
             continue;
         }
         let wings = bv & PEERS[p];
+        // One of the three cells must have changed.
+        let p_changed = scope.cells & bit(p) != 0;
+        if !p_changed && wings & scope.cells == 0 {
+            continue;
+        }
         for a in Cells(wings) {
             let am = s.candidates(a);
             if am & !pm != 0 {
                 continue;
             }
+            let a_changed = p_changed || scope.cells & bit(a) != 0;
             for b in Cells(wings & !bit(a)) {
-                if b < a {
+                if b < a || !(a_changed || scope.cells & bit(b) != 0) {
                     continue;
                 }
                 let bm = s.candidates(b);
@@ -731,6 +801,7 @@ pub(crate) fn turbot(
     views: &[HouseView; 27],
     step: &mut Step,
     allowed: TechniqueSet,
+    scope: Scope,
 ) -> bool {
     // (base kind, cover kind): 0 rows, 1 columns, 2 boxes.
     const SETS: [(usize, usize, Technique); 5] = [
@@ -742,6 +813,9 @@ pub(crate) fn turbot(
     ];
     let mut best: Option<TurbotFound> = None;
     for d in 1..=9u8 {
+        if !scope.digit(d) {
+            continue;
+        }
         let pos = s.positions(d);
         // For each house, its two ends when it holds exactly two places for d; for a box whose places lie on the
         // row and column through one cell (an empty rectangle), that cell twice.

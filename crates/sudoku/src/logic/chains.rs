@@ -13,6 +13,8 @@
 // Per-digit and per-house arrays are indexed in parallel; index loops read better than zipped iterators here.
 #![allow(clippy::needless_range_loop)]
 
+use super::Finder;
+use super::basic::Scope;
 use super::state::Candidates;
 use super::step::{Candidate, ChainNode, Rating, Step, Technique, TechniqueSet};
 use super::tables::{CellSet, Cells, Digits, HOUSE, PEERS, bit, digit_bit};
@@ -189,11 +191,12 @@ impl Net {
         }
         peer_at.push(peer.len() as u32);
         strong_at.push(strong.len() as u32);
-        let mut by_digit: Vec<u16> = (0..n as u16).collect();
-        by_digit.sort_unstable_by_key(|&v| {
-            let k = cand[usize::from(v)];
-            (k % 9, k / 9)
-        });
+        let mut by_digit = Vec::with_capacity(n);
+        for d in 1..=9u8 {
+            for c in Cells(s.positions(d)) {
+                by_digit.push(index[c * 9 + usize::from(d - 1)]);
+            }
+        }
         Self {
             index,
             cand,
@@ -247,8 +250,8 @@ fn or_into<const W: usize>(acc: &mut Set<W>, x: &Set<W>) {
 /// starts that reach it. The levels are those of a search from each start alone (the start is level 1; "on"
 /// nodes are at odd levels, "off" nodes at even ones).
 struct Bfs<const W: usize> {
-    /// The level last computed.
-    level: u8,
+    /// The level last computed (at most 255, as the searches of one start).
+    level: usize,
     /// For each node, the starts reaching it for the first time at the last level.
     front: Vec<Set<W>>,
     back: Vec<Set<W>>,
@@ -258,11 +261,13 @@ struct Bfs<const W: usize> {
     /// With `keep`, every level's `front`, one after the other (level 1 first).
     history: Vec<Set<W>>,
     keep: bool,
+    /// The nodes the search may reach (in node order); the others stay empty.
+    active: Vec<u16>,
 }
 
 impl<const W: usize> Bfs<W> {
-    /// Searches from each node of `starts` assumed "on".
-    fn new(net: &Net, starts: impl Iterator<Item = usize>, keep: bool) -> Self {
+    /// Searches from each node of `starts` assumed "on", through the nodes of `active` only.
+    fn new(net: &Net, starts: impl Iterator<Item = usize>, active: Vec<u16>, keep: bool) -> Self {
         let n = net.len();
         let mut front = vec![[0u128; W]; n];
         for v in starts {
@@ -280,6 +285,7 @@ impl<const W: usize> Bfs<W> {
             front,
             history,
             keep,
+            active,
         }
     }
 
@@ -289,11 +295,11 @@ impl<const W: usize> Bfs<W> {
     fn step(&mut self, net: &Net, links: Links, mut loops: Option<&mut Vec<u16>>) -> bool {
         self.level += 1;
         let level = self.level;
-        let n = net.len();
         let mut any = 0u128;
         if level.is_multiple_of(2) {
             // "On" nodes turn off the same digit in their peers and, with Y links, the other digits of their cell.
-            for v in 0..n {
+            for &v in &self.active {
+                let v = usize::from(v);
                 let mut acc = [0u128; W];
                 for &u in net.peers(v) {
                     or_into(&mut acc, &self.front[usize::from(u)]);
@@ -330,7 +336,8 @@ impl<const W: usize> Bfs<W> {
             }
         } else {
             // "Off" nodes turn on their strong partners and, with Y links, the other digit of a bivalue cell.
-            for v in 0..n {
+            for &v in &self.active {
+                let v = usize::from(v);
                 let mut acc = [0u128; W];
                 if links.x {
                     for &u in net.strongs(v) {
@@ -441,36 +448,56 @@ fn path(g: &Graph, start: Node, target: Node, links: Links) -> Vec<Node> {
 
 /// Like [`path`], without the steps from `start` straight to any of `skip`.
 fn path_avoiding(g: &Graph, start: Node, target: Node, links: Links, skip: &[Node]) -> Vec<Node> {
-    let y = links.y;
+    const UNSEEN: u16 = u16::MAX;
+    const ROOT: u16 = u16::MAX - 1;
     let s = g.s;
     let idx = |n: Node| usize::from(n.cand) * 2 + usize::from(n.on);
-    let mut parent = vec![u16::MAX; NODES * 2];
-    let mut seen = vec![false; NODES * 2];
-    let mut queue = std::collections::VecDeque::new();
-    seen[idx(start)] = true;
-    queue.push_back(start);
+    let node = |i: usize| Node {
+        cand: (i / 2) as u16,
+        on: i % 2 == 1,
+    };
+    // Breadth first, each node's successors in a fixed order: for an "on" node the other digits of its cell,
+    // then its peers; for an "off" node the other digit of a bivalue cell, then its strong partners.
+    let mut parent = [UNSEEN; NODES * 2];
+    let mut queue = [0u16; NODES * 2];
+    parent[idx(start)] = ROOT;
+    queue[0] = idx(start) as u16;
+    let (mut head, mut tail) = (0usize, 1usize);
     let mut found = false;
-    while let Some(n) = queue.pop_front() {
+    while head < tail {
+        let i = usize::from(queue[head]);
+        head += 1;
+        let n = node(i);
         if n == target {
             found = true;
             break;
         }
+        let mut visit = |m: Node| {
+            if n == start && skip.contains(&m) {
+                return;
+            }
+            let j = idx(m);
+            if parent[j] == UNSEEN {
+                parent[j] = i as u16;
+                queue[tail] = j as u16;
+                tail += 1;
+            }
+        };
         let (c, d) = (n.cell(), n.digit());
-        let mut next: Vec<Node> = Vec::new();
         if n.on {
-            if y {
+            if links.y {
                 for e in Digits(s.candidates(c) & !digit_bit(d)) {
-                    next.push(Node::new(c, e, false));
+                    visit(Node::new(c, e, false));
                 }
             }
             for p in Cells(PEERS[c] & s.positions(d)) {
-                next.push(Node::new(p, d, false));
+                visit(Node::new(p, d, false));
             }
         } else {
-            if y {
+            if links.y {
                 let m = s.candidates(c);
                 if m.count_ones() == 2 {
-                    next.push(Node::new(
+                    visit(Node::new(
                         c,
                         (m & !digit_bit(d)).trailing_zeros() as u8 + 1,
                         true,
@@ -479,18 +506,8 @@ fn path_avoiding(g: &Graph, start: Node, target: Node, links: Links, skip: &[Nod
             }
             if links.x {
                 for p in Cells(g.strong[usize::from(d - 1)][c]) {
-                    next.push(Node::new(p, d, true));
+                    visit(Node::new(p, d, true));
                 }
-            }
-        }
-        for m in next {
-            if n == start && skip.contains(&m) {
-                continue;
-            }
-            if !seen[idx(m)] {
-                seen[idx(m)] = true;
-                parent[idx(m)] = idx(n) as u16;
-                queue.push_back(m);
             }
         }
     }
@@ -499,12 +516,9 @@ fn path_avoiding(g: &Graph, start: Node, target: Node, links: Links, skip: &[Nod
     }
     let mut out = vec![target];
     let mut i = idx(target);
-    while parent[i] != u16::MAX {
+    while parent[i] != ROOT {
         i = usize::from(parent[i]);
-        out.push(Node {
-            cand: (i / 2) as u16,
-            on: i % 2 == 1,
-        });
+        out.push(node(i));
     }
     out.reverse();
     out
@@ -597,7 +611,7 @@ macro_rules! by_width {
 /// `best` (rating, then length), the best chain found so far. 0 when none is.
 fn longest_useful(base: Rating, max: Rating, best: Option<(Rating, usize)>) -> usize {
     let mut k = 0;
-    while k < usize::from(u8::MAX) {
+    while k < usize::from(u8::MAX) - 1 {
         let next = k + 1;
         let r = Rating(base.0.saturating_add(length_bonus(next)));
         if r > max || best.is_some_and(|b| (r, next) >= b) {
@@ -619,15 +633,20 @@ fn shortest_loop<const W: usize>(
     kmax: usize,
 ) -> Option<(usize, Node, Cycle)> {
     let n = net.len();
+    // With Y links only, "off" nodes lead on only in bivalue cells: the search stays in them.
+    let active: Vec<u16> = (0..n as u16)
+        .filter(|&v| !bivalue_only || net.other[usize::from(v)] != NONE)
+        .collect();
     let mut bfs = Bfs::<W>::new(
         net,
-        (0..n).filter(|&v| !bivalue_only || net.other[v] != NONE),
+        active.iter().map(|&v| usize::from(v)),
+        active.clone(),
         false,
     );
     let mut done = vec![false; n];
     let mut looped = Vec::new();
     // A loop back to the start at level L has L - 1 nodes.
-    while usize::from(bfs.level) <= kmax {
+    while bfs.level <= kmax {
         looped.clear();
         let any = bfs.step(net, links, Some(&mut looped));
         for &v in &looped {
@@ -637,7 +656,7 @@ fn shortest_loop<const W: usize>(
             }
             let start = net.node(v, true);
             if let Some(cycle) = cycle_nodes(g, start, links) {
-                return Some((usize::from(bfs.level) - 1, start, cycle));
+                return Some((bfs.level - 1, start, cycle));
             }
         }
         if !any {
@@ -652,7 +671,7 @@ fn shortest_loop<const W: usize>(
 /// (one more than that level). Among chains of the same length, the first start wins (node order, "on" first).
 fn shortest_forcing_chain<const W: usize>(net: &Net, kmax: usize) -> Option<(usize, Node)> {
     let n = net.len();
-    let mut bfs = Bfs::<W>::new(net, 0..n, false);
+    let mut bfs = Bfs::<W>::new(net, 0..n, (0..n as u16).collect(), false);
     let mut kmax = kmax;
     let mut best: Option<(usize, usize)> = None;
     let mut consider = |k: usize, idx: usize, kmax: &mut usize| {
@@ -661,9 +680,9 @@ fn shortest_forcing_chain<const W: usize>(net: &Net, kmax: usize) -> Option<(usi
             *kmax = (*kmax).min(k);
         }
     };
-    while usize::from(bfs.level) < kmax {
+    while bfs.level < kmax {
         let any = bfs.step(net, XY, None);
-        let l = usize::from(bfs.level);
+        let l = bfs.level;
         if l.is_multiple_of(2) {
             for v in 0..n {
                 if has(&bfs.front[v], v) {
@@ -690,7 +709,13 @@ fn shortest_forcing_chain<const W: usize>(net: &Net, kmax: usize) -> Option<(usi
 
 /// Loops and forcing chains, easiest first: X-cycles and Y-cycles (6.5), X-chains (6.6), mixed cycles and
 /// forcing chains (7.0), each plus its length bonus.
-fn unary(g: &Graph, net: &mut Option<Net>, max: Rating, allowed: TechniqueSet) -> Option<Unary> {
+fn unary(
+    g: &Graph,
+    net: &mut Option<Net>,
+    max: Rating,
+    allowed: TechniqueSet,
+    finder: &mut Finder,
+) -> Option<Unary> {
     let s = g.s;
     let mut best: Option<Unary> = None;
     let modes = [
@@ -737,39 +762,37 @@ fn unary(g: &Graph, net: &mut Option<Net>, max: Rating, allowed: TechniqueSet) -
             }
             continue;
         }
+        // X-cycles and X-chains: one search per start, on one digit. A digit whose places did not change since a
+        // search in vain up to at least this length has none.
+        let slot = t as usize;
+        let mut kmax = longest_useful(base, max, best.as_ref().map(|b| (b.rating, b.complexity)));
+        if kmax == 0 {
+            continue;
+        }
+        let digits = if kmax <= finder.clean_upto[slot] {
+            finder.dirty[slot].digits
+        } else {
+            0x1ff
+        };
+        let searched = kmax;
+        let mut found_any = false;
         for c in Cells(s.unsolved()) {
-            let m = s.candidates(c);
-            for d in Digits(m) {
+            for d in Digits(s.candidates(c) & digits) {
                 for on in [true, false] {
                     if is_loop && !on {
                         continue;
                     }
                     let start = Node::new(c, d, on);
-                    // A longer chain than the best of the same base can only rate the same or higher.
-                    let limit = match &best {
-                        Some(b) if b.rating.0 - length_bonus(b.complexity) == base.0 => {
-                            b.complexity as u8 + 1
-                        }
-                        _ => u8::MAX,
-                    };
-                    let goal = if is_loop {
-                        Goal::Loop
+                    // A loop back to the start at level L has L - 1 nodes; a chain reaching its end at level L, L.
+                    let found = if is_loop {
+                        search_x(g, start, Goal::Loop, (kmax + 1) as u8)
                     } else {
-                        Goal::Reach(Node { on: !on, ..start })
+                        search_x(g, start, Goal::Reach(Node { on: !on, ..start }), kmax as u8)
                     };
-                    let found = search_x(g, start, goal, limit);
                     let Some(l) = found else {
                         continue;
                     };
                     let k = usize::from(l);
-                    let r = Rating(base.0 + length_bonus(k));
-                    if r > max
-                        || best
-                            .as_ref()
-                            .is_some_and(|b| (r, k) >= (b.rating, b.complexity))
-                    {
-                        continue;
-                    }
                     let cycle = if is_loop {
                         match cycle_nodes(g, start, links) {
                             Some(found) => Some(found),
@@ -779,15 +802,25 @@ fn unary(g: &Graph, net: &mut Option<Net>, max: Rating, allowed: TechniqueSet) -
                         None
                     };
                     best = Some(Unary {
-                        rating: r,
+                        rating: Rating(base.0 + length_bonus(k)),
                         complexity: k,
                         technique: t,
                         start,
                         links,
                         cycle,
                     });
+                    found_any = true;
+                    // Only a shorter chain is better.
+                    kmax = k - 1;
                 }
             }
+        }
+        if found_any {
+            finder.dirty[slot] = Scope::ALL;
+            finder.clean_upto[slot] = 0;
+        } else {
+            finder.dirty[slot] = Scope::NONE;
+            finder.clean_upto[slot] = searched;
         }
     }
     best
@@ -797,13 +830,19 @@ fn unary(g: &Graph, net: &mut Option<Net>, max: Rating, allowed: TechniqueSet) -
 type Multiple = (Rating, usize, Technique, Vec<Node>, Node, usize);
 
 /// Cell and region forcing chains: every branch leads to the same conclusion.
-fn multiple(g: &Graph, net: &Net, max: Rating, allowed: TechniqueSet) -> Option<Multiple> {
+fn multiple(
+    g: &Graph,
+    net: &mut Option<Net>,
+    max: Rating,
+    allowed: TechniqueSet,
+) -> Option<Multiple> {
     let base = Technique::CellForcingChains.base_rating();
     let cell_ok = allowed.contains(Technique::CellForcingChains);
     let region_ok = allowed.contains(Technique::RegionForcingChains);
     if base > max || !(cell_ok || region_ok) {
         return None;
     }
+    let net = net.get_or_insert_with(|| Net::new(g));
     by_width!(net.len(), multiple_w(g, net, max, cell_ok, region_ok))
 }
 
@@ -818,8 +857,8 @@ fn multiple_w<const W: usize>(
     let n = net.len();
     let base = Technique::CellForcingChains.base_rating();
     // The whole consequences of every candidate assumed true, with every level kept.
-    let mut bfs = Bfs::<W>::new(net, 0..n, true);
-    while bfs.step(net, XY, None) {}
+    let mut bfs = Bfs::<W>::new(net, 0..n, (0..n as u16).collect(), true);
+    while bfs.level < usize::from(u8::MAX) && bfs.step(net, XY, None) {}
     let mut best: Option<Multiple> = None;
     let mut consider = |t: Technique, branches: &[usize], house: usize| {
         let mut set = [0u128; W];
@@ -872,13 +911,22 @@ fn multiple_w<const W: usize>(
 }
 
 /// The easiest chain step rated at most `max`.
-pub(crate) fn find(s: &Candidates, step: &mut Step, max: Rating, allowed: TechniqueSet) -> bool {
+/// With `explain`, the step gets its chain (the implications, for explanation and highlighting); without, only what
+/// it places or eliminates.
+pub(crate) fn find(
+    s: &Candidates,
+    step: &mut Step,
+    max: Rating,
+    allowed: TechniqueSet,
+    finder: &mut Finder,
+) -> bool {
     if Technique::XCycle.base_rating() > max {
         return false;
     }
+    let explain = finder.explain;
     let g = Graph::new(s);
     let mut net: Option<Net> = None;
-    if let Some(u) = unary(&g, &mut net, max, allowed) {
+    if let Some(u) = unary(&g, &mut net, max, allowed, finder) {
         step.start(u.technique);
         step.rating = u.rating;
         let start = u.start;
@@ -898,8 +946,10 @@ pub(crate) fn find(s: &Candidates, step: &mut Step, max: Rating, allowed: Techni
             on: !start.on,
             ..start
         };
-        let nodes = path(&g, start, target, u.links);
-        fill_chain(step, &nodes);
+        if explain {
+            let nodes = path(&g, start, target, u.links);
+            fill_chain(step, &nodes);
+        }
         let cand = Candidate::new(start.cell(), start.digit());
         if start.on {
             step.eliminations.push(cand);
@@ -910,13 +960,14 @@ pub(crate) fn find(s: &Candidates, step: &mut Step, max: Rating, allowed: Techni
         step.digits = digit_bit(start.digit());
         return true;
     }
-    let net = net.get_or_insert_with(|| Net::new(&g));
-    if let Some((r, _, t, branches, target, house)) = multiple(&g, net, max, allowed) {
+    if let Some((r, _, t, branches, target, house)) = multiple(&g, &mut net, max, allowed) {
         step.start(t);
         step.rating = r;
-        for &b in &branches {
-            let nodes = path(&g, b, target, XY);
-            fill_chain(step, &nodes);
+        if explain {
+            for &b in &branches {
+                let nodes = path(&g, b, target, XY);
+                fill_chain(step, &nodes);
+            }
         }
         if t == Technique::CellForcingChains {
             step.cells.push(branches[0].cell() as u8);

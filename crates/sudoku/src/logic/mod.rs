@@ -88,70 +88,181 @@ impl Outcome {
 /// Find the easiest step available among `allowed` techniques, rated at most `max`; fills `step` and returns
 /// whether one was found.
 pub fn find_step(s: &Candidates, step: &mut Step, max: Rating, allowed: TechniqueSet) -> bool {
-    macro_rules! tier {
-        ($t:expr, $e:expr) => {
-            if $t.base_rating() > max {
-                return false;
+    Finder::new(true).find(s, step, max, allowed)
+}
+
+/// Memo slots: one per technique (`Technique as usize`).
+const SLOTS: usize = TECHNIQUES.len();
+
+/// The step finder of one solve, along states that only lose candidates.
+///
+/// For each technique searched by digit, house or cell (see [`basic::Scope`]) it remembers what changed since the
+/// technique last searched in vain, and looks only there; so a step after a small elimination does not search the
+/// whole grid again for patterns that cannot have appeared. X-cycles and X-chains (one digit each) are remembered
+/// the same way, with the length up to which they searched.
+pub(crate) struct Finder {
+    /// Whether steps get their explanation (the chain of a chain step); without, only their effect.
+    explain: bool,
+    /// The digits' places at the last call.
+    last: Option<[tables::CellSet; 9]>,
+    /// For each technique, what changed since it last found nothing.
+    dirty: [basic::Scope; SLOTS],
+    /// For X-cycles and X-chains: the chain length up to which their last search in vain looked.
+    clean_upto: [usize; SLOTS],
+}
+
+impl Finder {
+    /// A finder that knows nothing yet.
+    pub(crate) fn new(explain: bool) -> Self {
+        Self {
+            explain,
+            last: None,
+            dirty: [basic::Scope::ALL; SLOTS],
+            clean_upto: [0; SLOTS],
+        }
+    }
+
+    /// Note what changed since the last call.
+    fn observe(&mut self, s: &Candidates) {
+        let now: [tables::CellSet; 9] = std::array::from_fn(|d| s.positions(d as u8 + 1));
+        let Some(last) = self.last.replace(now) else {
+            return;
+        };
+        let mut changed = basic::Scope::NONE;
+        for d in 0..9 {
+            let gone = last[d] ^ now[d];
+            // Along a solve candidates only go.
+            debug_assert_eq!(
+                now[d] & !last[d],
+                0,
+                "a finder's states must only lose candidates"
+            );
+            if gone != 0 {
+                changed.digits |= 1 << d;
+                changed.cells |= gone;
             }
-            if allowed.contains($t) && $e {
+        }
+        if changed.digits != 0 {
+            for scope in &mut self.dirty {
+                scope.digits |= changed.digits;
+                scope.cells |= changed.cells;
+            }
+        }
+    }
+
+    /// [`find_step`], looking only where something changed for the techniques that allow it.
+    pub(crate) fn find(
+        &mut self,
+        s: &Candidates,
+        step: &mut Step,
+        max: Rating,
+        allowed: TechniqueSet,
+    ) -> bool {
+        self.observe(s);
+        macro_rules! tier {
+            ($t:expr, $e:expr) => {
+                if $t.base_rating() > max {
+                    return false;
+                }
+                if allowed.contains($t) && $e {
+                    return step.rating <= max;
+                }
+            };
+        }
+        // A technique searched within its scope: after a search in vain its scope is empty, after a find the
+        // whole grid (its other instances were not looked for).
+        macro_rules! scoped {
+            ($t:expr, $slot:expr, |$scope:ident| $e:expr) => {
+                if $t.base_rating() > max {
+                    return false;
+                }
+                if allowed.contains($t) {
+                    let slot = $slot as usize;
+                    let $scope = self.dirty[slot];
+                    let found = $e;
+                    self.dirty[slot] = if found {
+                        basic::Scope::ALL
+                    } else {
+                        basic::Scope::NONE
+                    };
+                    if found {
+                        return step.rating <= max;
+                    }
+                }
+            };
+        }
+        use Technique as T;
+        tier!(T::FullHouse, basic::full_houses(s, step));
+        tier!(T::HiddenSingleBox, basic::hidden_singles(s, step, false));
+        tier!(T::HiddenSingleLine, basic::hidden_singles(s, step, true));
+        if T::DirectPointing.base_rating() > max {
+            return false;
+        }
+        let views = basic::house_views(s);
+        scoped!(T::DirectPointing, T::DirectPointing, |sc| basic::locked(
+            s, &views, step, true, true, sc
+        ));
+        scoped!(T::DirectClaiming, T::DirectClaiming, |sc| basic::locked(
+            s, &views, step, false, true, sc
+        ));
+        scoped!(T::DirectHiddenPair, T::DirectHiddenPair, |sc| {
+            basic::hidden_subset(s, &views, step, 2, true, sc)
+        });
+        tier!(T::NakedSingle, basic::naked_singles(s, step));
+        scoped!(T::DirectHiddenTriple, T::DirectHiddenTriple, |sc| {
+            basic::hidden_subset(s, &views, step, 3, true, sc)
+        });
+        scoped!(T::Pointing, T::Pointing, |sc| basic::locked(
+            s, &views, step, true, false, sc
+        ));
+        scoped!(T::Claiming, T::Claiming, |sc| basic::locked(
+            s, &views, step, false, false, sc
+        ));
+        scoped!(T::NakedPair, T::NakedPair, |sc| basic::naked_subset(
+            s, &views, step, 2, sc
+        ));
+        scoped!(T::XWing, T::XWing, |sc| basic::fish(s, &views, step, 2, sc));
+        scoped!(T::HiddenPair, T::HiddenPair, |sc| basic::hidden_subset(
+            s, &views, step, 2, false, sc
+        ));
+        scoped!(T::NakedTriple, T::NakedTriple, |sc| basic::naked_subset(
+            s, &views, step, 3, sc
+        ));
+        scoped!(T::Swordfish, T::Swordfish, |sc| basic::fish(
+            s, &views, step, 3, sc
+        ));
+        scoped!(T::HiddenTriple, T::HiddenTriple, |sc| basic::hidden_subset(
+            s, &views, step, 3, false, sc
+        ));
+        if T::Skyscraper.base_rating() > max {
+            return false;
+        }
+        {
+            // The turbot-fish family is one search (the best of its kinds), remembered in the skyscraper's slot.
+            let slot = T::Skyscraper as usize;
+            let found = basic::turbot(s, &views, step, allowed, self.dirty[slot]);
+            self.dirty[slot] = if found {
+                basic::Scope::ALL
+            } else {
+                basic::Scope::NONE
+            };
+            if found {
                 return step.rating <= max;
             }
-        };
+        }
+        scoped!(T::XYWing, T::XYWing, |sc| basic::xy_wing(s, step, sc));
+        scoped!(T::XYZWing, T::XYZWing, |sc| basic::xyz_wing(s, step, sc));
+        scoped!(T::NakedQuad, T::NakedQuad, |sc| basic::naked_subset(
+            s, &views, step, 4, sc
+        ));
+        scoped!(T::Jellyfish, T::Jellyfish, |sc| basic::fish(
+            s, &views, step, 4, sc
+        ));
+        scoped!(T::HiddenQuad, T::HiddenQuad, |sc| basic::hidden_subset(
+            s, &views, step, 4, false, sc
+        ));
+        chains::find(s, step, max, allowed, self)
     }
-    use Technique as T;
-    tier!(T::FullHouse, basic::full_houses(s, step));
-    tier!(T::HiddenSingleBox, basic::hidden_singles(s, step, false));
-    tier!(T::HiddenSingleLine, basic::hidden_singles(s, step, true));
-    if T::DirectPointing.base_rating() > max {
-        return false;
-    }
-    let views = basic::house_views(s);
-    tier!(
-        T::DirectPointing,
-        basic::locked(s, &views, step, true, true)
-    );
-    tier!(
-        T::DirectClaiming,
-        basic::locked(s, &views, step, false, true)
-    );
-    tier!(
-        T::DirectHiddenPair,
-        basic::hidden_subset(s, &views, step, 2, true)
-    );
-    tier!(T::NakedSingle, basic::naked_singles(s, step));
-    tier!(
-        T::DirectHiddenTriple,
-        basic::hidden_subset(s, &views, step, 3, true)
-    );
-    tier!(T::Pointing, basic::locked(s, &views, step, true, false));
-    tier!(T::Claiming, basic::locked(s, &views, step, false, false));
-    tier!(T::NakedPair, basic::naked_subset(s, &views, step, 2));
-    tier!(T::XWing, basic::fish(s, &views, step, 2));
-    tier!(
-        T::HiddenPair,
-        basic::hidden_subset(s, &views, step, 2, false)
-    );
-    tier!(T::NakedTriple, basic::naked_subset(s, &views, step, 3));
-    tier!(T::Swordfish, basic::fish(s, &views, step, 3));
-    tier!(
-        T::HiddenTriple,
-        basic::hidden_subset(s, &views, step, 3, false)
-    );
-    if T::Skyscraper.base_rating() > max {
-        return false;
-    }
-    if basic::turbot(s, &views, step, allowed) {
-        return step.rating <= max;
-    }
-    tier!(T::XYWing, basic::xy_wing(s, step));
-    tier!(T::XYZWing, basic::xyz_wing(s, step));
-    tier!(T::NakedQuad, basic::naked_subset(s, &views, step, 4));
-    tier!(T::Jellyfish, basic::fish(s, &views, step, 4));
-    tier!(
-        T::HiddenQuad,
-        basic::hidden_subset(s, &views, step, 4, false)
-    );
-    chains::find(s, step, max, allowed)
 }
 
 /// Apply a step: remove its eliminations, then place its placements. Fails if a placement is no longer possible
@@ -199,6 +310,7 @@ pub(crate) fn fills(mut state: Candidates, opts: &Options, targets: tables::Cell
         others = TechniqueSet(others.0 & !(1u64 << t as u8));
     }
     let mut step = Step::default();
+    let mut finder = Finder::new(false);
     loop {
         // Singles until none is left.
         loop {
@@ -237,7 +349,7 @@ pub(crate) fn fills(mut state: Candidates, opts: &Options, targets: tables::Cell
                 break;
             }
         }
-        if !find_step(&state, &mut step, opts.max_rating, others)
+        if !finder.find(&state, &mut step, opts.max_rating, others)
             || apply(&mut state, &step).is_err()
         {
             return false;
@@ -248,6 +360,7 @@ pub(crate) fn fills(mut state: Candidates, opts: &Options, targets: tables::Cell
 /// Solve as far as the techniques allow, easiest first.
 pub fn solve(mut state: Candidates, opts: &Options) -> Outcome {
     let mut step = Step::default();
+    let mut finder = Finder::new(opts.record);
     let mut hardest: Option<Technique> = None;
     let mut rating = Rating(0);
     let mut steps = Vec::new();
@@ -256,7 +369,7 @@ pub fn solve(mut state: Candidates, opts: &Options) -> Outcome {
         if state.is_solved() {
             break Status::Solved;
         }
-        if !find_step(&state, &mut step, opts.max_rating, opts.techniques) {
+        if !finder.find(&state, &mut step, opts.max_rating, opts.techniques) {
             break match state.contradiction() {
                 Some(c) => Status::Contradiction(c),
                 None => Status::Stuck,
