@@ -17,13 +17,13 @@ use super::Finder;
 use super::basic::Scope;
 use super::state::Candidates;
 use super::step::{Candidate, ChainNode, Rating, Step, Technique, TechniqueSet};
-use super::tables::{CellSet, Cells, Digits, HOUSE, PEERS, bit, digit_bit};
+use super::tables::{ALL_CELLS, CellSet, Cells, Digits, HOUSE, PEERS, bit, digit_bit};
 
 /// Number of candidates (cell, digit) of a grid.
 const NODES: usize = 729;
 
 /// SE's length bonus, in tenths, for a chain (or set of branches) of `complexity` nodes.
-pub(crate) fn length_bonus(complexity: usize) -> u8 {
+pub(crate) const fn length_bonus(complexity: usize) -> u8 {
     let length = complexity.saturating_sub(2);
     let mut ceil = 4usize;
     let mut odd = false;
@@ -42,6 +42,8 @@ struct Graph<'a> {
     /// For each digit (index `d - 1`) and cell, the other place of the digit in each house of the cell that has
     /// exactly two places for it.
     strong: Box<[[CellSet; 81]; 9]>,
+    /// Cells with exactly two candidates.
+    bivalue: CellSet,
 }
 
 /// Whether a set has exactly two members (without a population count, which is slow on baseline x86-64).
@@ -66,7 +68,13 @@ impl<'a> Graph<'a> {
                 }
             }
         }
-        Self { s, strong }
+        let mut bivalue = 0u128;
+        for c in Cells(s.unsolved()) {
+            if two(u128::from(s.candidates(c))) {
+                bivalue |= bit(c);
+            }
+        }
+        Self { s, strong, bivalue }
     }
 }
 
@@ -111,17 +119,33 @@ const X: Links = Links { y: false, x: true };
 const Y: Links = Links { y: true, x: false };
 const XY: Links = Links { y: true, x: true };
 
-/// What a search looks for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Goal {
-    /// A given node; the result is its level.
-    Reach(Node),
-    /// The way back to the (on) start, closing a loop of at least four nodes; the result is the loop's node count.
-    Loop,
-}
-
 /// No node.
 const NONE: u16 = u16::MAX;
+
+/// The links a bit-parallel search follows, as node lists.
+struct Adjacency {
+    /// For each node, the nodes whose "on" turns it off: `weak[weak_at[v]..weak_at[v + 1]]`.
+    weak_at: Vec<u32>,
+    weak: Vec<u16>,
+    /// For each node, the nodes whose "off" turns it on (its partners): `strong[strong_at[v]..strong_at[v + 1]]`.
+    strong_at: Vec<u32>,
+    strong: Vec<u16>,
+}
+
+impl Adjacency {
+    fn weak(&self, v: usize) -> &[u16] {
+        &self.weak[self.weak_at[v] as usize..self.weak_at[v + 1] as usize]
+    }
+
+    fn strong(&self, v: usize) -> &[u16] {
+        &self.strong[self.strong_at[v] as usize..self.strong_at[v + 1] as usize]
+    }
+
+    /// Whether node `v` has a partner: only then can it be turned on (or close a loop).
+    fn live(&self, v: usize) -> bool {
+        self.strong_at[v] != self.strong_at[v + 1]
+    }
+}
 
 /// The candidates of a state as numbered nodes (cell by cell, each cell's digits in order), with their links as
 /// node lists: the network the bit-parallel searches run on.
@@ -130,19 +154,18 @@ struct Net {
     index: [u16; NODES],
     /// Candidate (`cell * 9 + d - 1`) of each node.
     cand: Vec<u16>,
-    /// The nodes of the same digit in a peer cell (weak links through a house):
-    /// `peer[peer_at[v]..peer_at[v + 1]]`.
-    peer_at: Vec<u32>,
-    peer: Vec<u16>,
-    /// Strong partners: the nodes of the same digit that are its only other place in a house, as `peer`.
-    strong_at: Vec<u32>,
-    strong: Vec<u16>,
     /// The nodes of each node's cell: `first..end`.
     mates: Vec<(u16, u16)>,
-    /// The other node of a bivalue cell, [`NONE`] in other cells.
-    other: Vec<u16>,
     /// The nodes in digit order (then cell order).
     by_digit: Vec<u16>,
+    /// The links of chains on one digit: the same digit in peer cells, strong partners in houses.
+    x: Adjacency,
+    /// The links of chains through bivalue cells: the same digit in peer bivalue cells, the other digit of the
+    /// cell.
+    y: Adjacency,
+    /// All links: the same digit in peer cells and the other digits of the cell; strong partners in houses and
+    /// the other digit of a bivalue cell.
+    xy: Adjacency,
 }
 
 impl Net {
@@ -164,33 +187,60 @@ impl Net {
             }
         }
         let n = cand.len();
-        let mut peer_at = Vec::with_capacity(n + 1);
-        let mut peer = Vec::with_capacity(n * 8);
-        let mut strong_at = Vec::with_capacity(n + 1);
-        let mut strong = Vec::with_capacity(n * 2);
-        let mut other = vec![NONE; n];
+        let other: Vec<u16> = (0..n)
+            .map(|v| {
+                let (first, end) = mates[v];
+                match (end - first, usize::from(first) == v) {
+                    (2, true) => end - 1,
+                    (2, false) => first,
+                    _ => NONE,
+                }
+            })
+            .collect();
+        let empty = || Adjacency {
+            weak_at: Vec::with_capacity(n + 1),
+            weak: Vec::with_capacity(n * 8),
+            strong_at: Vec::with_capacity(n + 1),
+            strong: Vec::with_capacity(n * 2),
+        };
+        let (mut x, mut y, mut xy) = (empty(), empty(), empty());
         for (v, &k) in cand.iter().enumerate() {
             let (c, di) = (usize::from(k) / 9, usize::from(k) % 9);
-            let pos = s.positions(di as u8 + 1);
-            peer_at.push(peer.len() as u32);
-            for p in Cells(PEERS[c] & pos) {
-                peer.push(index[p * 9 + di]);
+            for a in [&mut x, &mut y, &mut xy] {
+                a.weak_at.push(a.weak.len() as u32);
+                a.strong_at.push(a.strong.len() as u32);
             }
-            strong_at.push(strong.len() as u32);
-            for p in Cells(g.strong[di][c]) {
-                strong.push(index[p * 9 + di]);
+            for p in Cells(PEERS[c] & s.positions(di as u8 + 1)) {
+                let u = index[p * 9 + di];
+                x.weak.push(u);
+                xy.weak.push(u);
+                if other[usize::from(u)] != NONE && other[v] != NONE {
+                    y.weak.push(u);
+                }
             }
             let (first, end) = mates[v];
-            if end - first == 2 {
-                other[v] = if usize::from(first) == v {
-                    end - 1
-                } else {
-                    first
-                };
+            for u in first..end {
+                if usize::from(u) != v {
+                    xy.weak.push(u);
+                    if other[v] != NONE {
+                        y.weak.push(u);
+                    }
+                }
+            }
+            for p in Cells(g.strong[di][c]) {
+                let u = index[p * 9 + di];
+                x.strong.push(u);
+                xy.strong.push(u);
+            }
+            if other[v] != NONE {
+                y.strong.push(other[v]);
+                xy.strong.push(other[v]);
             }
         }
-        peer_at.push(peer.len() as u32);
-        strong_at.push(strong.len() as u32);
+        for a in [&mut x, &mut y, &mut xy] {
+            a.weak_at.push(a.weak.len() as u32);
+            a.strong_at.push(a.strong.len() as u32);
+        }
         let mut by_digit = Vec::with_capacity(n);
         for d in 1..=9u8 {
             for c in Cells(s.positions(d)) {
@@ -200,13 +250,11 @@ impl Net {
         Self {
             index,
             cand,
-            peer_at,
-            peer,
-            strong_at,
-            strong,
             mates,
-            other,
             by_digit,
+            x,
+            y,
+            xy,
         }
     }
 
@@ -214,12 +262,18 @@ impl Net {
         self.cand.len()
     }
 
-    fn peers(&self, v: usize) -> &[u16] {
-        &self.peer[self.peer_at[v] as usize..self.peer_at[v + 1] as usize]
+    /// The links of a kind of search.
+    fn adjacency(&self, links: Links) -> &Adjacency {
+        match (links.x, links.y) {
+            (true, true) => &self.xy,
+            (true, false) => &self.x,
+            _ => &self.y,
+        }
     }
 
-    fn strongs(&self, v: usize) -> &[u16] {
-        &self.strong[self.strong_at[v] as usize..self.strong_at[v + 1] as usize]
+    /// The digit (1..=9) of node `v`.
+    fn digit(&self, v: usize) -> u8 {
+        (self.cand[v] % 9) as u8 + 1
     }
 
     /// The chain node of node `v` with polarity `on`.
@@ -236,7 +290,7 @@ type Set<const W: usize> = [u128; W];
 
 #[inline]
 fn has<const W: usize>(set: &Set<W>, v: usize) -> bool {
-    set[v / 128] >> (v % 128) & 1 != 0
+    set[(v / 128) % W] >> (v % 128) & 1 != 0
 }
 
 #[inline]
@@ -247,229 +301,226 @@ fn or_into<const W: usize>(acc: &mut Set<W>, x: &Set<W>) {
 }
 
 /// Breadth-first searches from many starts at once, one level at a time: for each node and polarity, the set of
-/// starts that reach it. The levels are those of a search from each start alone (the start is level 1; "on"
-/// nodes are at odd levels, "off" nodes at even ones).
-struct Bfs<const W: usize> {
+/// starts that reach it. The levels are those of a search from each start alone (the starts are level 1, and
+/// the polarity alternates from level to level).
+///
+/// Node sets are indexed modulo `128 * W` (a power of two no smaller than the number of nodes), which keeps the
+/// inner loops free of bounds checks.
+struct Bfs<'a, const W: usize> {
+    adj: &'a Adjacency,
     /// The level last computed (at most 255, as the searches of one start).
     level: usize,
-    /// For each node, the starts reaching it for the first time at the last level.
-    front: Vec<Set<W>>,
-    back: Vec<Set<W>>,
+    /// Whether the starts are assumed "on" (then "on" levels are odd).
+    start_on: bool,
+    /// For each node, the starts reaching it "on" / "off" for the first time at the last level of that polarity.
+    front_on: Vec<Set<W>>,
+    front_off: Vec<Set<W>>,
     /// For each node, the starts that reached it "on" / "off" so far.
     seen_on: Vec<Set<W>>,
     seen_off: Vec<Set<W>>,
-    /// With `keep`, every level's `front`, one after the other (level 1 first).
+    /// The nodes whose "off" / "on" the search computes; the others stay empty (but for the starts).
+    off_nodes: &'a [u16],
+    on_nodes: &'a [u16],
+    /// With `keep`, every level's new nodes, one level after the other (level 1 first).
     history: Vec<Set<W>>,
     keep: bool,
-    /// The nodes the search may reach (in node order); the others stay empty.
-    active: Vec<u16>,
 }
 
-impl<const W: usize> Bfs<W> {
-    /// Searches from each node of `starts` assumed "on", through the nodes of `active` only.
-    fn new(net: &Net, starts: impl Iterator<Item = usize>, active: Vec<u16>, keep: bool) -> Self {
-        let n = net.len();
-        let mut front = vec![[0u128; W]; n];
-        for v in starts {
-            front[v][v / 128] |= 1u128 << (v % 128);
+impl<'a, const W: usize> Bfs<'a, W> {
+    const CAP: usize = 128 * W;
+
+    /// Searches from each node of `starts` assumed `start_on`, computing only the "off" of `off_nodes` and the
+    /// "on" of `on_nodes` (which hold the starts).
+    fn new(
+        adj: &'a Adjacency,
+        starts: &[u16],
+        start_on: bool,
+        off_nodes: &'a [u16],
+        on_nodes: &'a [u16],
+        keep: bool,
+    ) -> Self {
+        let mut first = vec![[0u128; W]; Self::CAP];
+        for &v in starts {
+            let v = usize::from(v);
+            first[v % Self::CAP][(v / 128) % W] |= 1u128 << (v % 128);
         }
-        let mut history = Vec::new();
-        if keep {
-            history.extend_from_slice(&front);
-        }
+        let history = if keep { first.clone() } else { Vec::new() };
+        let zero = vec![[0u128; W]; Self::CAP];
+        let (front_on, front_off) = if start_on {
+            (first, zero.clone())
+        } else {
+            (zero.clone(), first)
+        };
         Self {
+            adj,
             level: 1,
-            seen_on: front.clone(),
-            seen_off: vec![[0u128; W]; n],
-            back: vec![[0u128; W]; n],
-            front,
+            start_on,
+            seen_on: front_on.clone(),
+            seen_off: front_off.clone(),
+            front_on,
+            front_off,
+            off_nodes,
+            on_nodes,
             history,
             keep,
-            active,
         }
     }
 
-    /// Compute the next level with the given links. For loops (`loops` given), the level-2 step skips the links
-    /// that would close a loop straight back to the start, and from level 5 on the starts reached "on" again are
-    /// pushed to `loops`, in node order. Returns whether any node was reached for the first time.
-    fn step(&mut self, net: &Net, links: Links, mut loops: Option<&mut Vec<u16>>) -> bool {
+    /// Whether the last level computed holds "on" nodes.
+    fn on_level(&self) -> bool {
+        (self.level % 2 == 1) == self.start_on
+    }
+
+    /// Compute the next level. For loops (`loops` given, starts "on"), the level-2 step skips the links straight
+    /// back from the start's partners, and from level 5 on the starts reached "on" again are pushed to `loops`,
+    /// in the order of `on_nodes`. Returns whether any node was reached for the first time.
+    fn step(&mut self, mut loops: Option<&mut Vec<u16>>) -> bool {
+        let cap = Self::CAP;
         self.level += 1;
         let level = self.level;
+        let adj = self.adj;
         let mut any = 0u128;
-        if level.is_multiple_of(2) {
-            // "On" nodes turn off the same digit in their peers and, with Y links, the other digits of their cell.
-            for &v in &self.active {
+        if !self.on_level() {
+            // "On" nodes turn off their weak neighbours.
+            let src = &self.front_on[..cap];
+            let dst = &mut self.front_off[..cap];
+            let seen = &mut self.seen_off[..cap];
+            let exclude = level == 2 && loops.is_some();
+            for &v in self.off_nodes {
                 let v = usize::from(v);
                 let mut acc = [0u128; W];
-                for &u in net.peers(v) {
-                    or_into(&mut acc, &self.front[usize::from(u)]);
+                for &u in adj.weak(v) {
+                    or_into(&mut acc, &src[usize::from(u) % cap]);
                 }
-                if links.y {
-                    let (first, end) = net.mates[v];
-                    for u in usize::from(first)..usize::from(end) {
-                        if u != v {
-                            or_into(&mut acc, &self.front[u]);
-                        }
-                    }
-                }
-                if level == 2 && loops.is_some() {
+                if exclude {
                     // A loop leaves its start by another way than the one that closes it.
-                    if links.x {
-                        for &u in net.strongs(v) {
-                            let u = usize::from(u);
-                            acc[u / 128] &= !(1u128 << (u % 128));
-                        }
-                    }
-                    let o = net.other[v];
-                    if links.y && o != NONE {
-                        let o = usize::from(o);
-                        acc[o / 128] &= !(1u128 << (o % 128));
+                    for &u in adj.strong(v) {
+                        let u = usize::from(u);
+                        acc[(u / 128) % W] &= !(1u128 << (u % 128));
                     }
                 }
-                let seen = &mut self.seen_off[v];
+                let v = v % cap;
                 for w in 0..W {
-                    acc[w] &= !seen[w];
-                    seen[w] |= acc[w];
+                    acc[w] &= !seen[v][w];
+                    seen[v][w] |= acc[w];
                     any |= acc[w];
                 }
-                self.back[v] = acc;
+                dst[v] = acc;
             }
         } else {
-            // "Off" nodes turn on their strong partners and, with Y links, the other digit of a bivalue cell.
-            for &v in &self.active {
+            // "Off" nodes turn on their partners.
+            if level <= 3 && self.start_on {
+                // The starts' own level is over.
+                self.front_on.fill([0u128; W]);
+            }
+            let src = &self.front_off[..cap];
+            let dst = &mut self.front_on[..cap];
+            let seen = &mut self.seen_on[..cap];
+            let check = level >= 5 && loops.is_some();
+            for &v in self.on_nodes {
                 let v = usize::from(v);
                 let mut acc = [0u128; W];
-                if links.x {
-                    for &u in net.strongs(v) {
-                        or_into(&mut acc, &self.front[usize::from(u)]);
-                    }
+                for &u in adj.strong(v) {
+                    or_into(&mut acc, &src[usize::from(u) % cap]);
                 }
-                let o = net.other[v];
-                if links.y && o != NONE {
-                    or_into(&mut acc, &self.front[usize::from(o)]);
-                }
-                if level >= 5
-                    && let Some(l) = loops.as_deref_mut()
+                if check
                     && has(&acc, v)
+                    && let Some(l) = loops.as_deref_mut()
                 {
                     l.push(v as u16);
                 }
-                let seen = &mut self.seen_on[v];
+                let v = v % cap;
                 for w in 0..W {
-                    acc[w] &= !seen[w];
-                    seen[w] |= acc[w];
+                    acc[w] &= !seen[v][w];
+                    seen[v][w] |= acc[w];
                     any |= acc[w];
                 }
-                self.back[v] = acc;
+                dst[v] = acc;
             }
         }
-        std::mem::swap(&mut self.front, &mut self.back);
         if self.keep {
-            self.history.extend_from_slice(&self.front);
+            let front = if self.on_level() {
+                &self.front_on
+            } else {
+                &self.front_off
+            };
+            self.history.extend_from_slice(front);
         }
         any != 0
     }
 
-    /// With `keep`: the level at which start `s` reached node `v` with polarity `on`, 0 if never.
-    fn level_of(&self, n: usize, s: usize, v: usize, on: bool) -> usize {
-        let levels = self.history.len() / n.max(1);
+    /// The nodes reached for the first time at the last level.
+    fn front(&self) -> &[Set<W>] {
+        if self.on_level() {
+            &self.front_on
+        } else {
+            &self.front_off
+        }
+    }
+
+    /// With `keep` (and starts "on"): the level at which start `s` reached node `v` with polarity `on`, 0 if
+    /// never.
+    fn level_of(&self, s: usize, v: usize, on: bool) -> usize {
+        let levels = self.history.len() / Self::CAP;
         let first = if on { 1 } else { 2 };
         (first..=levels)
             .step_by(2)
-            .find(|&l| has(&self.history[(l - 1) * n + v], s))
+            .find(|&l| has(&self.history[(l - 1) * Self::CAP + v % Self::CAP], s))
             .unwrap_or(0)
     }
 }
 
-/// A breadth-first search from `start` over X links (one digit), stopping when the goal is met (the result is its
-/// level; for a loop, the loop's node count) or the search passes `max_level`.
-fn search_x(g: &Graph, start: Node, goal: Goal, max_level: u8) -> Option<u8> {
-    let (sc, d) = (start.cell(), start.digit());
-    let di = usize::from(d - 1);
-    let pos = g.s.positions(d);
-    let strong = &g.strong[di];
-    let mut on = 0u128;
-    let mut off = 0u128;
-    let mut frontier = bit(sc);
-    if start.on {
-        on = frontier;
-    } else {
-        off = frontier;
-    }
-    let target = match goal {
-        Goal::Reach(t) => Some(t),
-        _ => None,
-    };
-    let mut level = 1u8;
-    let mut on_turn = start.on;
-    loop {
-        if level >= max_level {
-            return None;
-        }
-        level += 1;
-        let mut new = 0u128;
-        if on_turn {
-            for c in Cells(frontier) {
-                new |= PEERS[c] & pos;
-            }
-            if goal == Goal::Loop && level == 2 {
-                new &= !strong[sc];
-            }
-            new &= !off;
-            off |= new;
-        } else {
-            for c in Cells(frontier) {
-                new |= strong[c];
-            }
-            if goal == Goal::Loop && level >= 5 && new & bit(sc) != 0 {
-                return Some(level - 1);
-            }
-            new &= !on;
-            on |= new;
-        }
-        if let Some(t) = target
-            && t.on != on_turn
-            && new & bit(t.cell()) != 0
-        {
-            return Some(level);
-        }
-        if new == 0 {
-            return None;
-        }
-        frontier = new;
-        on_turn = !on_turn;
-    }
-}
-
 /// The shortest implication path from `start` to `target` (both included) using `links`.
-fn path(g: &Graph, start: Node, target: Node, links: Links) -> Vec<Node> {
-    path_avoiding(g, start, target, links, &[])
+fn path(
+    g: &Graph,
+    start: Node,
+    target: Node,
+    links: Links,
+    queue: &mut Vec<(u16, u16)>,
+) -> Vec<Node> {
+    path_avoiding(g, start, target, links, &[], queue)
 }
 
-/// Like [`path`], without the steps from `start` straight to any of `skip`.
-fn path_avoiding(g: &Graph, start: Node, target: Node, links: Links, skip: &[Node]) -> Vec<Node> {
-    const UNSEEN: u16 = u16::MAX;
-    const ROOT: u16 = u16::MAX - 1;
+/// Like [`path`], without the steps from `start` straight to any of `skip`. `queue` is scratch space.
+fn path_avoiding(
+    g: &Graph,
+    start: Node,
+    target: Node,
+    links: Links,
+    skip: &[Node],
+    queue: &mut Vec<(u16, u16)>,
+) -> Vec<Node> {
+    const ROOT: u16 = u16::MAX;
     let s = g.s;
     let idx = |n: Node| usize::from(n.cand) * 2 + usize::from(n.on);
     let node = |i: usize| Node {
         cand: (i / 2) as u16,
         on: i % 2 == 1,
     };
+    // Without X links an "off" node leads on only in a bivalue cell: the others are dead ends, left out (they
+    // would never be anyone's parent, so the path found is the same).
+    let peer_cells = if links.x { ALL_CELLS } else { g.bivalue };
     // Breadth first, each node's successors in a fixed order: for an "on" node the other digits of its cell,
-    // then its peers; for an "off" node the other digit of a bivalue cell, then its strong partners.
-    let mut parent = [UNSEEN; NODES * 2];
-    let mut queue = [0u16; NODES * 2];
-    parent[idx(start)] = ROOT;
-    queue[0] = idx(start) as u16;
-    let (mut head, mut tail) = (0usize, 1usize);
-    let mut found = false;
-    while head < tail {
-        let i = usize::from(queue[head]);
+    // then its peers; for an "off" node the other digit of a bivalue cell, then its strong partners. The queue
+    // holds (node, position of its parent in the queue).
+    let mut seen = [0u64; (NODES * 2).div_ceil(64)];
+    let mark = |seen: &mut [u64; (NODES * 2).div_ceil(64)], i: usize| {
+        let fresh = seen[i / 64] >> (i % 64) & 1 == 0;
+        seen[i / 64] |= 1 << (i % 64);
+        fresh
+    };
+    queue.clear();
+    mark(&mut seen, idx(start));
+    queue.push((idx(start) as u16, ROOT));
+    let mut head = 0usize;
+    let mut found = None;
+    while head < queue.len() {
+        let i = usize::from(queue[head].0);
+        let here = head as u16;
         head += 1;
         let n = node(i);
         if n == target {
-            found = true;
+            found = Some(here);
             break;
         }
         let mut visit = |m: Node| {
@@ -477,10 +528,8 @@ fn path_avoiding(g: &Graph, start: Node, target: Node, links: Links, skip: &[Nod
                 return;
             }
             let j = idx(m);
-            if parent[j] == UNSEEN {
-                parent[j] = i as u16;
-                queue[tail] = j as u16;
-                tail += 1;
+            if mark(&mut seen, j) {
+                queue.push((j as u16, here));
             }
         };
         let (c, d) = (n.cell(), n.digit());
@@ -490,7 +539,7 @@ fn path_avoiding(g: &Graph, start: Node, target: Node, links: Links, skip: &[Nod
                     visit(Node::new(c, e, false));
                 }
             }
-            for p in Cells(PEERS[c] & s.positions(d)) {
+            for p in Cells(PEERS[c] & s.positions(d) & peer_cells) {
                 visit(Node::new(p, d, false));
             }
         } else {
@@ -511,14 +560,17 @@ fn path_avoiding(g: &Graph, start: Node, target: Node, links: Links, skip: &[Nod
             }
         }
     }
-    if !found {
+    let Some(mut at) = found else {
         return vec![start, target];
-    }
-    let mut out = vec![target];
-    let mut i = idx(target);
-    while parent[i] != ROOT {
-        i = usize::from(parent[i]);
-        out.push(node(i));
+    };
+    let mut out = Vec::new();
+    loop {
+        let (i, parent) = queue[usize::from(at)];
+        out.push(node(usize::from(i)));
+        if parent == ROOT {
+            break;
+        }
+        at = parent;
     }
     out.reverse();
     out
@@ -540,7 +592,7 @@ type Cycle = (Vec<Node>, Vec<Candidate>);
 
 /// The loop through `start` closing at the shortest distance, with its eliminations: a candidate outside the
 /// loop's cells that sees an "on" node and an "off" node of its digit is false whichever way round the loop holds.
-fn cycle_nodes(g: &Graph, start: Node, links: Links) -> Option<Cycle> {
+fn cycle_nodes(g: &Graph, start: Node, links: Links, queue: &mut Vec<(u16, u16)>) -> Option<Cycle> {
     let s = g.s;
     let (sc, sd) = (start.cell(), start.digit());
     // The "off" nodes that turn the start back on.
@@ -562,7 +614,7 @@ fn cycle_nodes(g: &Graph, start: Node, links: Links) -> Option<Cycle> {
     }
     let mut best: Option<Vec<Node>> = None;
     for &n in &closers {
-        let p = path_avoiding(g, start, n, links, &closers);
+        let p = path_avoiding(g, start, n, links, &closers, queue);
         if p.len() >= 4 && p.last() == Some(&n) && best.as_ref().is_none_or(|b| p.len() < b.len()) {
             best = Some(p);
         }
@@ -593,69 +645,128 @@ fn cycle_nodes(g: &Graph, start: Node, links: Links) -> Option<Cycle> {
     }
 }
 
-/// Calls `$f::<W>($args)` with `W` the number of 128-bit words a set of `$n` nodes needs.
+/// Whether a shortest loop of `k` nodes through bivalue cells from `start` ("on") might eliminate something: `false`
+/// only when no such loop can. A loop of four nodes is two cells holding the same pair in a house, of six nodes a
+/// triangle of bivalue cells {a,b}, {a,x}, {x,b} seeing each other; a loop eliminates the digit of each link from
+/// the cells (outside the loop) that see both ends of the link. Longer loops are not looked at (`true`).
+fn y_loop_may_eliminate(g: &Graph, start: Node, k: usize) -> bool {
+    let s = g.s;
+    let (c1, a) = (start.cell(), start.digit());
+    let pair = s.candidates(c1);
+    let b = (pair & !digit_bit(a)).trailing_zeros() as u8 + 1;
+    let common = |p: usize, q: usize| PEERS[p] & PEERS[q];
+    match k {
+        4 => Cells(g.bivalue & PEERS[c1])
+            .filter(|&c2| s.candidates(c2) == pair)
+            .any(|c2| (s.positions(a) | s.positions(b)) & common(c1, c2) != 0),
+        6 => Cells(g.bivalue & PEERS[c1] & s.positions(a)).any(|c2| {
+            let m2 = s.candidates(c2);
+            let x = (m2 & !digit_bit(a)).trailing_zeros() as u8 + 1;
+            if x == b {
+                return true;
+            }
+            Cells(g.bivalue & PEERS[c1] & PEERS[c2])
+                .filter(|&c3| s.candidates(c3) == digit_bit(x) | digit_bit(b))
+                .any(|c3| {
+                    let cells = bit(c1) | bit(c2) | bit(c3);
+                    (s.positions(a) & common(c1, c2)
+                        | s.positions(x) & common(c2, c3)
+                        | s.positions(b) & common(c3, c1))
+                        & !cells
+                        != 0
+                })
+        }),
+        _ => true,
+    }
+}
+
+/// Calls `$f::<W>($args)` with `W` the number of 128-bit words a set of `$n` nodes needs (a power of two).
 macro_rules! by_width {
     ($n:expr, $f:ident($($arg:expr),*)) => {
         match $n.div_ceil(128) {
             0 | 1 => $f::<1>($($arg),*),
             2 => $f::<2>($($arg),*),
-            3 => $f::<3>($($arg),*),
-            4 => $f::<4>($($arg),*),
-            5 => $f::<5>($($arg),*),
-            _ => $f::<6>($($arg),*),
+            3 | 4 => $f::<4>($($arg),*),
+            _ => $f::<8>($($arg),*),
         }
     };
 }
 
-/// The longest chain of a technique with base rating `base` worth finding: rated at most `max`, and better than
-/// `best` (rating, then length), the best chain found so far. 0 when none is.
-fn longest_useful(base: Rating, max: Rating, best: Option<(Rating, usize)>) -> usize {
+/// SE's length bonus (see [`length_bonus`]) for every chain length up to 255.
+const LENGTH_BONUS: [u8; 256] = {
+    let mut t = [0u8; 256];
     let mut k = 0;
-    while k < usize::from(u8::MAX) - 1 {
-        let next = k + 1;
-        let r = Rating(base.0.saturating_add(length_bonus(next)));
-        if r > max || best.is_some_and(|b| (r, next) >= b) {
-            break;
-        }
-        k = next;
+    while k < 256 {
+        t[k] = length_bonus(k);
+        k += 1;
     }
-    k
+    t
+};
+
+/// The rating of a chain of technique base `base` and `k` nodes.
+fn chain_rating(base: Rating, k: usize) -> Rating {
+    Rating(base.0.saturating_add(LENGTH_BONUS[k.min(255)]))
 }
 
-/// The shortest loop of at most `kmax` nodes through a start ("on"), among all nodes (or the nodes of bivalue
-/// cells) as starts, whose loop has eliminations: (length, start, loop). Among loops of the same length, the
-/// first start in node order wins; a start whose shortest loop eliminates nothing is not taken further.
+/// The longest chain of a technique with base rating `base` worth finding: rated at most `max`, and better than
+/// `best` (rating, then length), the best chain found so far. 0 when none is. (Both conditions hold for every
+/// length up to some point, so the answer is found by bisection.)
+fn longest_useful(base: Rating, max: Rating, best: Option<(Rating, usize)>) -> usize {
+    let ok = |k: usize| {
+        let r = chain_rating(base, k);
+        r <= max && best.is_none_or(|b| (r, k) < b)
+    };
+    let (mut lo, mut hi) = (0usize, 254usize);
+    if ok(hi) {
+        return hi;
+    }
+    // ok(lo) (or lo == 0) and !ok(hi).
+    while hi - lo > 1 {
+        let mid = (lo + hi) / 2;
+        if ok(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
+/// The shortest loop of at most `kmax` nodes through a start ("on") of `starts` (in node order), following
+/// `links`, whose loop has eliminations: (length, start, loop). Among loops of the same length, the first start
+/// wins; a start whose shortest loop eliminates nothing is not taken further. The search runs through `nodes`
+/// (which hold every node that has a partner, the only ones a loop can pass through).
+#[allow(clippy::too_many_arguments)] // one search's parameters
 fn shortest_loop<const W: usize>(
     g: &Graph,
     net: &Net,
     links: Links,
-    bivalue_only: bool,
+    starts: &[u16],
+    nodes: &[u16],
     kmax: usize,
+    queue: &mut Vec<(u16, u16)>,
 ) -> Option<(usize, Node, Cycle)> {
-    let n = net.len();
-    // With Y links only, "off" nodes lead on only in bivalue cells: the search stays in them.
-    let active: Vec<u16> = (0..n as u16)
-        .filter(|&v| !bivalue_only || net.other[usize::from(v)] != NONE)
-        .collect();
-    let mut bfs = Bfs::<W>::new(
-        net,
-        active.iter().map(|&v| usize::from(v)),
-        active.clone(),
-        false,
-    );
-    let mut done = vec![false; n];
+    let mut left = starts.len();
+    let mut bfs = Bfs::<W>::new(net.adjacency(links), starts, true, nodes, nodes, false);
+    let mut done = vec![false; net.len()];
     let mut looped = Vec::new();
-    // A loop back to the start at level L has L - 1 nodes.
-    while bfs.level <= kmax {
+    // A loop back to the start at level L (odd: an "on" level) has L - 1 nodes; the last level worth computing is
+    // the last odd one up to kmax + 1.
+    let last = if (kmax + 1) % 2 == 1 { kmax + 1 } else { kmax };
+    while bfs.level < last && left > 0 {
         looped.clear();
-        let any = bfs.step(net, links, Some(&mut looped));
+        let any = bfs.step(Some(&mut looped));
         for &v in &looped {
             let v = usize::from(v);
             if std::mem::replace(&mut done[v], true) {
                 continue;
             }
+            left -= 1;
             let start = net.node(v, true);
-            if let Some(cycle) = cycle_nodes(g, start, links) {
+            if links == Y && !y_loop_may_eliminate(g, start, bfs.level - 1) {
+                continue;
+            }
+            if let Some(cycle) = cycle_nodes(g, start, links, queue) {
                 return Some((bfs.level - 1, start, cycle));
             }
         }
@@ -671,8 +782,14 @@ fn shortest_loop<const W: usize>(
 /// (one more than that level). Among chains of the same length, the first start wins (node order, "on" first).
 fn shortest_forcing_chain<const W: usize>(net: &Net, kmax: usize) -> Option<(usize, Node)> {
     let n = net.len();
-    let mut bfs = Bfs::<W>::new(net, 0..n, (0..n as u16).collect(), false);
-    let mut kmax = kmax;
+    let adj = &net.xy;
+    let all: Vec<u16> = (0..n as u16).collect();
+    let live: Vec<u16> = (0..n as u16)
+        .filter(|&v| adj.live(usize::from(v)))
+        .collect();
+    let mut bfs = Bfs::<W>::new(adj, &all, true, &all, &live, false);
+    // Forcing chains have an even number of nodes.
+    let mut kmax = kmax & !1;
     let mut best: Option<(usize, usize)> = None;
     let mut consider = |k: usize, idx: usize, kmax: &mut usize| {
         if best.is_none_or(|b| (k, idx) < b) {
@@ -681,21 +798,20 @@ fn shortest_forcing_chain<const W: usize>(net: &Net, kmax: usize) -> Option<(usi
         }
     };
     while bfs.level < kmax {
-        let any = bfs.step(net, XY, None);
+        let any = bfs.step(None);
         let l = bfs.level;
-        if l.is_multiple_of(2) {
+        let front = bfs.front();
+        if !bfs.on_level() {
             for v in 0..n {
-                if has(&bfs.front[v], v) {
+                if has(&front[v % Bfs::<W>::CAP], v) {
                     consider(l, 2 * v, &mut kmax);
                 }
             }
         } else if l < kmax {
-            for v in 0..n {
-                let f = &bfs.front[v];
-                let o = net.other[v];
-                if net.strongs(v).iter().any(|&u| has(f, usize::from(u)))
-                    || (o != NONE && has(f, usize::from(o)))
-                {
+            for &v in &live {
+                let v = usize::from(v);
+                let f = &front[v % Bfs::<W>::CAP];
+                if adj.strong(v).iter().any(|&u| has(f, usize::from(u))) {
                     consider(l + 1, 2 * v + 1, &mut kmax);
                 }
             }
@@ -707,16 +823,60 @@ fn shortest_forcing_chain<const W: usize>(net: &Net, kmax: usize) -> Option<(usi
     best.map(|(k, idx)| (k, net.node(idx / 2, idx % 2 == 0)))
 }
 
+/// The shortest X-chain (one digit) of at most `kmax` nodes, among the starts of the digits of `digits`:
+/// (length, start). A start "on" that reaches its own "off", or a start "off" that reaches its own "on". Among
+/// chains of the same length, the first start wins (node order, "on" first).
+fn shortest_x_chain<const W: usize>(net: &Net, digits: u16, kmax: usize) -> Option<(usize, Node)> {
+    let adj = &net.x;
+    let nodes: Vec<u16> = (0..net.len() as u16)
+        .filter(|&v| digits & digit_bit(net.digit(usize::from(v))) != 0)
+        .collect();
+    let live: Vec<u16> = nodes
+        .iter()
+        .copied()
+        .filter(|&v| adj.live(usize::from(v)))
+        .collect();
+    let mut kmax = kmax;
+    let mut best: Option<(usize, usize)> = None;
+    for start_on in [true, false] {
+        // A start "off" leads anywhere only through a partner.
+        let starts = if start_on { &nodes } else { &live };
+        let mut bfs = Bfs::<W>::new(adj, starts, start_on, &nodes, &live, false);
+        while bfs.level < kmax {
+            let any = bfs.step(None);
+            // A start reached with the other polarity, at this level.
+            if bfs.on_level() != start_on {
+                let front = bfs.front();
+                for &v in starts {
+                    let v = usize::from(v);
+                    if has(&front[v % Bfs::<W>::CAP], v) {
+                        let found = (bfs.level, 2 * v + usize::from(!start_on));
+                        if best.is_none_or(|b| found < b) {
+                            best = Some(found);
+                            kmax = kmax.min(bfs.level);
+                        }
+                    }
+                }
+            }
+            if !any {
+                break;
+            }
+        }
+    }
+    best.map(|(k, idx)| (k, net.node(idx / 2, idx % 2 == 0)))
+}
+
 /// Loops and forcing chains, easiest first: X-cycles and Y-cycles (6.5), X-chains (6.6), mixed cycles and
-/// forcing chains (7.0), each plus its length bonus.
+/// forcing chains (7.0), each plus its length bonus. The best is the lowest rated, then the shortest, then the
+/// first found (technique in this order, then start in node order).
 fn unary(
     g: &Graph,
-    net: &mut Option<Net>,
+    net: &Net,
     max: Rating,
     allowed: TechniqueSet,
     finder: &mut Finder,
+    queue: &mut Vec<(u16, u16)>,
 ) -> Option<Unary> {
-    let s = g.s;
     let mut best: Option<Unary> = None;
     let modes = [
         (Technique::XCycle, X, true),
@@ -725,6 +885,7 @@ fn unary(
         (Technique::ForcingChain, XY, false),
         (Technique::MixedCycle, XY, true),
     ];
+    let n = net.len();
     for (t, links, is_loop) in modes {
         let base = t.base_rating();
         if !allowed.contains(t) || base > max {
@@ -733,94 +894,77 @@ fn unary(
         if best.as_ref().is_some_and(|b| b.rating <= base) {
             continue;
         }
-        if links.y {
-            // Y-cycles, forcing chains and mixed cycles: bit-parallel searches from every start at once.
-            let kmax = longest_useful(base, max, best.as_ref().map(|b| (b.rating, b.complexity)));
-            if kmax == 0 {
-                continue;
-            }
-            let net = net.get_or_insert_with(|| Net::new(g));
-            let found = if is_loop {
-                by_width!(
-                    net.len(),
-                    shortest_loop(g, net, links, t == Technique::YCycle, kmax)
-                )
-                .map(|(k, start, cycle)| (k, start, Some(cycle)))
-            } else {
-                by_width!(net.len(), shortest_forcing_chain(net, kmax))
-                    .map(|(k, start)| (k, start, None))
-            };
-            if let Some((k, start, cycle)) = found {
-                best = Some(Unary {
-                    rating: Rating(base.0 + length_bonus(k)),
-                    complexity: k,
-                    technique: t,
-                    start,
-                    links,
-                    cycle,
-                });
-            }
-            continue;
-        }
-        // X-cycles and X-chains: one search per start, on one digit. A digit whose places did not change since a
-        // search in vain up to at least this length has none.
-        let slot = t as usize;
-        let mut kmax = longest_useful(base, max, best.as_ref().map(|b| (b.rating, b.complexity)));
+        let kmax = longest_useful(base, max, best.as_ref().map(|b| (b.rating, b.complexity)));
         if kmax == 0 {
             continue;
         }
-        let digits = if kmax <= finder.clean_upto[slot] {
-            finder.dirty[slot].digits
-        } else {
-            0x1ff
-        };
-        let searched = kmax;
-        let mut found_any = false;
-        for c in Cells(s.unsolved()) {
-            for d in Digits(s.candidates(c) & digits) {
-                for on in [true, false] {
-                    if is_loop && !on {
-                        continue;
-                    }
-                    let start = Node::new(c, d, on);
-                    // A loop back to the start at level L has L - 1 nodes; a chain reaching its end at level L, L.
-                    let found = if is_loop {
-                        search_x(g, start, Goal::Loop, (kmax + 1) as u8)
-                    } else {
-                        search_x(g, start, Goal::Reach(Node { on: !on, ..start }), kmax as u8)
-                    };
-                    let Some(l) = found else {
-                        continue;
-                    };
-                    let k = usize::from(l);
-                    let cycle = if is_loop {
-                        match cycle_nodes(g, start, links) {
-                            Some(found) => Some(found),
-                            None => continue,
-                        }
-                    } else {
-                        None
-                    };
-                    best = Some(Unary {
-                        rating: Rating(base.0 + length_bonus(k)),
-                        complexity: k,
-                        technique: t,
-                        start,
-                        links,
-                        cycle,
-                    });
-                    found_any = true;
-                    // Only a shorter chain is better.
-                    kmax = k - 1;
-                }
+        let adj = net.adjacency(links);
+        let found = if links == X {
+            // One digit at a time: a digit whose places did not change since a search in vain up to at least
+            // this length has none.
+            let slot = t as usize;
+            let digits = if kmax <= finder.clean_upto[slot] {
+                finder.dirty[slot].digits
+            } else {
+                0x1ff
+            };
+            let found = if is_loop {
+                let live: Vec<u16> = (0..n as u16)
+                    .filter(|&v| {
+                        let v = usize::from(v);
+                        adj.live(v) && digits & digit_bit(net.digit(v)) != 0
+                    })
+                    .collect();
+                by_width!(n, shortest_loop(g, net, links, &live, &live, kmax, queue))
+                    .map(|(k, start, cycle)| (k, start, Some(cycle)))
+            } else {
+                by_width!(n, shortest_x_chain(net, digits, kmax)).map(|(k, start)| (k, start, None))
+            };
+            if found.is_some() {
+                finder.dirty[slot] = Scope::ALL;
+                finder.clean_upto[slot] = 0;
+            } else {
+                finder.dirty[slot] = Scope::NONE;
+                finder.clean_upto[slot] = kmax;
             }
-        }
-        if found_any {
-            finder.dirty[slot] = Scope::ALL;
-            finder.clean_upto[slot] = 0;
+            found
+        } else if links == Y {
+            // Y-cycles stay in bivalue cells: with the same bivalue cells (hence the same two digits in each) as
+            // at a search in vain up to at least this length, the loops are the same and their eliminations
+            // can only be fewer.
+            if finder
+                .y_cycles_in_vain
+                .is_some_and(|(cells, upto)| cells == g.bivalue && kmax <= upto)
+            {
+                None
+            } else {
+                let live: Vec<u16> = (0..n as u16)
+                    .filter(|&v| adj.live(usize::from(v)))
+                    .collect();
+                let found = by_width!(n, shortest_loop(g, net, links, &live, &live, kmax, queue))
+                    .map(|(k, start, cycle)| (k, start, Some(cycle)));
+                finder.y_cycles_in_vain = found.is_none().then_some((g.bivalue, kmax));
+                found
+            }
+        } else if is_loop {
+            // Mixed cycles pass only through nodes with a partner.
+            let live: Vec<u16> = (0..n as u16)
+                .filter(|&v| adj.live(usize::from(v)))
+                .collect();
+            by_width!(n, shortest_loop(g, net, links, &live, &live, kmax, queue))
+                .map(|(k, start, cycle)| (k, start, Some(cycle)))
         } else {
-            finder.dirty[slot] = Scope::NONE;
-            finder.clean_upto[slot] = searched;
+            by_width!(n, shortest_forcing_chain(net, kmax)).map(|(k, start)| (k, start, None))
+        };
+        if let Some((k, start, cycle)) = found {
+            best = Some(Unary {
+                rating: chain_rating(base, k),
+                complexity: k,
+                technique: t,
+                start,
+                links,
+                cycle,
+            });
         }
     }
     best
@@ -830,19 +974,13 @@ fn unary(
 type Multiple = (Rating, usize, Technique, Vec<Node>, Node, usize);
 
 /// Cell and region forcing chains: every branch leads to the same conclusion.
-fn multiple(
-    g: &Graph,
-    net: &mut Option<Net>,
-    max: Rating,
-    allowed: TechniqueSet,
-) -> Option<Multiple> {
+fn multiple(g: &Graph, net: &Net, max: Rating, allowed: TechniqueSet) -> Option<Multiple> {
     let base = Technique::CellForcingChains.base_rating();
     let cell_ok = allowed.contains(Technique::CellForcingChains);
     let region_ok = allowed.contains(Technique::RegionForcingChains);
     if base > max || !(cell_ok || region_ok) {
         return None;
     }
-    let net = net.get_or_insert_with(|| Net::new(g));
     by_width!(net.len(), multiple_w(g, net, max, cell_ok, region_ok))
 }
 
@@ -856,24 +994,68 @@ fn multiple_w<const W: usize>(
     let s = g.s;
     let n = net.len();
     let base = Technique::CellForcingChains.base_rating();
+    let adj = &net.xy;
+    let all: Vec<u16> = (0..n as u16).collect();
+    let live: Vec<u16> = (0..n as u16)
+        .filter(|&v| adj.live(usize::from(v)))
+        .collect();
     // The whole consequences of every candidate assumed true, with every level kept.
-    let mut bfs = Bfs::<W>::new(net, 0..n, (0..n as u16).collect(), true);
-    while bfs.level < usize::from(u8::MAX) && bfs.step(net, XY, None) {}
-    let mut best: Option<Multiple> = None;
-    let mut consider = |t: Technique, branches: &[usize], house: usize| {
-        let mut set = [0u128; W];
-        for &b in branches {
-            set[b / 128] |= 1u128 << (b % 128);
-        }
-        for on in [true, false] {
-            let seen = if on { &bfs.seen_on } else { &bfs.seen_off };
-            for &v in &net.by_digit {
-                let v = usize::from(v);
-                if (0..W).any(|w| seen[v][w] & set[w] != set[w]) {
-                    continue;
+    let mut bfs = Bfs::<W>::new(adj, &all, true, &all, &live, true);
+    while bfs.level < usize::from(u8::MAX) && bfs.step(None) {}
+    // For each start, the nodes it reaches "on" and "off" (the searches' results turned around).
+    let words = n.div_ceil(64);
+    let mut reach_on = vec![0u64; n * words];
+    let mut reach_off = vec![0u64; n * words];
+    for v in 0..n {
+        let cap = Bfs::<W>::CAP;
+        for (reach, seen) in [
+            (&mut reach_on, &bfs.seen_on),
+            (&mut reach_off, &bfs.seen_off),
+        ] {
+            for (w, &word) in seen[v % cap].iter().enumerate() {
+                let mut m = word;
+                while m != 0 {
+                    let start = w * 128 + m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    if start < n {
+                        reach[start * words + v / 64] |= 1 << (v % 64);
+                    }
                 }
-                let k: usize = branches.iter().map(|&b| bfs.level_of(n, b, v, on)).sum();
-                let r = Rating(base.0.saturating_add(length_bonus(k)));
+            }
+        }
+    }
+    // Where each node comes in digit order.
+    let mut rank = vec![0u16; n];
+    for (i, &v) in net.by_digit.iter().enumerate() {
+        rank[usize::from(v)] = i as u16;
+    }
+    let mut best: Option<Multiple> = None;
+    let mut common = vec![0u64; words];
+    let mut targets: Vec<(u16, u16)> = Vec::new();
+    let mut consider = |t: Technique, branches: &[usize], house: usize| {
+        for on in [true, false] {
+            let reach = if on { &reach_on } else { &reach_off };
+            common.fill(!0);
+            for &b in branches {
+                for (c, &r) in common.iter_mut().zip(&reach[b * words..(b + 1) * words]) {
+                    *c &= r;
+                }
+            }
+            // The common conclusions, in digit order, then cell order.
+            targets.clear();
+            for (w, &word) in common.iter().enumerate() {
+                let mut m = word;
+                while m != 0 {
+                    let v = w * 64 + m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    targets.push((rank[v], v as u16));
+                }
+            }
+            targets.sort_unstable();
+            for &(_, v) in &targets {
+                let v = usize::from(v);
+                let k: usize = branches.iter().map(|&b| bfs.level_of(b, v, on)).sum();
+                let r = chain_rating(base, k);
                 if r <= max && best.as_ref().is_none_or(|b| (r, k) < (b.0, b.1)) {
                     let starts = branches.iter().map(|&b| net.node(b, true)).collect();
                     best = Some((r, k, t, starts, net.node(v, on), house));
@@ -925,8 +1107,9 @@ pub(crate) fn find(
     }
     let explain = finder.explain;
     let g = Graph::new(s);
-    let mut net: Option<Net> = None;
-    if let Some(u) = unary(&g, &mut net, max, allowed, finder) {
+    let net = Net::new(&g);
+    let mut queue = Vec::with_capacity(2 * NODES);
+    if let Some(u) = unary(&g, &net, max, allowed, finder, &mut queue) {
         step.start(u.technique);
         step.rating = u.rating;
         let start = u.start;
@@ -947,7 +1130,7 @@ pub(crate) fn find(
             ..start
         };
         if explain {
-            let nodes = path(&g, start, target, u.links);
+            let nodes = path(&g, start, target, u.links, &mut queue);
             fill_chain(step, &nodes);
         }
         let cand = Candidate::new(start.cell(), start.digit());
@@ -960,12 +1143,12 @@ pub(crate) fn find(
         step.digits = digit_bit(start.digit());
         return true;
     }
-    if let Some((r, _, t, branches, target, house)) = multiple(&g, &mut net, max, allowed) {
+    if let Some((r, _, t, branches, target, house)) = multiple(&g, &net, max, allowed) {
         step.start(t);
         step.rating = r;
         if explain {
             for &b in &branches {
-                let nodes = path(&g, b, target, XY);
+                let nodes = path(&g, b, target, XY, &mut queue);
                 fill_chain(step, &nodes);
             }
         }

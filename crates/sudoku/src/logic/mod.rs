@@ -109,6 +109,8 @@ pub(crate) struct Finder {
     dirty: [basic::Scope; SLOTS],
     /// For X-cycles and X-chains: the chain length up to which their last search in vain looked.
     clean_upto: [usize; SLOTS],
+    /// For Y-cycles: the bivalue cells at their last search in vain, and the length up to which it looked.
+    y_cycles_in_vain: Option<(tables::CellSet, usize)>,
 }
 
 impl Finder {
@@ -119,6 +121,7 @@ impl Finder {
             last: None,
             dirty: [basic::Scope::ALL; SLOTS],
             clean_upto: [0; SLOTS],
+            y_cycles_in_vain: None,
         }
     }
 
