@@ -773,19 +773,66 @@ fn fill_wing(
     }
 }
 
-/// The house (row, column or box, in that order) two distinct cells share, if any.
+/// The house (column, row or box, in that order) two distinct cells share, if any.
 fn shared_house(a: usize, b: usize) -> Option<usize> {
-    use super::tables::{box_of, col_of, row_of};
-    if col_of(a) == col_of(b) {
-        Some(9 + col_of(a))
-    } else if row_of(a) == row_of(b) {
-        Some(row_of(a))
-    } else if box_of(a) == box_of(b) {
-        Some(18 + box_of(a))
-    } else {
-        None
-    }
+    let h = SHARED_HOUSE[a][b];
+    (h != u8::MAX).then_some(usize::from(h))
 }
+
+/// [`shared_house`] for every pair of cells (`u8::MAX` for none).
+const SHARED_HOUSE: [[u8; 81]; 81] = {
+    use super::tables::{box_of, col_of, row_of};
+    let mut t = [[u8::MAX; 81]; 81];
+    let mut a = 0;
+    while a < 81 {
+        let mut b = 0;
+        while b < 81 {
+            t[a][b] = if col_of(a) == col_of(b) {
+                (9 + col_of(a)) as u8
+            } else if row_of(a) == row_of(b) {
+                row_of(a) as u8
+            } else if box_of(a) == box_of(b) {
+                (18 + box_of(a)) as u8
+            } else {
+                u8::MAX
+            };
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+};
+
+/// The number of digits in a 9-bit mask.
+pub(crate) const POP9: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut m = 0;
+    while m < 512 {
+        t[m] = (m as u32).count_ones() as u8;
+        m += 1;
+    }
+    t
+};
+
+/// For the places of a digit in a box (a 9-bit mask of box positions), the first box position whose row and
+/// column (within the box) hold them all, `u8::MAX` for none: the heart of an empty rectangle.
+const ER_HEART: [u8; 512] = {
+    let mut t = [u8::MAX; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut i = 0;
+        while i < 9 {
+            let cross = (0o7 << (3 * (i / 3))) | (0o111 << (i % 3));
+            if m & !cross == 0 {
+                t[m] = i as u8;
+                break;
+            }
+            i += 1;
+        }
+        m += 1;
+    }
+    t
+};
 
 /// A turbot-fish pattern: technique, elimination count, digit, cells (start, bridge, bridge, end), houses (base,
 /// cover), eliminations.
@@ -821,33 +868,28 @@ pub(crate) fn turbot(
         // row and column through one cell (an empty rectangle), that cell twice.
         // Per kind (rows, columns, boxes): houses holding exactly two places for d, with the two ends; and boxes
         // whose places lie on the row and column through one cell (an empty rectangle), with that cell twice.
-        let mut links = [[(0usize, [0usize; 2], false); 9]; 3];
+        let mut links = [[(0u8, [0u8; 2], false); 9]; 3];
         let mut nlinks = [0usize; 3];
         for h in 0..27 {
-            let n = views[h].pos[usize::from(d - 1)].count_ones();
+            let local = views[h].pos[usize::from(d - 1)];
+            let n = POP9[usize::from(local)];
             if !(2..=5).contains(&n) {
                 continue;
             }
-            let m = pos & HOUSE[h];
             let kind = h / 9;
             if n == 2 {
                 let e = [
-                    m.trailing_zeros() as usize,
-                    (m & (m - 1)).trailing_zeros() as usize,
+                    HOUSE_CELLS[h][local.trailing_zeros() as usize],
+                    HOUSE_CELLS[h][(local & (local - 1)).trailing_zeros() as usize],
                 ];
-                links[kind][nlinks[kind]] = (h, e, false);
+                links[kind][nlinks[kind]] = (h as u8, e, false);
                 nlinks[kind] += 1;
             } else if kind == 2 {
-                for &heart in &HOUSE_CELLS[h] {
-                    let heart = usize::from(heart);
-                    let cross = (HOUSE[super::tables::row_of(heart)]
-                        | HOUSE[9 + super::tables::col_of(heart)])
-                        & HOUSE[h];
-                    if m & !cross == 0 {
-                        links[kind][nlinks[kind]] = (h, [heart, heart], true);
-                        nlinks[kind] += 1;
-                        break;
-                    }
+                let heart = ER_HEART[usize::from(local)];
+                if heart != u8::MAX {
+                    let heart = HOUSE_CELLS[h][usize::from(heart)];
+                    links[kind][nlinks[kind]] = (h as u8, [heart, heart], true);
+                    nlinks[kind] += 1;
                 }
             }
         }
@@ -862,10 +904,21 @@ pub(crate) fn turbot(
             }
             for bi in 0..nlinks[bk] {
                 let (base, [b0, b1], _) = links[bk][bi];
+                let (base, b0, b1) = (usize::from(base), usize::from(b0), usize::from(b1));
+                // The cells a bridge from this link can see.
+                let sight = PEERS[b0] | PEERS[b1];
                 let start_ci = if bk == ck { bi + 1 } else { 0 };
                 for ci in start_ci..nlinks[ck] {
                     let (cover, cends, er) = links[ck][ci];
+                    let (cover, cends) = (
+                        usize::from(cover),
+                        [usize::from(cends[0]), usize::from(cends[1])],
+                    );
                     if b0 == cends[0] || b0 == cends[1] || b1 == cends[0] || b1 == cends[1] {
+                        continue;
+                    }
+                    // No bridge without an end of each link seeing the other.
+                    if sight & (bit(cends[0]) | bit(cends[1])) == 0 {
                         continue;
                     }
                     if er && (HOUSE[cover] & (bit(b0) | bit(b1))) != 0 {

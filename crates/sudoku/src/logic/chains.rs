@@ -17,7 +17,7 @@ use super::Finder;
 use super::basic::Scope;
 use super::state::Candidates;
 use super::step::{Candidate, ChainNode, Rating, Step, Technique, TechniqueSet};
-use super::tables::{ALL_CELLS, CellSet, Cells, Digits, HOUSE, PEERS, bit, digit_bit};
+use super::tables::{ALL_CELLS, CELL_HOUSES, CellSet, Cells, Digits, HOUSE, PEERS, bit, digit_bit};
 
 /// Number of candidates (cell, digit) of a grid.
 const NODES: usize = 729;
@@ -39,9 +39,6 @@ pub(crate) const fn length_bonus(complexity: usize) -> u8 {
 /// The implication graph of a state.
 struct Graph<'a> {
     s: &'a Candidates,
-    /// For each digit (index `d - 1`) and cell, the other place of the digit in each house of the cell that has
-    /// exactly two places for it.
-    strong: Box<[[CellSet; 81]; 9]>,
     /// Cells with exactly two candidates.
     bivalue: CellSet,
 }
@@ -55,26 +52,27 @@ fn two(m: u128) -> bool {
 
 impl<'a> Graph<'a> {
     fn new(s: &'a Candidates) -> Self {
-        let mut strong = Box::new([[0u128; 81]; 9]);
-        for d in 1..=9u8 {
-            let pos = s.positions(d);
-            for &house in &HOUSE {
-                let m = pos & house;
-                if two(m) {
-                    let a = m.trailing_zeros() as usize;
-                    let b = (m & (m - 1)).trailing_zeros() as usize;
-                    strong[usize::from(d - 1)][a] |= bit(b);
-                    strong[usize::from(d - 1)][b] |= bit(a);
-                }
-            }
-        }
         let mut bivalue = 0u128;
         for c in Cells(s.unsolved()) {
             if two(u128::from(s.candidates(c))) {
                 bivalue |= bit(c);
             }
         }
-        Self { s, strong, bivalue }
+        Self { s, bivalue }
+    }
+
+    /// The strong partners of digit `d` in `cell`: its other place in each house of the cell that has exactly two
+    /// places for it.
+    fn strong(&self, d: u8, cell: usize) -> CellSet {
+        let pos = self.s.positions(d);
+        let mut out = 0;
+        for &h in &CELL_HOUSES[cell] {
+            let m = pos & HOUSE[usize::from(h)];
+            if two(m) && m & bit(cell) != 0 {
+                out |= m;
+            }
+        }
+        out & !bit(cell)
     }
 }
 
@@ -227,7 +225,7 @@ impl Net {
                     }
                 }
             }
-            for p in Cells(g.strong[di][c]) {
+            for p in Cells(g.strong(di as u8 + 1, c)) {
                 let u = index[p * 9 + di];
                 x.strong.push(u);
                 xy.strong.push(u);
@@ -300,6 +298,28 @@ fn or_into<const W: usize>(acc: &mut Set<W>, x: &Set<W>) {
     }
 }
 
+/// The memory of the bit-parallel searches, kept from one search (and step) to the next.
+#[derive(Default)]
+pub(crate) struct Buffers {
+    front_on: Vec<u128>,
+    front_off: Vec<u128>,
+    seen_on: Vec<u128>,
+    seen_off: Vec<u128>,
+    history: Vec<u128>,
+}
+
+/// The first `len` node sets of `W` words in `v`.
+#[inline]
+fn sets<const W: usize>(v: &[u128], len: usize) -> &[Set<W>] {
+    v[..len * W].as_chunks::<W>().0
+}
+
+/// The first `len` node sets of `W` words in `v`, to change.
+#[inline]
+fn sets_mut<const W: usize>(v: &mut [u128], len: usize) -> &mut [Set<W>] {
+    v[..len * W].as_chunks_mut::<W>().0
+}
+
 /// Breadth-first searches from many starts at once, one level at a time: for each node and polarity, the set of
 /// starts that reach it. The levels are those of a search from each start alone (the starts are level 1, and
 /// the polarity alternates from level to level).
@@ -308,60 +328,79 @@ fn or_into<const W: usize>(acc: &mut Set<W>, x: &Set<W>) {
 /// inner loops free of bounds checks.
 struct Bfs<'a, const W: usize> {
     adj: &'a Adjacency,
+    /// The number of nodes.
+    n: usize,
     /// The level last computed (at most 255, as the searches of one start).
     level: usize,
     /// Whether the starts are assumed "on" (then "on" levels are odd).
     start_on: bool,
-    /// For each node, the starts reaching it "on" / "off" for the first time at the last level of that polarity.
-    front_on: Vec<Set<W>>,
-    front_off: Vec<Set<W>>,
-    /// For each node, the starts that reached it "on" / "off" so far.
-    seen_on: Vec<Set<W>>,
-    seen_off: Vec<Set<W>>,
+    /// For each node (`W` words each): the starts reaching it "on" / "off" for the first time at the last level of
+    /// that polarity (`front_on`, `front_off`), the starts that reached it "on" / "off" so far (`seen_on`,
+    /// `seen_off`); with `keep`, every level's new nodes, one level after the other (level 1 first, `n` sets a
+    /// level) in `history`.
+    buf: &'a mut Buffers,
     /// The nodes whose "off" / "on" the search computes; the others stay empty (but for the starts).
     off_nodes: &'a [u16],
     on_nodes: &'a [u16],
-    /// With `keep`, every level's new nodes, one level after the other (level 1 first).
-    history: Vec<Set<W>>,
     keep: bool,
 }
 
 impl<'a, const W: usize> Bfs<'a, W> {
     const CAP: usize = 128 * W;
 
-    /// Searches from each node of `starts` assumed `start_on`, computing only the "off" of `off_nodes` and the
-    /// "on" of `on_nodes` (which hold the starts).
+    /// Searches from each node of `starts` assumed `start_on`, over the `n` nodes of `adj`, computing only the
+    /// "off" of `off_nodes` and the "on" of `on_nodes` (which hold the starts).
+    #[allow(clippy::too_many_arguments)] // one search's parameters
     fn new(
         adj: &'a Adjacency,
+        n: usize,
+        buf: &'a mut Buffers,
         starts: &[u16],
         start_on: bool,
         off_nodes: &'a [u16],
         on_nodes: &'a [u16],
         keep: bool,
     ) -> Self {
-        let mut first = vec![[0u128; W]; Self::CAP];
+        let words = Self::CAP * W;
+        for v in [
+            &mut buf.front_on,
+            &mut buf.front_off,
+            &mut buf.seen_on,
+            &mut buf.seen_off,
+        ] {
+            if v.len() < words {
+                v.resize(words, 0);
+            }
+            v[..n * W].fill(0);
+        }
+        let (front, seen) = if start_on {
+            (&mut buf.front_on, &mut buf.seen_on)
+        } else {
+            (&mut buf.front_off, &mut buf.seen_off)
+        };
         for &v in starts {
             let v = usize::from(v);
-            first[v % Self::CAP][(v / 128) % W] |= 1u128 << (v % 128);
+            let i = (v % Self::CAP) * W + (v / 128) % W;
+            front[i] |= 1u128 << (v % 128);
+            seen[i] |= 1u128 << (v % 128);
         }
-        let history = if keep { first.clone() } else { Vec::new() };
-        let zero = vec![[0u128; W]; Self::CAP];
-        let (front_on, front_off) = if start_on {
-            (first, zero.clone())
-        } else {
-            (zero.clone(), first)
-        };
+        buf.history.clear();
+        if keep {
+            let first = if start_on {
+                &buf.front_on
+            } else {
+                &buf.front_off
+            };
+            buf.history.extend_from_slice(&first[..n * W]);
+        }
         Self {
             adj,
+            n,
             level: 1,
             start_on,
-            seen_on: front_on.clone(),
-            seen_off: front_off.clone(),
-            front_on,
-            front_off,
+            buf,
             off_nodes,
             on_nodes,
-            history,
             keep,
         }
     }
@@ -379,14 +418,18 @@ impl<'a, const W: usize> Bfs<'a, W> {
         self.level += 1;
         let level = self.level;
         let adj = self.adj;
+        let on_level = self.on_level();
+        let (n, keep, start_on) = (self.n, self.keep, self.start_on);
+        let (off_nodes, on_nodes) = (self.off_nodes, self.on_nodes);
+        let buf = &mut *self.buf;
         let mut any = 0u128;
-        if !self.on_level() {
+        if !on_level {
             // "On" nodes turn off their weak neighbours.
-            let src = &self.front_on[..cap];
-            let dst = &mut self.front_off[..cap];
-            let seen = &mut self.seen_off[..cap];
+            let src = sets::<W>(&buf.front_on, cap);
+            let dst = sets_mut::<W>(&mut buf.front_off, cap);
+            let seen = sets_mut::<W>(&mut buf.seen_off, cap);
             let exclude = level == 2 && loops.is_some();
-            for &v in self.off_nodes {
+            for &v in off_nodes {
                 let v = usize::from(v);
                 let mut acc = [0u128; W];
                 for &u in adj.weak(v) {
@@ -409,15 +452,15 @@ impl<'a, const W: usize> Bfs<'a, W> {
             }
         } else {
             // "Off" nodes turn on their partners.
-            if level <= 3 && self.start_on {
+            if level <= 3 && start_on {
                 // The starts' own level is over.
-                self.front_on.fill([0u128; W]);
+                buf.front_on[..n * W].fill(0);
             }
-            let src = &self.front_off[..cap];
-            let dst = &mut self.front_on[..cap];
-            let seen = &mut self.seen_on[..cap];
+            let src = sets::<W>(&buf.front_off, cap);
+            let dst = sets_mut::<W>(&mut buf.front_on, cap);
+            let seen = sets_mut::<W>(&mut buf.seen_on, cap);
             let check = level >= 5 && loops.is_some();
-            for &v in self.on_nodes {
+            for &v in on_nodes {
                 let v = usize::from(v);
                 let mut acc = [0u128; W];
                 for &u in adj.strong(v) {
@@ -438,34 +481,47 @@ impl<'a, const W: usize> Bfs<'a, W> {
                 dst[v] = acc;
             }
         }
-        if self.keep {
-            let front = if self.on_level() {
-                &self.front_on
+        if keep {
+            let front = if on_level {
+                &buf.front_on
             } else {
-                &self.front_off
+                &buf.front_off
             };
-            self.history.extend_from_slice(front);
+            buf.history.extend_from_slice(&front[..n * W]);
         }
         any != 0
     }
 
     /// The nodes reached for the first time at the last level.
     fn front(&self) -> &[Set<W>] {
-        if self.on_level() {
-            &self.front_on
+        let v = if self.on_level() {
+            &self.buf.front_on
         } else {
-            &self.front_off
-        }
+            &self.buf.front_off
+        };
+        sets::<W>(v, Self::CAP)
+    }
+
+    /// The starts that reached each node "on" / "off".
+    fn seen(&self, on: bool) -> &[Set<W>] {
+        let v = if on {
+            &self.buf.seen_on
+        } else {
+            &self.buf.seen_off
+        };
+        sets::<W>(v, Self::CAP)
     }
 
     /// With `keep` (and starts "on"): the level at which start `s` reached node `v` with polarity `on`, 0 if
     /// never.
     fn level_of(&self, s: usize, v: usize, on: bool) -> usize {
-        let levels = self.history.len() / Self::CAP;
+        let per_level = self.n * W;
+        let levels = self.buf.history.len() / per_level.max(1);
         let first = if on { 1 } else { 2 };
+        let word = (s / 128) % W;
         (first..=levels)
             .step_by(2)
-            .find(|&l| has(&self.history[(l - 1) * Self::CAP + v % Self::CAP], s))
+            .find(|&l| self.buf.history[(l - 1) * per_level + v * W + word] >> (s % 128) & 1 != 0)
             .unwrap_or(0)
     }
 }
@@ -554,7 +610,7 @@ fn path_avoiding(
                 }
             }
             if links.x {
-                for p in Cells(g.strong[usize::from(d - 1)][c]) {
+                for p in Cells(g.strong(d, c)) {
                     visit(Node::new(p, d, true));
                 }
             }
@@ -598,7 +654,7 @@ fn cycle_nodes(g: &Graph, start: Node, links: Links, queue: &mut Vec<(u16, u16)>
     // The "off" nodes that turn the start back on.
     let mut closers: Vec<Node> = Vec::new();
     if links.x {
-        for p in Cells(g.strong[usize::from(sd - 1)][sc]) {
+        for p in Cells(g.strong(sd, sc)) {
             closers.push(Node::new(p, sd, false));
         }
     }
@@ -745,9 +801,19 @@ fn shortest_loop<const W: usize>(
     nodes: &[u16],
     kmax: usize,
     queue: &mut Vec<(u16, u16)>,
+    buf: &mut Buffers,
 ) -> Option<(usize, Node, Cycle)> {
     let mut left = starts.len();
-    let mut bfs = Bfs::<W>::new(net.adjacency(links), starts, true, nodes, nodes, false);
+    let mut bfs = Bfs::<W>::new(
+        net.adjacency(links),
+        net.len(),
+        buf,
+        starts,
+        true,
+        nodes,
+        nodes,
+        false,
+    );
     let mut done = vec![false; net.len()];
     let mut looped = Vec::new();
     // A loop back to the start at level L (odd: an "on" level) has L - 1 nodes; the last level worth computing is
@@ -780,14 +846,18 @@ fn shortest_loop<const W: usize>(
 /// The shortest forcing chain (both kinds of links) of at most `kmax` nodes: (length, start). A start "on" that
 /// reaches its own "off" (at its level), or a start "off" one of whose partners, assumed "on", reaches it "on"
 /// (one more than that level). Among chains of the same length, the first start wins (node order, "on" first).
-fn shortest_forcing_chain<const W: usize>(net: &Net, kmax: usize) -> Option<(usize, Node)> {
+fn shortest_forcing_chain<const W: usize>(
+    net: &Net,
+    kmax: usize,
+    buf: &mut Buffers,
+) -> Option<(usize, Node)> {
     let n = net.len();
     let adj = &net.xy;
     let all: Vec<u16> = (0..n as u16).collect();
     let live: Vec<u16> = (0..n as u16)
         .filter(|&v| adj.live(usize::from(v)))
         .collect();
-    let mut bfs = Bfs::<W>::new(adj, &all, true, &all, &live, false);
+    let mut bfs = Bfs::<W>::new(adj, n, buf, &all, true, &all, &live, false);
     // Forcing chains have an even number of nodes.
     let mut kmax = kmax & !1;
     let mut best: Option<(usize, usize)> = None;
@@ -826,7 +896,12 @@ fn shortest_forcing_chain<const W: usize>(net: &Net, kmax: usize) -> Option<(usi
 /// The shortest X-chain (one digit) of at most `kmax` nodes, among the starts of the digits of `digits`:
 /// (length, start). A start "on" that reaches its own "off", or a start "off" that reaches its own "on". Among
 /// chains of the same length, the first start wins (node order, "on" first).
-fn shortest_x_chain<const W: usize>(net: &Net, digits: u16, kmax: usize) -> Option<(usize, Node)> {
+fn shortest_x_chain<const W: usize>(
+    net: &Net,
+    digits: u16,
+    kmax: usize,
+    buf: &mut Buffers,
+) -> Option<(usize, Node)> {
     let adj = &net.x;
     let nodes: Vec<u16> = (0..net.len() as u16)
         .filter(|&v| digits & digit_bit(net.digit(usize::from(v))) != 0)
@@ -841,7 +916,7 @@ fn shortest_x_chain<const W: usize>(net: &Net, digits: u16, kmax: usize) -> Opti
     for start_on in [true, false] {
         // A start "off" leads anywhere only through a partner.
         let starts = if start_on { &nodes } else { &live };
-        let mut bfs = Bfs::<W>::new(adj, starts, start_on, &nodes, &live, false);
+        let mut bfs = Bfs::<W>::new(adj, net.len(), buf, starts, start_on, &nodes, &live, false);
         while bfs.level < kmax {
             let any = bfs.step(None);
             // A start reached with the other polarity, at this level.
@@ -915,10 +990,23 @@ fn unary(
                         adj.live(v) && digits & digit_bit(net.digit(v)) != 0
                     })
                     .collect();
-                by_width!(n, shortest_loop(g, net, links, &live, &live, kmax, queue))
-                    .map(|(k, start, cycle)| (k, start, Some(cycle)))
+                by_width!(
+                    n,
+                    shortest_loop(
+                        g,
+                        net,
+                        links,
+                        &live,
+                        &live,
+                        kmax,
+                        queue,
+                        &mut finder.buffers
+                    )
+                )
+                .map(|(k, start, cycle)| (k, start, Some(cycle)))
             } else {
-                by_width!(n, shortest_x_chain(net, digits, kmax)).map(|(k, start)| (k, start, None))
+                by_width!(n, shortest_x_chain(net, digits, kmax, &mut finder.buffers))
+                    .map(|(k, start)| (k, start, None))
             };
             if found.is_some() {
                 finder.dirty[slot] = Scope::ALL;
@@ -941,8 +1029,20 @@ fn unary(
                 let live: Vec<u16> = (0..n as u16)
                     .filter(|&v| adj.live(usize::from(v)))
                     .collect();
-                let found = by_width!(n, shortest_loop(g, net, links, &live, &live, kmax, queue))
-                    .map(|(k, start, cycle)| (k, start, Some(cycle)));
+                let found = by_width!(
+                    n,
+                    shortest_loop(
+                        g,
+                        net,
+                        links,
+                        &live,
+                        &live,
+                        kmax,
+                        queue,
+                        &mut finder.buffers
+                    )
+                )
+                .map(|(k, start, cycle)| (k, start, Some(cycle)));
                 finder.y_cycles_in_vain = found.is_none().then_some((g.bivalue, kmax));
                 found
             }
@@ -951,10 +1051,23 @@ fn unary(
             let live: Vec<u16> = (0..n as u16)
                 .filter(|&v| adj.live(usize::from(v)))
                 .collect();
-            by_width!(n, shortest_loop(g, net, links, &live, &live, kmax, queue))
-                .map(|(k, start, cycle)| (k, start, Some(cycle)))
+            by_width!(
+                n,
+                shortest_loop(
+                    g,
+                    net,
+                    links,
+                    &live,
+                    &live,
+                    kmax,
+                    queue,
+                    &mut finder.buffers
+                )
+            )
+            .map(|(k, start, cycle)| (k, start, Some(cycle)))
         } else {
-            by_width!(n, shortest_forcing_chain(net, kmax)).map(|(k, start)| (k, start, None))
+            by_width!(n, shortest_forcing_chain(net, kmax, &mut finder.buffers))
+                .map(|(k, start)| (k, start, None))
         };
         if let Some((k, start, cycle)) = found {
             best = Some(Unary {
@@ -974,14 +1087,20 @@ fn unary(
 type Multiple = (Rating, usize, Technique, Vec<Node>, Node, usize);
 
 /// Cell and region forcing chains: every branch leads to the same conclusion.
-fn multiple(g: &Graph, net: &Net, max: Rating, allowed: TechniqueSet) -> Option<Multiple> {
+fn multiple(
+    g: &Graph,
+    net: &Net,
+    max: Rating,
+    allowed: TechniqueSet,
+    buf: &mut Buffers,
+) -> Option<Multiple> {
     let base = Technique::CellForcingChains.base_rating();
     let cell_ok = allowed.contains(Technique::CellForcingChains);
     let region_ok = allowed.contains(Technique::RegionForcingChains);
     if base > max || !(cell_ok || region_ok) {
         return None;
     }
-    by_width!(net.len(), multiple_w(g, net, max, cell_ok, region_ok))
+    by_width!(net.len(), multiple_w(g, net, max, cell_ok, region_ok, buf))
 }
 
 fn multiple_w<const W: usize>(
@@ -990,6 +1109,7 @@ fn multiple_w<const W: usize>(
     max: Rating,
     cell_ok: bool,
     region_ok: bool,
+    buf: &mut Buffers,
 ) -> Option<Multiple> {
     let s = g.s;
     let n = net.len();
@@ -1000,7 +1120,7 @@ fn multiple_w<const W: usize>(
         .filter(|&v| adj.live(usize::from(v)))
         .collect();
     // The whole consequences of every candidate assumed true, with every level kept.
-    let mut bfs = Bfs::<W>::new(adj, &all, true, &all, &live, true);
+    let mut bfs = Bfs::<W>::new(adj, n, buf, &all, true, &all, &live, true);
     while bfs.level < usize::from(u8::MAX) && bfs.step(None) {}
     // For each start, the nodes it reaches "on" and "off" (the searches' results turned around).
     let words = n.div_ceil(64);
@@ -1009,8 +1129,8 @@ fn multiple_w<const W: usize>(
     for v in 0..n {
         let cap = Bfs::<W>::CAP;
         for (reach, seen) in [
-            (&mut reach_on, &bfs.seen_on),
-            (&mut reach_off, &bfs.seen_off),
+            (&mut reach_on, bfs.seen(true)),
+            (&mut reach_off, bfs.seen(false)),
         ] {
             for (w, &word) in seen[v % cap].iter().enumerate() {
                 let mut m = word;
@@ -1143,7 +1263,9 @@ pub(crate) fn find(
         step.digits = digit_bit(start.digit());
         return true;
     }
-    if let Some((r, _, t, branches, target, house)) = multiple(&g, &net, max, allowed) {
+    if let Some((r, _, t, branches, target, house)) =
+        multiple(&g, &net, max, allowed, &mut finder.buffers)
+    {
         step.start(t);
         step.rating = r;
         if explain {

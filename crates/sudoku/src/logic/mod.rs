@@ -111,6 +111,8 @@ pub(crate) struct Finder {
     clean_upto: [usize; SLOTS],
     /// For Y-cycles: the bivalue cells at their last search in vain, and the length up to which it looked.
     y_cycles_in_vain: Option<(tables::CellSet, usize)>,
+    /// The chain searches' memory, kept from step to step.
+    buffers: chains::Buffers,
 }
 
 impl Finder {
@@ -122,6 +124,7 @@ impl Finder {
             dirty: [basic::Scope::ALL; SLOTS],
             clean_upto: [0; SLOTS],
             y_cycles_in_vain: None,
+            buffers: chains::Buffers::default(),
         }
     }
 
