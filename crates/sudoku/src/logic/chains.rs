@@ -283,12 +283,18 @@ impl Net {
     }
 }
 
-/// A set of nodes of a [`Net`] (searches from them, one bit each): `W` words of 128 bits.
-type Set<const W: usize> = [u128; W];
+/// A word of a node set.
+type Word = u64;
+
+/// The bits of a [`Word`].
+const BITS: usize = Word::BITS as usize;
+
+/// A set of nodes of a [`Net`] (searches from them, one bit each): `W` words.
+type Set<const W: usize> = [Word; W];
 
 #[inline]
 fn has<const W: usize>(set: &Set<W>, v: usize) -> bool {
-    set[(v / 128) % W] >> (v % 128) & 1 != 0
+    set[(v / BITS) % W] >> (v % BITS) & 1 != 0
 }
 
 #[inline]
@@ -301,22 +307,22 @@ fn or_into<const W: usize>(acc: &mut Set<W>, x: &Set<W>) {
 /// The memory of the bit-parallel searches, kept from one search (and step) to the next.
 #[derive(Default)]
 pub(crate) struct Buffers {
-    front_on: Vec<u128>,
-    front_off: Vec<u128>,
-    seen_on: Vec<u128>,
-    seen_off: Vec<u128>,
-    history: Vec<u128>,
+    front_on: Vec<Word>,
+    front_off: Vec<Word>,
+    seen_on: Vec<Word>,
+    seen_off: Vec<Word>,
+    history: Vec<Word>,
 }
 
 /// The first `len` node sets of `W` words in `v`.
 #[inline]
-fn sets<const W: usize>(v: &[u128], len: usize) -> &[Set<W>] {
+fn sets<const W: usize>(v: &[Word], len: usize) -> &[Set<W>] {
     v[..len * W].as_chunks::<W>().0
 }
 
 /// The first `len` node sets of `W` words in `v`, to change.
 #[inline]
-fn sets_mut<const W: usize>(v: &mut [u128], len: usize) -> &mut [Set<W>] {
+fn sets_mut<const W: usize>(v: &mut [Word], len: usize) -> &mut [Set<W>] {
     v[..len * W].as_chunks_mut::<W>().0
 }
 
@@ -324,7 +330,7 @@ fn sets_mut<const W: usize>(v: &mut [u128], len: usize) -> &mut [Set<W>] {
 /// starts that reach it. The levels are those of a search from each start alone (the starts are level 1, and
 /// the polarity alternates from level to level).
 ///
-/// Node sets are indexed modulo `128 * W` (a power of two no smaller than the number of nodes), which keeps the
+/// Node sets are indexed modulo `64 * W` (a power of two no smaller than the number of nodes), which keeps the
 /// inner loops free of bounds checks.
 struct Bfs<'a, const W: usize> {
     adj: &'a Adjacency,
@@ -346,7 +352,7 @@ struct Bfs<'a, const W: usize> {
 }
 
 impl<'a, const W: usize> Bfs<'a, W> {
-    const CAP: usize = 128 * W;
+    const CAP: usize = BITS * W;
 
     /// Searches from each node of `starts` assumed `start_on`, over the `n` nodes of `adj`, computing only the
     /// "off" of `off_nodes` and the "on" of `on_nodes` (which hold the starts).
@@ -380,9 +386,9 @@ impl<'a, const W: usize> Bfs<'a, W> {
         };
         for &v in starts {
             let v = usize::from(v);
-            let i = (v % Self::CAP) * W + (v / 128) % W;
-            front[i] |= 1u128 << (v % 128);
-            seen[i] |= 1u128 << (v % 128);
+            let i = (v % Self::CAP) * W + (v / BITS) % W;
+            front[i] |= 1 << (v % BITS);
+            seen[i] |= 1 << (v % BITS);
         }
         buf.history.clear();
         if keep {
@@ -422,7 +428,7 @@ impl<'a, const W: usize> Bfs<'a, W> {
         let (n, keep, start_on) = (self.n, self.keep, self.start_on);
         let (off_nodes, on_nodes) = (self.off_nodes, self.on_nodes);
         let buf = &mut *self.buf;
-        let mut any = 0u128;
+        let mut any: Word = 0;
         if !on_level {
             // "On" nodes turn off their weak neighbours.
             let src = sets::<W>(&buf.front_on, cap);
@@ -431,7 +437,7 @@ impl<'a, const W: usize> Bfs<'a, W> {
             let exclude = level == 2 && loops.is_some();
             for &v in off_nodes {
                 let v = usize::from(v);
-                let mut acc = [0u128; W];
+                let mut acc: Set<W> = [0; W];
                 for &u in adj.weak(v) {
                     or_into(&mut acc, &src[usize::from(u) % cap]);
                 }
@@ -439,7 +445,7 @@ impl<'a, const W: usize> Bfs<'a, W> {
                     // A loop leaves its start by another way than the one that closes it.
                     for &u in adj.strong(v) {
                         let u = usize::from(u);
-                        acc[(u / 128) % W] &= !(1u128 << (u % 128));
+                        acc[(u / BITS) % W] &= !(1 << (u % BITS));
                     }
                 }
                 let v = v % cap;
@@ -462,7 +468,7 @@ impl<'a, const W: usize> Bfs<'a, W> {
             let check = level >= 5 && loops.is_some();
             for &v in on_nodes {
                 let v = usize::from(v);
-                let mut acc = [0u128; W];
+                let mut acc: Set<W> = [0; W];
                 for &u in adj.strong(v) {
                     or_into(&mut acc, &src[usize::from(u) % cap]);
                 }
@@ -518,10 +524,10 @@ impl<'a, const W: usize> Bfs<'a, W> {
         let per_level = self.n * W;
         let levels = self.buf.history.len() / per_level.max(1);
         let first = if on { 1 } else { 2 };
-        let word = (s / 128) % W;
+        let word = (s / BITS) % W;
         (first..=levels)
             .step_by(2)
-            .find(|&l| self.buf.history[(l - 1) * per_level + v * W + word] >> (s % 128) & 1 != 0)
+            .find(|&l| self.buf.history[(l - 1) * per_level + v * W + word] >> (s % BITS) & 1 != 0)
             .unwrap_or(0)
     }
 }
@@ -736,14 +742,15 @@ fn y_loop_may_eliminate(g: &Graph, start: Node, k: usize) -> bool {
     }
 }
 
-/// Calls `$f::<W>($args)` with `W` the number of 128-bit words a set of `$n` nodes needs (a power of two).
+/// Calls `$f::<W>($args)` with `W` the number of words a set of `$n` nodes needs (a power of two).
 macro_rules! by_width {
     ($n:expr, $f:ident($($arg:expr),*)) => {
-        match $n.div_ceil(128) {
+        match $n.div_ceil(BITS) {
             0 | 1 => $f::<1>($($arg),*),
             2 => $f::<2>($($arg),*),
             3 | 4 => $f::<4>($($arg),*),
-            _ => $f::<8>($($arg),*),
+            5..=8 => $f::<8>($($arg),*),
+            _ => $f::<16>($($arg),*),
         }
     };
 }
@@ -1135,7 +1142,7 @@ fn multiple_w<const W: usize>(
             for (w, &word) in seen[v % cap].iter().enumerate() {
                 let mut m = word;
                 while m != 0 {
-                    let start = w * 128 + m.trailing_zeros() as usize;
+                    let start = w * BITS + m.trailing_zeros() as usize;
                     m &= m - 1;
                     if start < n {
                         reach[start * words + v / 64] |= 1 << (v % 64);
