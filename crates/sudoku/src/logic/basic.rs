@@ -65,7 +65,7 @@ pub(crate) fn full_houses(s: &Candidates, step: &mut Step) -> bool {
         if single(empty) {
             let cell = empty.trailing_zeros() as usize;
             let missing = !s.placed_in(h) & ALL_DIGITS;
-            if missing.count_ones() == 1 {
+            if single9(missing) {
                 push_single(step, cell, missing.trailing_zeros() as u8 + 1, h);
             }
         }
@@ -102,7 +102,7 @@ pub(crate) fn naked_singles(s: &Candidates, step: &mut Step) -> bool {
     step.start(Technique::NakedSingle);
     for cell in Cells(s.unsolved()) {
         let m = s.candidates(cell);
-        if m.count_ones() == 1 {
+        if single9(m) {
             push_single(step, cell, m.trailing_zeros() as u8 + 1, 0);
         }
     }
@@ -185,7 +185,7 @@ pub(crate) fn locked(
                 if pointing {
                     let b = 18 + i;
                     let m = hp(b);
-                    if m.count_ones() < 2 {
+                    if m & m.wrapping_sub(1) == 0 {
                         continue;
                     }
                     let (band, stack) = (i / 3, i % 3);
@@ -214,7 +214,7 @@ pub(crate) fn locked(
                                     continue;
                                 }
                                 let m3 = hp(b3);
-                                if m3.count_ones() > 1 && (m3 & !chunk).count_ones() == 1 {
+                                if m3 & m3.wrapping_sub(1) != 0 && single9(m3 & !chunk) {
                                     let cell = usize::from(
                                         HOUSE_CELLS[b3][(m3 & !chunk).trailing_zeros() as usize],
                                     );
@@ -239,7 +239,7 @@ pub(crate) fn locked(
                 } else {
                     let line = if pass == 0 { 9 + i } else { i };
                     let m = hp(line);
-                    if m.count_ones() < 2 {
+                    if m & m.wrapping_sub(1) == 0 {
                         continue;
                     }
                     let (q, k) = (i / 3, i % 3);
@@ -260,7 +260,7 @@ pub(crate) fn locked(
                         if direct {
                             for &l3 in &PARALLEL_LINES[line] {
                                 let m3 = hp(l3);
-                                if m3.count_ones() > 1 && (m3 & !chunk).count_ones() == 1 {
+                                if m3 & m3.wrapping_sub(1) != 0 && single9(m3 & !chunk) {
                                     let cell = usize::from(
                                         HOUSE_CELLS[l3][(m3 & !chunk).trailing_zeros() as usize],
                                     );
@@ -336,61 +336,99 @@ pub(crate) struct HouseView {
 
 /// The views of all 27 houses, built from the digits' position sets.
 pub(crate) fn house_views(s: &Candidates) -> [HouseView; 27] {
+    // Column c's cells, shifted to column 0, are the bits 9 * r; multiplying by the sum of 2^(8j) for j in 1..=9
+    // moves bit 9 * r to 72 + r (for j = 9 - r), and no two products share a bit, so nothing carries.
+    const COLUMN: u128 = {
+        let mut m = 0u128;
+        let mut r = 0;
+        while r < 9 {
+            m |= 1 << (9 * r);
+            r += 1;
+        }
+        m
+    };
+    const GATHER: u128 = {
+        let mut m = 0u128;
+        let mut j = 1;
+        while j <= 9 {
+            m |= 1 << (8 * j);
+            j += 1;
+        }
+        m
+    };
     let mut views = [HouseView {
         cells: [0; 9],
         n: 0,
         pos: [0; 9],
     }; 27];
-    for d in 0..9u8 {
-        for c in Cells(s.positions(d + 1)) {
-            let (r, col) = (c / 9, c % 9);
-            views[r].pos[usize::from(d)] |= 1 << col;
-            views[9 + col].pos[usize::from(d)] |= 1 << r;
-            views[18 + (r / 3) * 3 + col / 3].pos[usize::from(d)] |= 1 << ((r % 3) * 3 + col % 3);
+    for d in 0..9 {
+        let pos = s.positions(d as u8 + 1);
+        for r in 0..9 {
+            views[r].pos[d] = ((pos >> (9 * r)) & 0x1ff) as u16;
+        }
+        for c in 0..9 {
+            let x = (pos >> c) & COLUMN;
+            views[9 + c].pos[d] = ((x.wrapping_mul(GATHER) >> 72) & 0x1ff) as u16;
+        }
+        for b in 0..9 {
+            let x = pos >> (27 * (b / 3) + 3 * (b % 3));
+            views[18 + b].pos[d] = ((x & 0o7) | ((x >> 6) & 0o70) | ((x >> 12) & 0o700)) as u16;
         }
     }
     for v in &mut views {
-        let empty = v.pos.iter().fold(0u16, |a, &m| a | m);
-        for i in Cells(u128::from(empty)) {
-            v.cells[v.n] = i as u8;
+        let mut empty = v.pos.iter().fold(0u16, |a, &m| a | m);
+        while empty != 0 {
+            v.cells[v.n] = empty.trailing_zeros() as u8;
             v.n += 1;
+            empty &= empty - 1;
         }
     }
     views
 }
 
-/// Calls `f` with every `k`-subset of `items` (given as indexes into `items`) whose masks' union has at most `k`
-/// bits, stopping when `f` returns `true`.
+/// Calls `f` with every `k`-subset (`k` in 2..=4) of `items` (given as indexes into `items`, in lexicographic
+/// order) whose masks' union has at most `k` bits, stopping when `f` returns `true`. The masks have nine bits.
 fn subsets(items: &[u16], k: usize, f: &mut impl FnMut(&[usize], u16) -> bool) -> bool {
-    fn rec(
-        items: &[u16],
-        k: usize,
-        start: usize,
-        chosen: &mut [usize; 4],
-        depth: usize,
-        union: u16,
-        f: &mut impl FnMut(&[usize], u16) -> bool,
-    ) -> bool {
-        if depth == k {
-            return f(&chosen[..k], union);
+    let n = items.len();
+    let fits = |m: u16| usize::from(POP9[usize::from(m & 0x1ff)]) <= k;
+    debug_assert!(items.iter().all(|&m| m < 0x200));
+    for a in 0..(n + 1).saturating_sub(k) {
+        let ua = items[a];
+        if !fits(ua) {
+            continue;
         }
-        for i in start..items.len() {
-            if items.len() - i < k - depth {
-                break;
-            }
-            let u = union | items[i];
-            if u.count_ones() as usize > k {
+        for b in a + 1..(n + 2).saturating_sub(k) {
+            let ub = ua | items[b];
+            if !fits(ub) {
                 continue;
             }
-            chosen[depth] = i;
-            if rec(items, k, i + 1, chosen, depth + 1, u, f) {
-                return true;
+            if k == 2 {
+                if f(&[a, b], ub) {
+                    return true;
+                }
+                continue;
+            }
+            for c in b + 1..(n + 3).saturating_sub(k) {
+                let uc = ub | items[c];
+                if !fits(uc) {
+                    continue;
+                }
+                if k == 3 {
+                    if f(&[a, b, c], uc) {
+                        return true;
+                    }
+                    continue;
+                }
+                for d in c + 1..n {
+                    let ud = uc | items[d];
+                    if fits(ud) && f(&[a, b, c, d], ud) {
+                        return true;
+                    }
+                }
             }
         }
-        false
     }
-    let mut chosen = [0usize; 4];
-    rec(items, k, 0, &mut chosen, 0, 0, f)
+    false
 }
 
 /// Naked subsets of size `k` (2..=4): `k` cells of a house holding `k` digits between them.
@@ -421,14 +459,14 @@ pub(crate) fn naked_subset(
         let mut n = 0;
         for &i in &v.cells[..v.n] {
             let m = s.candidates(usize::from(HOUSE_CELLS[h][usize::from(i)]));
-            if (2..=k as u32).contains(&m.count_ones()) {
+            if (2..=k).contains(&pop9(m)) {
                 idx[n] = usize::from(i);
                 masks[n] = m;
                 n += 1;
             }
         }
         let found = subsets(&masks[..n], k, &mut |chosen, union| {
-            if union.count_ones() as usize != k {
+            if pop9(union) != k {
                 return false;
             }
             let mut members = 0u16;
@@ -508,14 +546,14 @@ pub(crate) fn hidden_subset(
         let mut n = 0;
         for d in 1..=9u8 {
             let m = v.pos[usize::from(d - 1)];
-            if m != 0 && m.count_ones() as usize <= k {
+            if m != 0 && pop9(m) <= k {
                 digs[n] = d;
                 masks[n] = m;
                 n += 1;
             }
         }
         let found = subsets(&masks[..n], k, &mut |chosen, union| {
-            if union.count_ones() as usize != k {
+            if pop9(union) != k {
                 return false;
             }
             let mut dm = 0u16;
@@ -528,7 +566,7 @@ pub(crate) fn hidden_subset(
                         continue;
                     }
                     let pe = v.pos[usize::from(e - 1)];
-                    if pe.count_ones() > 1 && (pe & !union).count_ones() == 1 {
+                    if pe & pe.wrapping_sub(1) != 0 && single9(pe & !union) {
                         let i = (pe & !union).trailing_zeros() as usize;
                         fill_hidden(s, step, t, h, union, dm, false);
                         step.placements
@@ -611,7 +649,7 @@ pub(crate) fn fish(
             let mut masks = [0u16; 9];
             let mut n = 0;
             for (i, &m) in all.iter().enumerate() {
-                if (2..=k as u32).contains(&m.count_ones()) {
+                if (2..=k).contains(&pop9(m)) {
                     lines[n] = i;
                     masks[n] = m;
                     n += 1;
@@ -621,7 +659,7 @@ pub(crate) fn fish(
                 continue;
             }
             let found = subsets(&masks[..n], k, &mut |chosen, union| {
-                if union.count_ones() as usize != k {
+                if pop9(union) != k {
                     return false;
                 }
                 let mut base: CellSet = 0;
@@ -665,7 +703,7 @@ pub(crate) fn fish(
 fn bivalue_cells(s: &Candidates) -> CellSet {
     let mut bv = 0u128;
     for c in Cells(s.unsolved()) {
-        if s.candidates(c).count_ones() == 2 {
+        if pop9(s.candidates(c)) == 2 {
             bv |= bit(c);
         }
     }
@@ -686,7 +724,7 @@ pub(crate) fn xy_wing(s: &Candidates, step: &mut Step, scope: Scope) -> bool {
         for a in Cells(wings) {
             let am = s.candidates(a);
             let shared = am & pm;
-            if shared.count_ones() != 1 {
+            if !single9(shared) {
                 continue;
             }
             let z = am & !pm;
@@ -715,7 +753,7 @@ pub(crate) fn xyz_wing(s: &Candidates, step: &mut Step, scope: Scope) -> bool {
     let bv = bivalue_cells(s);
     for p in Cells(s.unsolved()) {
         let pm = s.candidates(p);
-        if pm.count_ones() != 3 {
+        if pop9(pm) != 3 {
             continue;
         }
         let wings = bv & PEERS[p];
@@ -802,6 +840,18 @@ const SHARED_HOUSE: [[u8; 81]; 81] = {
     }
     t
 };
+
+/// The number of bits of a 9-bit mask.
+#[inline]
+pub(crate) fn pop9(m: u16) -> usize {
+    usize::from(POP9[usize::from(m & 0x1ff)])
+}
+
+/// Whether a mask has exactly one bit.
+#[inline]
+pub(crate) fn single9(m: u16) -> bool {
+    m != 0 && m & (m - 1) == 0
+}
 
 /// The number of digits in a 9-bit mask.
 pub(crate) const POP9: [u8; 512] = {

@@ -324,7 +324,7 @@ pub(crate) fn fills(mut state: Candidates, opts: &Options, targets: tables::Cell
             if naked {
                 for c in Cells(state.unsolved()) {
                     let m = state.candidates(c);
-                    if m.count_ones() == 1 {
+                    if m != 0 && m & (m - 1) == 0 {
                         state.place(c, m.trailing_zeros() as u8 + 1);
                         progress = true;
                     } else if m == 0 {
