@@ -120,153 +120,125 @@ const XY: Links = Links { y: true, x: true };
 /// No node.
 const NONE: u16 = u16::MAX;
 
-/// The links a bit-parallel search follows, as node lists.
-struct Adjacency {
-    /// For each node, the nodes whose "on" turns it off: `weak[weak_at[v]..weak_at[v + 1]]`.
-    weak_at: Vec<u32>,
-    weak: Vec<u16>,
-    /// For each node, the nodes whose "off" turns it on (its partners): `strong[strong_at[v]..strong_at[v + 1]]`.
-    strong_at: Vec<u32>,
-    strong: Vec<u16>,
+/// The links of one kind of chains over a [`Net`].
+#[derive(Clone, Copy)]
+struct Adjacency<'a> {
+    net: &'a Net,
+    links: Links,
 }
 
-impl Adjacency {
-    fn weak(&self, v: usize) -> &[u16] {
-        &self.weak[self.weak_at[v] as usize..self.weak_at[v + 1] as usize]
-    }
-
-    fn strong(&self, v: usize) -> &[u16] {
-        &self.strong[self.strong_at[v] as usize..self.strong_at[v + 1] as usize]
-    }
-
+impl Adjacency<'_> {
     /// Whether node `v` has a partner: only then can it be turned on (or close a loop).
     fn live(&self, v: usize) -> bool {
-        self.strong_at[v] != self.strong_at[v + 1]
+        (self.links.x && !self.net.strongs(v).is_empty())
+            || (self.links.y && self.net.other[v] != NONE)
+    }
+
+    /// Whether one of the partners of node `v` is in `set`.
+    fn partner_in<const W: usize>(&self, v: usize, set: &Set<W>) -> bool {
+        (self.links.x
+            && self
+                .net
+                .strongs(v)
+                .iter()
+                .any(|&u| has(set, usize::from(u))))
+            || (self.links.y
+                && self.net.other[v] != NONE
+                && has(set, usize::from(self.net.other[v])))
     }
 }
 
 /// The candidates of a state as numbered nodes (cell by cell, each cell's digits in order), with their links as
-/// node lists: the network the bit-parallel searches run on.
-struct Net {
-    /// Node of each candidate (`cell * 9 + d - 1`), [`NONE`] when it is not a candidate.
-    index: [u16; NODES],
+/// node lists: the network the bit-parallel searches run on. Rebuilt for each state, in the same memory.
+#[derive(Default)]
+pub(crate) struct Net {
+    /// Node of each candidate (`cell * 9 + d - 1`); only the entries of the state's candidates are meaningful.
+    index: Vec<u16>,
     /// Candidate (`cell * 9 + d - 1`) of each node.
     cand: Vec<u16>,
     /// The nodes of each node's cell: `first..end`.
     mates: Vec<(u16, u16)>,
-    /// The nodes in digit order (then cell order).
-    by_digit: Vec<u16>,
-    /// The links of chains on one digit: the same digit in peer cells, strong partners in houses.
-    x: Adjacency,
-    /// The links of chains through bivalue cells: the same digit in peer bivalue cells, the other digit of the
-    /// cell.
-    y: Adjacency,
-    /// All links: the same digit in peer cells and the other digits of the cell; strong partners in houses and
-    /// the other digit of a bivalue cell.
-    xy: Adjacency,
+    /// The other node of a bivalue cell, [`NONE`] in other cells.
+    other: Vec<u16>,
+    /// For each node, the same digit in its peer cells (weak links through houses): `peer[peer_at[v]..]`.
+    peer_at: Vec<u32>,
+    peer: Vec<u16>,
+    /// For each node, its strong partners (the same digit's only other place in a house): `strong[strong_at[v]..]`.
+    strong_at: Vec<u32>,
+    strong: Vec<u16>,
 }
 
 impl Net {
-    fn new(g: &Graph) -> Self {
+    /// The network of the state of `g`, reusing this one's memory.
+    fn rebuild(&mut self, g: &Graph) {
         let s = g.s;
-        let mut index = [NONE; NODES];
-        let mut cand = Vec::with_capacity(256);
-        let mut mates = Vec::with_capacity(256);
+        self.index.resize(NODES, NONE);
+        for v in [
+            &mut self.cand,
+            &mut self.other,
+            &mut self.peer,
+            &mut self.strong,
+        ] {
+            v.clear();
+        }
+        self.mates.clear();
+        self.peer_at.clear();
+        self.strong_at.clear();
         for c in Cells(s.unsolved()) {
-            let first = cand.len() as u16;
-            for d in Digits(s.candidates(c)) {
+            let first = self.cand.len() as u16;
+            let m = s.candidates(c);
+            for d in Digits(m) {
                 let k = c * 9 + usize::from(d - 1);
-                index[k] = cand.len() as u16;
-                cand.push(k as u16);
+                self.index[k] = self.cand.len() as u16;
+                self.cand.push(k as u16);
             }
-            let end = cand.len() as u16;
-            for _ in first..end {
-                mates.push((first, end));
+            let end = self.cand.len() as u16;
+            let bivalue = end - first == 2;
+            for v in first..end {
+                self.mates.push((first, end));
+                self.other.push(if !bivalue {
+                    NONE
+                } else if v == first {
+                    end - 1
+                } else {
+                    first
+                });
             }
         }
-        let n = cand.len();
-        let other: Vec<u16> = (0..n)
-            .map(|v| {
-                let (first, end) = mates[v];
-                match (end - first, usize::from(first) == v) {
-                    (2, true) => end - 1,
-                    (2, false) => first,
-                    _ => NONE,
-                }
-            })
-            .collect();
-        let empty = || Adjacency {
-            weak_at: Vec::with_capacity(n + 1),
-            weak: Vec::with_capacity(n * 8),
-            strong_at: Vec::with_capacity(n + 1),
-            strong: Vec::with_capacity(n * 2),
-        };
-        let (mut x, mut y, mut xy) = (empty(), empty(), empty());
-        for (v, &k) in cand.iter().enumerate() {
+        for &k in &self.cand {
             let (c, di) = (usize::from(k) / 9, usize::from(k) % 9);
-            for a in [&mut x, &mut y, &mut xy] {
-                a.weak_at.push(a.weak.len() as u32);
-                a.strong_at.push(a.strong.len() as u32);
-            }
+            self.peer_at.push(self.peer.len() as u32);
+            self.strong_at.push(self.strong.len() as u32);
             for p in Cells(PEERS[c] & s.positions(di as u8 + 1)) {
-                let u = index[p * 9 + di];
-                x.weak.push(u);
-                xy.weak.push(u);
-                if other[usize::from(u)] != NONE && other[v] != NONE {
-                    y.weak.push(u);
-                }
-            }
-            let (first, end) = mates[v];
-            for u in first..end {
-                if usize::from(u) != v {
-                    xy.weak.push(u);
-                    if other[v] != NONE {
-                        y.weak.push(u);
-                    }
-                }
+                self.peer.push(self.index[p * 9 + di]);
             }
             for p in Cells(g.strong(di as u8 + 1, c)) {
-                let u = index[p * 9 + di];
-                x.strong.push(u);
-                xy.strong.push(u);
-            }
-            if other[v] != NONE {
-                y.strong.push(other[v]);
-                xy.strong.push(other[v]);
+                self.strong.push(self.index[p * 9 + di]);
             }
         }
-        for a in [&mut x, &mut y, &mut xy] {
-            a.weak_at.push(a.weak.len() as u32);
-            a.strong_at.push(a.strong.len() as u32);
-        }
-        let mut by_digit = Vec::with_capacity(n);
-        for d in 1..=9u8 {
-            for c in Cells(s.positions(d)) {
-                by_digit.push(index[c * 9 + usize::from(d - 1)]);
-            }
-        }
-        Self {
-            index,
-            cand,
-            mates,
-            by_digit,
-            x,
-            y,
-            xy,
-        }
+        self.peer_at.push(self.peer.len() as u32);
+        self.strong_at.push(self.strong.len() as u32);
     }
 
     fn len(&self) -> usize {
         self.cand.len()
     }
 
+    /// The same digit in the peer cells of node `v`.
+    #[inline]
+    fn peers(&self, v: usize) -> &[u16] {
+        &self.peer[self.peer_at[v] as usize..self.peer_at[v + 1] as usize]
+    }
+
+    /// The strong partners (same digit) of node `v`.
+    #[inline]
+    fn strongs(&self, v: usize) -> &[u16] {
+        &self.strong[self.strong_at[v] as usize..self.strong_at[v + 1] as usize]
+    }
+
     /// The links of a kind of search.
-    fn adjacency(&self, links: Links) -> &Adjacency {
-        match (links.x, links.y) {
-            (true, true) => &self.xy,
-            (true, false) => &self.x,
-            _ => &self.y,
-        }
+    fn adjacency(&self, links: Links) -> Adjacency<'_> {
+        Adjacency { net: self, links }
     }
 
     /// The digit (1..=9) of node `v`.
@@ -333,7 +305,7 @@ fn sets_mut<const W: usize>(v: &mut [Word], len: usize) -> &mut [Set<W>] {
 /// Node sets are indexed modulo `64 * W` (a power of two no smaller than the number of nodes), which keeps the
 /// inner loops free of bounds checks.
 struct Bfs<'a, const W: usize> {
-    adj: &'a Adjacency,
+    adj: Adjacency<'a>,
     /// The number of nodes.
     n: usize,
     /// The level last computed (at most 255, as the searches of one start).
@@ -358,7 +330,7 @@ impl<'a, const W: usize> Bfs<'a, W> {
     /// "off" of `off_nodes` and the "on" of `on_nodes` (which hold the starts).
     #[allow(clippy::too_many_arguments)] // one search's parameters
     fn new(
-        adj: &'a Adjacency,
+        adj: Adjacency<'a>,
         n: usize,
         buf: &'a mut Buffers,
         starts: &[u16],
@@ -419,11 +391,24 @@ impl<'a, const W: usize> Bfs<'a, W> {
     /// Compute the next level. For loops (`loops` given, starts "on"), the level-2 step skips the links straight
     /// back from the start's partners, and from level 5 on the starts reached "on" again are pushed to `loops`,
     /// in the order of `on_nodes`. Returns whether any node was reached for the first time.
-    fn step(&mut self, mut loops: Option<&mut Vec<u16>>) -> bool {
+    fn step(&mut self, loops: Option<&mut Vec<u16>>) -> bool {
+        match (self.adj.links.x, self.adj.links.y) {
+            (true, true) => self.step_with::<true, true>(loops),
+            (true, false) => self.step_with::<true, false>(loops),
+            _ => self.step_with::<false, true>(loops),
+        }
+    }
+
+    /// [`Bfs::step`] with the kinds of links fixed at compile time: `LX` links within houses, `LY` within cells.
+    fn step_with<const LX: bool, const LY: bool>(
+        &mut self,
+        mut loops: Option<&mut Vec<u16>>,
+    ) -> bool {
         let cap = Self::CAP;
         self.level += 1;
         let level = self.level;
-        let adj = self.adj;
+        let net = self.adj.net;
+        let links = Links { x: LX, y: LY };
         let on_level = self.on_level();
         let (n, keep, start_on) = (self.n, self.keep, self.start_on);
         let (off_nodes, on_nodes) = (self.off_nodes, self.on_nodes);
@@ -438,14 +423,29 @@ impl<'a, const W: usize> Bfs<'a, W> {
             for &v in off_nodes {
                 let v = usize::from(v);
                 let mut acc: Set<W> = [0; W];
-                for &u in adj.weak(v) {
+                for &u in net.peers(v) {
                     or_into(&mut acc, &src[usize::from(u) % cap]);
+                }
+                if links.y {
+                    let (first, end) = net.mates[v];
+                    for u in usize::from(first)..usize::from(end) {
+                        if u != v {
+                            or_into(&mut acc, &src[u % cap]);
+                        }
+                    }
                 }
                 if exclude {
                     // A loop leaves its start by another way than the one that closes it.
-                    for &u in adj.strong(v) {
-                        let u = usize::from(u);
-                        acc[(u / BITS) % W] &= !(1 << (u % BITS));
+                    if links.x {
+                        for &u in net.strongs(v) {
+                            let u = usize::from(u);
+                            acc[(u / BITS) % W] &= !(1 << (u % BITS));
+                        }
+                    }
+                    let o = net.other[v];
+                    if links.y && o != NONE {
+                        let o = usize::from(o);
+                        acc[(o / BITS) % W] &= !(1 << (o % BITS));
                     }
                 }
                 let v = v % cap;
@@ -469,8 +469,14 @@ impl<'a, const W: usize> Bfs<'a, W> {
             for &v in on_nodes {
                 let v = usize::from(v);
                 let mut acc: Set<W> = [0; W];
-                for &u in adj.strong(v) {
-                    or_into(&mut acc, &src[usize::from(u) % cap]);
+                if links.x {
+                    for &u in net.strongs(v) {
+                        or_into(&mut acc, &src[usize::from(u) % cap]);
+                    }
+                }
+                let o = net.other[v];
+                if links.y && o != NONE {
+                    or_into(&mut acc, &src[usize::from(o) % cap]);
                 }
                 if check
                     && has(&acc, v)
@@ -859,7 +865,7 @@ fn shortest_forcing_chain<const W: usize>(
     buf: &mut Buffers,
 ) -> Option<(usize, Node)> {
     let n = net.len();
-    let adj = &net.xy;
+    let adj = net.adjacency(XY);
     let all: Vec<u16> = (0..n as u16).collect();
     let live: Vec<u16> = (0..n as u16)
         .filter(|&v| adj.live(usize::from(v)))
@@ -888,7 +894,7 @@ fn shortest_forcing_chain<const W: usize>(
             for &v in &live {
                 let v = usize::from(v);
                 let f = &front[v % Bfs::<W>::CAP];
-                if adj.strong(v).iter().any(|&u| has(f, usize::from(u))) {
+                if adj.partner_in(v, f) {
                     consider(l + 1, 2 * v + 1, &mut kmax);
                 }
             }
@@ -909,7 +915,7 @@ fn shortest_x_chain<const W: usize>(
     kmax: usize,
     buf: &mut Buffers,
 ) -> Option<(usize, Node)> {
-    let adj = &net.x;
+    let adj = net.adjacency(X);
     let nodes: Vec<u16> = (0..net.len() as u16)
         .filter(|&v| digits & digit_bit(net.digit(usize::from(v))) != 0)
         .collect();
@@ -1121,7 +1127,7 @@ fn multiple_w<const W: usize>(
     let s = g.s;
     let n = net.len();
     let base = Technique::CellForcingChains.base_rating();
-    let adj = &net.xy;
+    let adj = net.adjacency(XY);
     let all: Vec<u16> = (0..n as u16).collect();
     let live: Vec<u16> = (0..n as u16)
         .filter(|&v| adj.live(usize::from(v)))
@@ -1151,10 +1157,14 @@ fn multiple_w<const W: usize>(
             }
         }
     }
-    // Where each node comes in digit order.
+    // Where each node comes in digit order (then cell order).
     let mut rank = vec![0u16; n];
-    for (i, &v) in net.by_digit.iter().enumerate() {
-        rank[usize::from(v)] = i as u16;
+    let mut i = 0;
+    for d in 1..=9u8 {
+        for c in Cells(s.positions(d)) {
+            rank[usize::from(net.index[c * 9 + usize::from(d - 1)])] = i;
+            i += 1;
+        }
     }
     let mut best: Option<Multiple> = None;
     let mut common = vec![0u64; words];
@@ -1232,11 +1242,27 @@ pub(crate) fn find(
     if Technique::XCycle.base_rating() > max {
         return false;
     }
-    let explain = finder.explain;
     let g = Graph::new(s);
-    let net = Net::new(&g);
+    let mut net = std::mem::take(&mut finder.net);
+    net.rebuild(&g);
+    let found = find_in(&g, &net, step, max, allowed, finder);
+    finder.net = net;
+    found
+}
+
+/// [`find`] on the network of the state.
+fn find_in(
+    g: &Graph,
+    net: &Net,
+    step: &mut Step,
+    max: Rating,
+    allowed: TechniqueSet,
+    finder: &mut Finder,
+) -> bool {
+    let s = g.s;
+    let explain = finder.explain;
     let mut queue = Vec::with_capacity(2 * NODES);
-    if let Some(u) = unary(&g, &net, max, allowed, finder, &mut queue) {
+    if let Some(u) = unary(g, net, max, allowed, finder, &mut queue) {
         step.start(u.technique);
         step.rating = u.rating;
         let start = u.start;
@@ -1257,7 +1283,7 @@ pub(crate) fn find(
             ..start
         };
         if explain {
-            let nodes = path(&g, start, target, u.links, &mut queue);
+            let nodes = path(g, start, target, u.links, &mut queue);
             fill_chain(step, &nodes);
         }
         let cand = Candidate::new(start.cell(), start.digit());
@@ -1271,13 +1297,13 @@ pub(crate) fn find(
         return true;
     }
     if let Some((r, _, t, branches, target, house)) =
-        multiple(&g, &net, max, allowed, &mut finder.buffers)
+        multiple(g, net, max, allowed, &mut finder.buffers)
     {
         step.start(t);
         step.rating = r;
         if explain {
             for &b in &branches {
-                let nodes = path(&g, b, target, XY, &mut queue);
+                let nodes = path(g, b, target, XY, &mut queue);
                 fill_chain(step, &nodes);
             }
         }

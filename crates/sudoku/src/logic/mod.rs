@@ -113,6 +113,8 @@ pub(crate) struct Finder {
     y_cycles_in_vain: Option<(tables::CellSet, usize)>,
     /// The chain searches' memory, kept from step to step.
     buffers: chains::Buffers,
+    /// The chain searches' network of candidates, rebuilt in place for each state.
+    net: chains::Net,
 }
 
 impl Finder {
@@ -125,6 +127,7 @@ impl Finder {
             clean_upto: [0; SLOTS],
             y_cycles_in_vain: None,
             buffers: chains::Buffers::default(),
+            net: chains::Net::default(),
         }
     }
 
