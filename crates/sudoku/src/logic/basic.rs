@@ -31,6 +31,8 @@ pub(crate) struct Scope {
     pub(crate) digits: u16,
     /// Cells whose candidates changed.
     pub(crate) cells: CellSet,
+    /// The houses of those cells (bit `h`).
+    pub(crate) houses: u32,
 }
 
 impl Scope {
@@ -38,12 +40,38 @@ impl Scope {
     pub(crate) const ALL: Scope = Scope {
         digits: ALL_DIGITS,
         cells: super::tables::ALL_CELLS,
+        houses: (1 << 27) - 1,
     };
     /// Nowhere.
     pub(crate) const NONE: Scope = Scope {
         digits: 0,
         cells: 0,
+        houses: 0,
     };
+
+    /// The scope of the digits and cells that changed.
+    pub(crate) fn of(digits: u16, cells: CellSet) -> Scope {
+        let mut houses = 0;
+        for (h, &house) in HOUSE.iter().enumerate() {
+            if cells & house != 0 {
+                houses |= 1 << h;
+            }
+        }
+        Scope {
+            digits,
+            cells,
+            houses,
+        }
+    }
+
+    /// This scope and `other`'s.
+    pub(crate) fn union(self, other: Scope) -> Scope {
+        Scope {
+            digits: self.digits | other.digits,
+            cells: self.cells | other.cells,
+            houses: self.houses | other.houses,
+        }
+    }
 
     #[inline]
     fn digit(self, d: u8) -> bool {
@@ -52,7 +80,7 @@ impl Scope {
 
     #[inline]
     fn house(self, h: usize) -> bool {
-        self.cells & HOUSE[h] != 0
+        self.houses >> h & 1 != 0
     }
 }
 
@@ -189,16 +217,19 @@ pub(crate) fn locked(
                         continue;
                     }
                     let (band, stack) = (i / 3, i % 3);
-                    for k in 0..3 {
+                    // The column (pass 0) or row (pass 1) of the box that holds all the places, if any.
+                    let k = if pass == 0 {
+                        STRIDE3_OF[usize::from(m)]
+                    } else {
+                        TRIPLE_OF[usize::from(m)]
+                    };
+                    if let Some(k) = (k != u8::MAX).then_some(usize::from(k)) {
                         // pass 0: along column k of the box; pass 1: along row k.
                         let (chunk, line) = if pass == 0 {
                             (COL_CHUNK << k, 9 + stack * 3 + k)
                         } else {
                             (ROW_CHUNK << (3 * k), band * 3 + k)
                         };
-                        if m & !chunk != 0 {
-                            continue;
-                        }
                         // The line's places outside the box (line-local indexes).
                         let outside = if pass == 0 {
                             hp(line) & !(0o7 << (3 * band))
@@ -243,11 +274,10 @@ pub(crate) fn locked(
                         continue;
                     }
                     let (q, k) = (i / 3, i % 3);
-                    for chunk_i in 0..3 {
+                    // The box (the line's chunk of three) that holds all the places, if any.
+                    let chunk_i = TRIPLE_OF[usize::from(m)];
+                    if let Some(chunk_i) = (chunk_i != u8::MAX).then_some(usize::from(chunk_i)) {
                         let chunk = 0o7 << (3 * chunk_i);
-                        if m & !chunk != 0 {
-                            continue;
-                        }
                         // The box crossed, and the line's chunk within it (box-local).
                         let (b, inbox) = if pass == 0 {
                             (18 + chunk_i * 3 + q, COL_CHUNK << k)
@@ -332,6 +362,8 @@ pub(crate) struct HouseView {
     cells: [u8; 9],
     n: usize,
     pos: [u16; 9],
+    /// For `k` in 0..=5, the digits (bit `d - 1`) with 1 to `k` places in the house.
+    few: [u16; 6],
 }
 
 /// The views of all 27 houses, built from the digits' position sets.
@@ -360,6 +392,7 @@ pub(crate) fn house_views(s: &Candidates) -> [HouseView; 27] {
         cells: [0; 9],
         n: 0,
         pos: [0; 9],
+        few: [0; 6],
     }; 27];
     for d in 0..9 {
         let pos = s.positions(d as u8 + 1);
@@ -376,6 +409,16 @@ pub(crate) fn house_views(s: &Candidates) -> [HouseView; 27] {
         }
     }
     for v in &mut views {
+        for (d, &m) in v.pos.iter().enumerate() {
+            let p = pop9(m);
+            if p <= 5 {
+                v.few[p] |= 1 << d;
+            }
+        }
+        v.few[0] = 0;
+        for k in 1..6 {
+            v.few[k] |= v.few[k - 1];
+        }
         let mut empty = v.pos.iter().fold(0u16, |a, &m| a | m);
         while empty != 0 {
             v.cells[v.n] = empty.trailing_zeros() as u8;
@@ -544,13 +587,13 @@ pub(crate) fn hidden_subset(
         let mut digs = [0u8; 9];
         let mut masks = [0u16; 9];
         let mut n = 0;
-        for d in 1..=9u8 {
-            let m = v.pos[usize::from(d - 1)];
-            if m != 0 && pop9(m) <= k {
-                digs[n] = d;
-                masks[n] = m;
-                n += 1;
-            }
+        for d in Digits(v.few[k]) {
+            digs[n] = d;
+            masks[n] = v.pos[usize::from(d - 1)];
+            n += 1;
+        }
+        if n < k {
+            continue;
         }
         let found = subsets(&masks[..n], k, &mut |chosen, union| {
             if pop9(union) != k {
@@ -837,6 +880,42 @@ const SHARED_HOUSE: [[u8; 81]; 81] = {
             b += 1;
         }
         a += 1;
+    }
+    t
+};
+
+/// For a 9-bit mask, the `i` (0..3) with every bit among bits `3i..3i + 3` (a row of a box, or a line's part in
+/// one box), `u8::MAX` when there is none (or the mask is empty).
+const TRIPLE_OF: [u8; 512] = {
+    let mut t = [u8::MAX; 512];
+    let mut m = 1;
+    while m < 512 {
+        let mut i = 0;
+        while i < 3 {
+            if m & !(0o7 << (3 * i)) == 0 {
+                t[m] = i as u8;
+            }
+            i += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// For a 9-bit mask, the `k` (0..3) with every bit among bits `k`, `k + 3`, `k + 6` (a column of a box), `u8::MAX`
+/// when there is none (or the mask is empty).
+const STRIDE3_OF: [u8; 512] = {
+    let mut t = [u8::MAX; 512];
+    let mut m = 1;
+    while m < 512 {
+        let mut k = 0;
+        while k < 3 {
+            if m & !(0o111 << k) == 0 {
+                t[m] = k as u8;
+            }
+            k += 1;
+        }
+        m += 1;
     }
     t
 };

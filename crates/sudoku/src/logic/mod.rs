@@ -137,7 +137,8 @@ impl Finder {
         let Some(last) = self.last.replace(now) else {
             return;
         };
-        let mut changed = basic::Scope::NONE;
+        let mut digits = 0u16;
+        let mut cells = 0;
         for d in 0..9 {
             let gone = last[d] ^ now[d];
             // Along a solve candidates only go.
@@ -147,14 +148,14 @@ impl Finder {
                 "a finder's states must only lose candidates"
             );
             if gone != 0 {
-                changed.digits |= 1 << d;
-                changed.cells |= gone;
+                digits |= 1 << d;
+                cells |= gone;
             }
         }
-        if changed.digits != 0 {
+        if digits != 0 {
+            let changed = basic::Scope::of(digits, cells);
             for scope in &mut self.dirty {
-                scope.digits |= changed.digits;
-                scope.cells |= changed.cells;
+                *scope = scope.union(changed);
             }
         }
     }
