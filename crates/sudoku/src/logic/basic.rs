@@ -31,8 +31,6 @@ pub(crate) struct Scope {
     pub(crate) digits: u16,
     /// Cells whose candidates changed.
     pub(crate) cells: CellSet,
-    /// The houses of those cells (bit `h`).
-    pub(crate) houses: u32,
 }
 
 impl Scope {
@@ -40,36 +38,18 @@ impl Scope {
     pub(crate) const ALL: Scope = Scope {
         digits: ALL_DIGITS,
         cells: super::tables::ALL_CELLS,
-        houses: (1 << 27) - 1,
     };
     /// Nowhere.
     pub(crate) const NONE: Scope = Scope {
         digits: 0,
         cells: 0,
-        houses: 0,
     };
-
-    /// The scope of the digits and cells that changed.
-    pub(crate) fn of(digits: u16, cells: CellSet) -> Scope {
-        let mut houses = 0;
-        for (h, &house) in HOUSE.iter().enumerate() {
-            if cells & house != 0 {
-                houses |= 1 << h;
-            }
-        }
-        Scope {
-            digits,
-            cells,
-            houses,
-        }
-    }
 
     /// This scope and `other`'s.
     pub(crate) fn union(self, other: Scope) -> Scope {
         Scope {
             digits: self.digits | other.digits,
             cells: self.cells | other.cells,
-            houses: self.houses | other.houses,
         }
     }
 
@@ -80,7 +60,7 @@ impl Scope {
 
     #[inline]
     fn house(self, h: usize) -> bool {
-        self.houses >> h & 1 != 0
+        self.cells & HOUSE[h] != 0
     }
 }
 

@@ -14,7 +14,6 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::Finder;
-use super::basic::Scope;
 use super::state::Candidates;
 use super::step::{Candidate, ChainNode, Rating, Step, Technique, TechniqueSet};
 use super::tables::{ALL_CELLS, CELL_HOUSES, CellSet, Cells, Digits, HOUSE, PEERS, bit, digit_bit};
@@ -992,7 +991,7 @@ fn unary(
             // this length has none.
             let slot = t as usize;
             let digits = if kmax <= finder.clean_upto[slot] {
-                finder.dirty[slot].digits
+                finder.scope(slot).digits
             } else {
                 0x1ff
             };
@@ -1022,10 +1021,10 @@ fn unary(
                     .map(|(k, start)| (k, start, None))
             };
             if found.is_some() {
-                finder.dirty[slot] = Scope::ALL;
+                finder.searched(slot, true);
                 finder.clean_upto[slot] = 0;
             } else {
-                finder.dirty[slot] = Scope::NONE;
+                finder.searched(slot, false);
                 finder.clean_upto[slot] = kmax;
             }
             found

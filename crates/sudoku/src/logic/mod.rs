@@ -105,8 +105,11 @@ pub(crate) struct Finder {
     explain: bool,
     /// The digits' places at the last call.
     last: Option<[tables::CellSet; 9]>,
-    /// For each technique, what changed since it last found nothing.
-    dirty: [basic::Scope; SLOTS],
+    /// What changed from each call to the next (only the calls after a change).
+    log: Vec<basic::Scope>,
+    /// For each technique, the first entry of `log` it has not seen since it last found nothing (`usize::MAX`
+    /// when it has to look everywhere).
+    since: [usize; SLOTS],
     /// For X-cycles and X-chains: the chain length up to which their last search in vain looked.
     clean_upto: [usize; SLOTS],
     /// For Y-cycles: the bivalue cells at their last search in vain, and the length up to which it looked.
@@ -123,7 +126,8 @@ impl Finder {
         Self {
             explain,
             last: None,
-            dirty: [basic::Scope::ALL; SLOTS],
+            log: Vec::new(),
+            since: [usize::MAX; SLOTS],
             clean_upto: [0; SLOTS],
             y_cycles_in_vain: None,
             buffers: chains::Buffers::default(),
@@ -153,11 +157,27 @@ impl Finder {
             }
         }
         if digits != 0 {
-            let changed = basic::Scope::of(digits, cells);
-            for scope in &mut self.dirty {
-                *scope = scope.union(changed);
-            }
+            self.log.push(basic::Scope { digits, cells });
         }
+    }
+
+    /// Where technique `slot` has to look: what changed since it last found nothing.
+    pub(crate) fn scope(&self, slot: usize) -> basic::Scope {
+        match self.since[slot] {
+            usize::MAX => basic::Scope::ALL,
+            first => self
+                .log
+                .get(first..)
+                .unwrap_or_default()
+                .iter()
+                .fold(basic::Scope::NONE, |a, &b| a.union(b)),
+        }
+    }
+
+    /// Note that technique `slot` searched its scope and found something (then its other instances were not
+    /// looked for) or nothing.
+    pub(crate) fn searched(&mut self, slot: usize, found: bool) {
+        self.since[slot] = if found { usize::MAX } else { self.log.len() };
     }
 
     /// [`find_step`], looking only where something changed for the techniques that allow it.
@@ -169,16 +189,6 @@ impl Finder {
         allowed: TechniqueSet,
     ) -> bool {
         self.observe(s);
-        macro_rules! tier {
-            ($t:expr, $e:expr) => {
-                if $t.base_rating() > max {
-                    return false;
-                }
-                if allowed.contains($t) && $e {
-                    return step.rating <= max;
-                }
-            };
-        }
         // A technique searched within its scope: after a search in vain its scope is empty, after a find the
         // whole grid (its other instances were not looked for).
         macro_rules! scoped {
@@ -188,16 +198,22 @@ impl Finder {
                 }
                 if allowed.contains($t) {
                     let slot = $slot as usize;
-                    let $scope = self.dirty[slot];
+                    let $scope = self.scope(slot);
                     let found = $e;
-                    self.dirty[slot] = if found {
-                        basic::Scope::ALL
-                    } else {
-                        basic::Scope::NONE
-                    };
+                    self.searched(slot, found);
                     if found {
                         return step.rating <= max;
                     }
+                }
+            };
+        }
+        macro_rules! tier {
+            ($t:expr, $e:expr) => {
+                if $t.base_rating() > max {
+                    return false;
+                }
+                if allowed.contains($t) && $e {
+                    return step.rating <= max;
                 }
             };
         }
@@ -250,12 +266,8 @@ impl Finder {
         {
             // The turbot-fish family is one search (the best of its kinds), remembered in the skyscraper's slot.
             let slot = T::Skyscraper as usize;
-            let found = basic::turbot(s, &views, step, allowed, self.dirty[slot]);
-            self.dirty[slot] = if found {
-                basic::Scope::ALL
-            } else {
-                basic::Scope::NONE
-            };
+            let found = basic::turbot(s, &views, step, allowed, self.scope(slot));
+            self.searched(slot, found);
             if found {
                 return step.rating <= max;
             }
