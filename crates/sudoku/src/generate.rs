@@ -493,23 +493,23 @@ impl Work {
     /// found (it differs from `solution` in an orbit cell, since the puzzle had one solution before) and the cells
     /// where the two differ are remembered as an unavoidable set.
     fn unique(&mut self, orbit: &[u8], solution: &[u8; 81]) -> bool {
-        if crate::solver::count_solutions(&Grid::from_raw(self.puzzle), 2) == 1 {
-            return true;
+        let (count, first, last) = crate::solver::count_two(&Grid::from_raw(self.puzzle));
+        if count < 2 {
+            return count == 1;
         }
-        for &c in orbit {
-            let c = usize::from(c);
-            for e in crate::logic::tables::Digits(!self.seen(c) & 0x1ff & !digit_bit(solution[c])) {
-                let mut p = self.puzzle;
-                p[c] = e;
-                if let Some(other) = crate::solver::first_solution(&Grid::from_raw(p)) {
-                    let diff = (0..81)
-                        .filter(|&i| other.digits()[i] != solution[i])
-                        .fold(0u128, |m, i| m | bit(i));
-                    if !self.unavoidable.contains(&diff) {
-                        self.unavoidable.push(diff);
-                    }
-                    return false;
-                }
+        // Two solutions found: one of them is not `solution`.
+        let other = [first, last]
+            .into_iter()
+            .flatten()
+            .find(|g| g.digits() != solution);
+        if let Some(other) = other {
+            let diff = (0..81)
+                .filter(|&i| other.digits()[i] != solution[i])
+                .fold(0u128, |m, i| m | bit(i));
+            // The puzzle had one solution before the orbit went, so the other differs in the orbit.
+            debug_assert!(diff & orbit_cells(orbit) != 0);
+            if !self.unavoidable.contains(&diff) {
+                self.unavoidable.push(diff);
             }
         }
         false
@@ -535,11 +535,18 @@ impl Work {
         // puzzle lost its unique solution (the fast counter says so in microseconds); only otherwise does the
         // rater have to run.
         let naked = Technique::NakedSingle.base_rating() <= cap.max_rating;
+        let targets = orbit_cells(orbit);
         let ok = self.refills(orbit, solution, naked)
             || (!self.unavoidable.iter().any(|&u| u & !self.empty == 0)
-                && self.unique(orbit, solution)
-                && Candidates::from_values(&self.puzzle)
-                    .is_ok_and(|s| logic::fills(s, cap, orbit_cells(orbit))));
+                && match Candidates::from_values(&self.puzzle) {
+                    Err(_) => false,
+                    // Singles that fill the removed cells prove the solution unique (they are sound), and pass
+                    // any ceiling; otherwise the counter checks uniqueness before the rest of the rater runs.
+                    Ok(mut state) => match logic::fill_with_singles(&mut state, cap, targets) {
+                        Some(filled) => filled,
+                        None => self.unique(orbit, solution) && logic::fills(state, cap, targets),
+                    },
+                });
         if !ok {
             for &c in orbit {
                 let c = usize::from(c);

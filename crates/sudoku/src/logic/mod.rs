@@ -317,11 +317,6 @@ pub fn apply(s: &mut Candidates, step: &Step) -> Result<(), Conflict> {
 /// until none is left, and the other techniques (in rating order) only when the singles run out. Every technique
 /// only removes candidates that cannot be the solution's, so the order does not change what can be reached.
 pub(crate) fn fills(mut state: Candidates, opts: &Options, targets: tables::CellSet) -> bool {
-    use tables::{Cells, Digits, HOUSE, single};
-    let naked = opts.techniques.contains(Technique::NakedSingle)
-        && Technique::NakedSingle.base_rating() <= opts.max_rating;
-    let hidden = opts.techniques.contains(Technique::HiddenSingleBox)
-        && opts.techniques.contains(Technique::HiddenSingleLine);
     let mut others = opts.techniques;
     for t in [
         Technique::FullHouse,
@@ -334,47 +329,64 @@ pub(crate) fn fills(mut state: Candidates, opts: &Options, targets: tables::Cell
     let mut step = Step::default();
     let mut finder = Finder::new(false);
     loop {
-        // Singles until none is left.
-        loop {
-            let mut progress = false;
-            if naked {
-                for c in Cells(state.unsolved()) {
-                    let m = state.candidates(c);
-                    if m != 0 && m & (m - 1) == 0 {
-                        state.place(c, m.trailing_zeros() as u8 + 1);
-                        progress = true;
-                    } else if m == 0 {
-                        return false;
-                    }
-                }
-            }
-            if hidden {
-                for (h, &house) in HOUSE.iter().enumerate() {
-                    for d in Digits(!state.placed_in(h) & 0x1ff) {
-                        let m = state.positions(d) & house;
-                        if single(m) {
-                            let c = m.trailing_zeros() as usize;
-                            if state.has(c, d) {
-                                state.place(c, d);
-                                progress = true;
-                            }
-                        } else if m == 0 {
-                            return false;
-                        }
-                    }
-                }
-            }
-            if state.unsolved() & targets == 0 {
-                return true;
-            }
-            if !progress {
-                break;
-            }
+        if let Some(filled) = fill_with_singles(&mut state, opts, targets) {
+            return filled;
         }
         if !finder.find(&state, &mut step, opts.max_rating, others)
             || apply(&mut state, &step).is_err()
         {
             return false;
+        }
+    }
+}
+
+/// The singles [`fills`] applies first: naked and hidden singles (as `opts` allows) until `targets` are filled
+/// (`Some(true)`), a cell or a house runs out of candidates (`Some(false)`), or none is left (`None`, with `state`
+/// where they stopped).
+pub(crate) fn fill_with_singles(
+    state: &mut Candidates,
+    opts: &Options,
+    targets: tables::CellSet,
+) -> Option<bool> {
+    use tables::{Cells, Digits, HOUSE, single};
+    let naked = opts.techniques.contains(Technique::NakedSingle)
+        && Technique::NakedSingle.base_rating() <= opts.max_rating;
+    let hidden = opts.techniques.contains(Technique::HiddenSingleBox)
+        && opts.techniques.contains(Technique::HiddenSingleLine);
+    loop {
+        let mut progress = false;
+        if naked {
+            for c in Cells(state.unsolved()) {
+                let m = state.candidates(c);
+                if m != 0 && m & (m - 1) == 0 {
+                    state.place(c, m.trailing_zeros() as u8 + 1);
+                    progress = true;
+                } else if m == 0 {
+                    return Some(false);
+                }
+            }
+        }
+        if hidden {
+            for (h, &house) in HOUSE.iter().enumerate() {
+                for d in Digits(!state.placed_in(h) & 0x1ff) {
+                    let m = state.positions(d) & house;
+                    if single(m) {
+                        let c = m.trailing_zeros() as usize;
+                        if state.has(c, d) {
+                            state.place(c, d);
+                            progress = true;
+                        }
+                    } else if m == 0 {
+                        return Some(false);
+                    }
+                }
+            }
+        }
+        if state.unsolved() & targets == 0 {
+            return Some(true);
+        }
+        if !progress {
+            return None;
         }
     }
 }

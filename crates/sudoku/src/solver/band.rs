@@ -743,6 +743,12 @@ impl State {
 /// On x86_64 processors with AVX2, BMI1/2, POPCNT and LZCNT (detected at run time, once), the search runs in a
 /// copy compiled for them; elsewhere in the portable copy. Both come from the same source.
 pub(crate) fn count(grid: &Grid, limit: u64) -> (u64, Option<Grid>, u64) {
+    let (n, first, _, guesses) = count_keep_last(grid, limit);
+    (n, first, guesses)
+}
+
+/// [`count`], also keeping the last solution found (the `limit`-th when there are that many).
+pub(crate) fn count_keep_last(grid: &Grid, limit: u64) -> (u64, Option<Grid>, Option<Grid>, u64) {
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("avx2")
@@ -764,19 +770,20 @@ pub(crate) fn count(grid: &Grid, limit: u64) -> (u64, Option<Grid>, u64) {
 /// The processor must support those features.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
-unsafe fn count_x86(grid: &Grid, limit: u64) -> (u64, Option<Grid>, u64) {
+unsafe fn count_x86(grid: &Grid, limit: u64) -> (u64, Option<Grid>, Option<Grid>, u64) {
     count_impl::<Avx2>(grid, limit)
 }
 
 /// The search; always inlined into its callers so that each gets a copy built for its target features.
 #[inline(always)]
-fn count_impl<I: Isa>(grid: &Grid, limit: u64) -> (u64, Option<Grid>, u64) {
+fn count_impl<I: Isa>(grid: &Grid, limit: u64) -> (u64, Option<Grid>, Option<Grid>, u64) {
     if limit == 0 {
-        return (0, None, 0);
+        return (0, None, None, 0);
     }
     let mut guesses = 0u64;
     let mut count = 0u64;
     let mut first = None;
+    let mut last = None;
     // Pending alternatives: at most one per guess on the current path, and a path has at most 81 guesses.
     let mut stack = [const { MaybeUninit::<State>::uninit() }; CELLS + 1];
     let mut depth = 0usize;
@@ -787,6 +794,8 @@ fn count_impl<I: Isa>(grid: &Grid, limit: u64) -> (u64, Option<Grid>, u64) {
                 count += 1;
                 if first.is_none() {
                     first = Some(cur.solution());
+                } else {
+                    last = Some(cur.solution());
                 }
                 if count >= limit {
                     break;
@@ -823,7 +832,7 @@ fn count_impl<I: Isa>(grid: &Grid, limit: u64) -> (u64, Option<Grid>, u64) {
         // SAFETY: every slot below `depth` was written by the push above before `depth` grew past it.
         cur = unsafe { stack[depth].assume_init_read() };
     }
-    (count, first, guesses)
+    (count, first, last.or(first), guesses)
 }
 
 #[cfg(test)]
@@ -875,15 +884,21 @@ mod tests {
         out
     }
 
-    fn check<F: Fn(&Grid, u64) -> (u64, Option<Grid>, u64)>(count: F) {
+    fn check<F: Fn(&Grid, u64) -> (u64, Option<Grid>, Option<Grid>, u64)>(count: F) {
         for (i, g) in puzzles(400).iter().enumerate() {
             for limit in [1, 2, 7] {
-                let (n, first, _) = count(g, limit);
+                let (n, first, last, _) = count(g, limit);
                 let (n_ref, _) = reference::count_solutions_with_first(g, limit);
                 assert_eq!(n, n_ref, "puzzle {i} {g} limit {limit}");
-                match first {
-                    Some(s) => assert_eq!(s.check_solution_of(g), Ok(())),
-                    None => assert_eq!(n, 0),
+                match (first, last) {
+                    (Some(f), Some(l)) => {
+                        assert_eq!(f.check_solution_of(g), Ok(()));
+                        assert_eq!(l.check_solution_of(g), Ok(()));
+                        // The last differs from the first exactly when more than one was found.
+                        assert_eq!(f != l, n >= 2, "puzzle {i} {g} limit {limit}");
+                    }
+                    (None, None) => assert_eq!(n, 0),
+                    _ => panic!("puzzle {i}: a first solution without a last, or the other way round"),
                 }
             }
         }
@@ -896,6 +911,8 @@ mod tests {
 
     #[test]
     fn dispatched_copy_agrees_with_reference() {
-        check(count);
+        check(count_keep_last);
+        let g = &puzzles(1)[0];
+        assert_eq!(count(g, 2).0, count_keep_last(g, 2).0);
     }
 }

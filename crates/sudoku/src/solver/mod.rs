@@ -50,6 +50,13 @@ pub struct Counted {
     pub first: Option<Grid>,
 }
 
+/// The number of solutions up to 2, with the first and the last solution found (the second when there are two):
+/// a puzzle known to have a solution and found to have another gets that other at once.
+pub(crate) fn count_two(grid: &Grid) -> (u64, Option<Grid>, Option<Grid>) {
+    let (count, first, last, _) = band::count_keep_last(grid, 2);
+    (count, first, last)
+}
+
 /// Statistics of one search (see [`count_solutions_with_stats`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
