@@ -1,9 +1,11 @@
-//! The rater against Sudoku Explainer's ratings of the qqwing sample (`../shared/sudoku-data/generated`).
+//! The rater against Sudoku Explainer's ratings of the qqwing sample (`../shared/sudoku-data/generated`): the agreement
+//! the crate README states (equal ratings, within 0.1 and 0.5, same level) must not get worse.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed unwrap is a failed test
 
 use std::path::PathBuf;
 
+use sudoku::generate::Difficulty;
 use sudoku::logic::{self, Candidates, Options, Rating};
 
 fn data_dir() -> Option<PathBuf> {
@@ -33,7 +35,7 @@ fn agreement_with_sudoku_explainer() {
         let text =
             std::fs::read_to_string(dir.join(format!("qqwing_{level}_first100_se_rated.txt")))
                 .unwrap();
-        let (mut n, mut exact, mut close) = (0, 0, 0);
+        let (mut n, mut exact, mut close, mut near, mut level_same) = (0, 0, 0, 0, 0);
         for line in text
             .lines()
             .filter(|l| !l.starts_with('#') && !l.is_empty())
@@ -57,6 +59,12 @@ fn agreement_with_sudoku_explainer() {
             if mine.0.abs_diff(se.0) <= 1 {
                 close += 1;
             }
+            if mine.0.abs_diff(se.0) <= 5 {
+                near += 1;
+            }
+            if out.is_solved() && Difficulty::of(mine) == Difficulty::of(se) {
+                level_same += 1;
+            }
             if mine != se {
                 eprintln!(
                     "{level} {p} se {se} mine {mine} {:?} {:?}",
@@ -64,6 +72,30 @@ fn agreement_with_sudoku_explainer() {
                 );
             }
         }
-        eprintln!("{level}: {exact}/{n} exact, {close}/{n} within 0.1");
+        eprintln!(
+            "{level}: {exact}/{n} exact, {close}/{n} within 0.1, {near}/{n} within 0.5, {level_same}/{n} same level"
+        );
+        // The agreement the crate README states; it must not get worse.
+        let (want_exact, want_close, want_near, want_level) = match level {
+            "expert" => (72, 79, 82, 99),
+            _ => (100, 100, 100, 100),
+        };
+        assert_eq!(n, 100, "{level}: the sample has 100 puzzles");
+        assert!(
+            exact >= want_exact,
+            "{level}: {exact} equal ratings, README says {want_exact}"
+        );
+        assert!(
+            close >= want_close,
+            "{level}: {close} within 0.1, README says {want_close}"
+        );
+        assert!(
+            near >= want_near,
+            "{level}: {near} within 0.5, README says {want_near}"
+        );
+        assert!(
+            level_same >= want_level,
+            "{level}: {level_same} in the same level, README says {want_level}"
+        );
     }
 }
