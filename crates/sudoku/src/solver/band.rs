@@ -898,7 +898,9 @@ mod tests {
                         assert_eq!(f != l, n >= 2, "puzzle {i} {g} limit {limit}");
                     }
                     (None, None) => assert_eq!(n, 0),
-                    _ => panic!("puzzle {i}: a first solution without a last, or the other way round"),
+                    _ => panic!(
+                        "puzzle {i}: a first solution without a last, or the other way round"
+                    ),
                 }
             }
         }
