@@ -165,6 +165,9 @@ pub(crate) struct Net {
     /// For each node, its strong partners (the same digit's only other place in a house): `strong[strong_at[v]..]`.
     strong_at: Vec<u32>,
     strong: Vec<u16>,
+    /// For each node of a bivalue cell, the same digit in its peer bivalue cells: `bpeer[bpeer_at[v]..]`.
+    bpeer_at: Vec<u32>,
+    bpeer: Vec<u16>,
 }
 
 impl Net {
@@ -183,6 +186,8 @@ impl Net {
         self.mates.clear();
         self.peer_at.clear();
         self.strong_at.clear();
+        self.bpeer_at.clear();
+        self.bpeer.clear();
         for c in Cells(s.unsolved()) {
             let first = self.cand.len() as u16;
             let m = s.candidates(c);
@@ -217,6 +222,19 @@ impl Net {
         }
         self.peer_at.push(self.peer.len() as u32);
         self.strong_at.push(self.strong.len() as u32);
+        for v in 0..self.cand.len() {
+            self.bpeer_at.push(self.bpeer.len() as u32);
+            if self.other[v] != NONE {
+                let (a, b) = (self.peer_at[v] as usize, self.peer_at[v + 1] as usize);
+                for i in a..b {
+                    let u = self.peer[i];
+                    if self.other[usize::from(u)] != NONE {
+                        self.bpeer.push(u);
+                    }
+                }
+            }
+        }
+        self.bpeer_at.push(self.bpeer.len() as u32);
     }
 
     fn len(&self) -> usize {
@@ -227,6 +245,12 @@ impl Net {
     #[inline]
     fn peers(&self, v: usize) -> &[u16] {
         &self.peer[self.peer_at[v] as usize..self.peer_at[v + 1] as usize]
+    }
+
+    /// The same digit in the peer bivalue cells of node `v` (a node of a bivalue cell).
+    #[inline]
+    fn bivalue_peers(&self, v: usize) -> &[u16] {
+        &self.bpeer[self.bpeer_at[v] as usize..self.bpeer_at[v + 1] as usize]
     }
 
     /// The strong partners (same digit) of node `v`.
@@ -422,7 +446,13 @@ impl<'a, const W: usize> Bfs<'a, W> {
             for &v in off_nodes {
                 let v = usize::from(v);
                 let mut acc: Set<W> = [0; W];
-                for &u in net.peers(v) {
+                // Without links through houses only bivalue cells are ever "on" (the starts and their partners).
+                let peers = if LX {
+                    net.peers(v)
+                } else {
+                    net.bivalue_peers(v)
+                };
+                for &u in peers {
                     or_into(&mut acc, &src[usize::from(u) % cap]);
                 }
                 if links.y {
@@ -501,6 +531,16 @@ impl<'a, const W: usize> Bfs<'a, W> {
             buf.history.extend_from_slice(&front[..n * W]);
         }
         any != 0
+    }
+
+    /// The nodes reached "on" (`on`) or "off" for the first time at the last level of that polarity.
+    fn front_of(&self, on: bool) -> &[Set<W>] {
+        let v = if on {
+            &self.buf.front_on
+        } else {
+            &self.buf.front_off
+        };
+        sets::<W>(v, Self::CAP)
     }
 
     /// The nodes reached for the first time at the last level.
@@ -869,7 +909,9 @@ fn shortest_forcing_chain<const W: usize>(
     let live: Vec<u16> = (0..n as u16)
         .filter(|&v| adj.live(usize::from(v)))
         .collect();
-    let mut bfs = Bfs::<W>::new(adj, n, buf, &all, true, &all, &live, false);
+    // The "off" of a node without a partner leads nowhere: the search leaves them out, and finds when such a start
+    // reaches its own "off" from the "on" of its weak neighbours.
+    let mut bfs = Bfs::<W>::new(adj, n, buf, &all, true, &live, &live, false);
     // Forcing chains have an even number of nodes.
     let mut kmax = kmax & !1;
     let mut best: Option<(usize, usize)> = None;
@@ -882,14 +924,20 @@ fn shortest_forcing_chain<const W: usize>(
     while bfs.level < kmax {
         let any = bfs.step(None);
         let l = bfs.level;
-        let front = bfs.front();
         if !bfs.on_level() {
+            let (off, on) = (bfs.front_of(false), bfs.front_of(true));
             for v in 0..n {
-                if has(&front[v % Bfs::<W>::CAP], v) {
+                let reached = if adj.live(v) {
+                    has(&off[v % Bfs::<W>::CAP], v)
+                } else {
+                    weak_neighbour_in(net, v, |u| has(&on[u % Bfs::<W>::CAP], v))
+                };
+                if reached {
                     consider(l, 2 * v, &mut kmax);
                 }
             }
         } else if l < kmax {
+            let front = bfs.front();
             for &v in &live {
                 let v = usize::from(v);
                 let f = &front[v % Bfs::<W>::CAP];
@@ -903,6 +951,14 @@ fn shortest_forcing_chain<const W: usize>(
         }
     }
     best.map(|(k, idx)| (k, net.node(idx / 2, idx % 2 == 0)))
+}
+
+/// Whether `f` holds for a node whose "on" turns node `v` off (the same digit in a peer cell, another digit of the
+/// cell).
+fn weak_neighbour_in(net: &Net, v: usize, f: impl Fn(usize) -> bool) -> bool {
+    let (first, end) = net.mates[v];
+    net.peers(v).iter().any(|&u| f(usize::from(u)))
+        || (usize::from(first)..usize::from(end)).any(|u| u != v && f(u))
 }
 
 /// The shortest X-chain (one digit) of at most `kmax` nodes, among the starts of the digits of `digits`:
@@ -928,15 +984,24 @@ fn shortest_x_chain<const W: usize>(
     for start_on in [true, false] {
         // A start "off" leads anywhere only through a partner.
         let starts = if start_on { &nodes } else { &live };
-        let mut bfs = Bfs::<W>::new(adj, net.len(), buf, starts, start_on, &nodes, &live, false);
+        // Only nodes with a partner lead on from their "off"; a start "on" without one is found reaching its own
+        // "off" from the "on" of its peers.
+        let mut bfs = Bfs::<W>::new(adj, net.len(), buf, starts, start_on, &live, &live, false);
         while bfs.level < kmax {
             let any = bfs.step(None);
             // A start reached with the other polarity, at this level.
             if bfs.on_level() != start_on {
-                let front = bfs.front();
+                let (front, on) = (bfs.front(), bfs.front_of(true));
                 for &v in starts {
                     let v = usize::from(v);
-                    if has(&front[v % Bfs::<W>::CAP], v) {
+                    let reached = if start_on && !adj.live(v) {
+                        net.peers(v)
+                            .iter()
+                            .any(|&u| has(&on[usize::from(u) % Bfs::<W>::CAP], v))
+                    } else {
+                        has(&front[v % Bfs::<W>::CAP], v)
+                    };
+                    if reached {
                         let found = (bfs.level, 2 * v + usize::from(!start_on));
                         if best.is_none_or(|b| found < b) {
                             best = Some(found);
