@@ -624,11 +624,13 @@ fn line_pair_unavoidable_sets(solution: &[u8; 81]) -> Vec<CellSet> {
 /// each house, its `a` cell to its `b` cell, each connected part of the 18 cells is such a set.
 fn digit_pair_unavoidable_sets(solution: &[u8; 81]) -> Vec<CellSet> {
     let mut out = Vec::new();
+    let mut of_digit = [0u128; 10];
+    for (c, &d) in solution.iter().enumerate() {
+        of_digit[usize::from(d)] |= bit(c);
+    }
     for a in 1..=9u8 {
         for b in a + 1..=9 {
-            let cells: CellSet = (0..81)
-                .filter(|&c| solution[c] == a || solution[c] == b)
-                .fold(0, |m, c| m | bit(c));
+            let cells: CellSet = of_digit[usize::from(a)] | of_digit[usize::from(b)];
             let mut left = cells;
             let mut parts = 0;
             let mut found = Vec::new();

@@ -353,14 +353,16 @@ pub(crate) fn fill_with_singles(
         && Technique::NakedSingle.base_rating() <= opts.max_rating;
     let hidden = opts.techniques.contains(Technique::HiddenSingleBox)
         && opts.techniques.contains(Technique::HiddenSingleLine);
+    // After the first round only the cells and digits that changed can hold new singles.
+    let mut cells = state.unsolved();
+    let mut digits = 0x1ffu16;
     loop {
-        let mut progress = false;
+        let before: [tables::CellSet; 9] = std::array::from_fn(|d| state.positions(d as u8 + 1));
         if naked {
-            for c in Cells(state.unsolved()) {
+            for c in Cells(cells & state.unsolved()) {
                 let m = state.candidates(c);
                 if m != 0 && m & (m - 1) == 0 {
                     state.place(c, m.trailing_zeros() as u8 + 1);
-                    progress = true;
                 } else if m == 0 {
                     return Some(false);
                 }
@@ -368,13 +370,12 @@ pub(crate) fn fill_with_singles(
         }
         if hidden {
             for (h, &house) in HOUSE.iter().enumerate() {
-                for d in Digits(!state.placed_in(h) & 0x1ff) {
+                for d in Digits(!state.placed_in(h) & digits) {
                     let m = state.positions(d) & house;
                     if single(m) {
                         let c = m.trailing_zeros() as usize;
                         if state.has(c, d) {
                             state.place(c, d);
-                            progress = true;
                         }
                     } else if m == 0 {
                         return Some(false);
@@ -385,7 +386,16 @@ pub(crate) fn fill_with_singles(
         if state.unsolved() & targets == 0 {
             return Some(true);
         }
-        if !progress {
+        cells = 0;
+        digits = 0;
+        for (d, &was) in before.iter().enumerate() {
+            let gone = was ^ state.positions(d as u8 + 1);
+            if gone != 0 {
+                cells |= gone;
+                digits |= 1 << d;
+            }
+        }
+        if digits == 0 {
             return None;
         }
     }
