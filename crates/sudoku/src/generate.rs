@@ -489,11 +489,12 @@ impl Work {
         ok
     }
 
-    /// Whether the puzzle (the orbit just emptied) still has one solution. When it has more, a second solution is
-    /// found (it differs from `solution` in an orbit cell, since the puzzle had one solution before) and the cells
-    /// where the two differ are remembered as an unavoidable set.
-    fn unique(&mut self, orbit: &[u8], solution: &[u8; 81]) -> bool {
-        let (count, first, last) = crate::solver::count_two(&Grid::from_raw(self.puzzle));
+    /// Whether the puzzle (the orbit just emptied) still has one solution; `known` is the puzzle with what the
+    /// singles found (the same solutions, less to search). When it has more, a second solution is found (it
+    /// differs from `solution` in an orbit cell, since the puzzle had one solution before) and the cells where the
+    /// two differ are remembered as an unavoidable set.
+    fn unique(&mut self, orbit: &[u8], solution: &[u8; 81], known: &[u8; 81]) -> bool {
+        let (count, first, last) = crate::solver::count_two(&Grid::from_raw(*known));
         if count < 2 {
             return count == 1;
         }
@@ -544,7 +545,10 @@ impl Work {
                     // any ceiling; otherwise the counter checks uniqueness before the rest of the rater runs.
                     Ok(mut state) => match logic::fill_with_singles(&mut state, cap, targets) {
                         Some(filled) => filled,
-                        None => self.unique(orbit, solution) && logic::fills(state, cap, targets),
+                        None => {
+                            self.unique(orbit, solution, &state.values())
+                                && logic::fills(state, cap, targets)
+                        }
                     },
                 });
         if !ok {
