@@ -478,12 +478,14 @@ impl<'a, const W: usize> Bfs<'a, W> {
                     }
                 }
                 let v = v % cap;
+                // Word by word (a whole-array copy would store the words one way and load them another, which
+                // stalls).
                 for w in 0..W {
-                    acc[w] &= !seen[v][w];
-                    seen[v][w] |= acc[w];
-                    any |= acc[w];
+                    let a = acc[w] & !seen[v][w];
+                    seen[v][w] |= a;
+                    any |= a;
+                    dst[v][w] = a;
                 }
-                dst[v] = acc;
             }
         } else {
             // "Off" nodes turn on their partners.
@@ -514,12 +516,14 @@ impl<'a, const W: usize> Bfs<'a, W> {
                     l.push(v as u16);
                 }
                 let v = v % cap;
+                // Word by word (a whole-array copy would store the words one way and load them another, which
+                // stalls).
                 for w in 0..W {
-                    acc[w] &= !seen[v][w];
-                    seen[v][w] |= acc[w];
-                    any |= acc[w];
+                    let a = acc[w] & !seen[v][w];
+                    seen[v][w] |= a;
+                    any |= a;
+                    dst[v][w] = a;
                 }
-                dst[v] = acc;
             }
         }
         if keep {
