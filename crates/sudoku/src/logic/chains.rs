@@ -168,6 +168,10 @@ pub(crate) struct Net {
     /// For each node of a bivalue cell, the same digit in its peer bivalue cells: `bpeer[bpeer_at[v]..]`.
     bpeer_at: Vec<u32>,
     bpeer: Vec<u16>,
+    /// Every node.
+    all: Vec<u16>,
+    /// The nodes with a partner for links within houses, within cells, and both.
+    live: [Vec<u16>; 3],
 }
 
 impl Net {
@@ -235,6 +239,25 @@ impl Net {
             }
         }
         self.bpeer_at.push(self.bpeer.len() as u32);
+        let n = self.cand.len() as u16;
+        self.all.clear();
+        self.all.extend(0..n);
+        for (i, links) in [X, Y, XY].into_iter().enumerate() {
+            let mut live = std::mem::take(&mut self.live[i]);
+            live.clear();
+            let adj = self.adjacency(links);
+            live.extend((0..n).filter(|&v| adj.live(usize::from(v))));
+            self.live[i] = live;
+        }
+    }
+
+    /// The nodes with a partner (the only ones a loop passes through, or whose "off" leads on) for `links`.
+    fn live_nodes(&self, links: Links) -> &[u16] {
+        &self.live[match (links.x, links.y) {
+            (true, false) => 0,
+            (false, _) => 1,
+            (true, true) => 2,
+        }]
     }
 
     fn len(&self) -> usize {
@@ -909,13 +932,10 @@ fn shortest_forcing_chain<const W: usize>(
 ) -> Option<(usize, Node)> {
     let n = net.len();
     let adj = net.adjacency(XY);
-    let all: Vec<u16> = (0..n as u16).collect();
-    let live: Vec<u16> = (0..n as u16)
-        .filter(|&v| adj.live(usize::from(v)))
-        .collect();
+    let (all, live) = (&net.all, net.live_nodes(XY));
     // The "off" of a node without a partner leads nowhere: the search leaves them out, and finds when such a start
     // reaches its own "off" from the "on" of its weak neighbours.
-    let mut bfs = Bfs::<W>::new(adj, n, buf, &all, true, &live, &live, false);
+    let mut bfs = Bfs::<W>::new(adj, n, buf, all, true, live, live, false);
     // Forcing chains have an even number of nodes.
     let mut kmax = kmax & !1;
     let mut best: Option<(usize, usize)> = None;
@@ -942,7 +962,7 @@ fn shortest_forcing_chain<const W: usize>(
             }
         } else if l < kmax {
             let front = bfs.front();
-            for &v in &live {
+            for &v in live {
                 let v = usize::from(v);
                 let f = &front[v % Bfs::<W>::CAP];
                 if adj.partner_in(v, f) {
@@ -965,6 +985,18 @@ fn weak_neighbour_in(net: &Net, v: usize, f: impl Fn(usize) -> bool) -> bool {
         || (usize::from(first)..usize::from(end)).any(|u| u != v && f(u))
 }
 
+/// The nodes of `list` whose digit is in `digits` (the list itself when that is every digit).
+fn of_digits<'a>(net: &Net, list: &'a [u16], digits: u16) -> std::borrow::Cow<'a, [u16]> {
+    if digits == 0x1ff {
+        std::borrow::Cow::Borrowed(list)
+    } else {
+        list.iter()
+            .copied()
+            .filter(|&v| digits & digit_bit(net.digit(usize::from(v))) != 0)
+            .collect()
+    }
+}
+
 /// The shortest X-chain (one digit) of at most `kmax` nodes, among the starts of the digits of `digits`:
 /// (length, start). A start "on" that reaches its own "off", or a start "off" that reaches its own "on". Among
 /// chains of the same length, the first start wins (node order, "on" first).
@@ -975,19 +1007,15 @@ fn shortest_x_chain<const W: usize>(
     buf: &mut Buffers,
 ) -> Option<(usize, Node)> {
     let adj = net.adjacency(X);
-    let nodes: Vec<u16> = (0..net.len() as u16)
-        .filter(|&v| digits & digit_bit(net.digit(usize::from(v))) != 0)
-        .collect();
-    let live: Vec<u16> = nodes
-        .iter()
-        .copied()
-        .filter(|&v| adj.live(usize::from(v)))
-        .collect();
+    let (nodes, live) = (
+        of_digits(net, &net.all, digits),
+        of_digits(net, net.live_nodes(X), digits),
+    );
     let mut kmax = kmax;
     let mut best: Option<(usize, usize)> = None;
     for start_on in [true, false] {
         // A start "off" leads anywhere only through a partner.
-        let starts = if start_on { &nodes } else { &live };
+        let starts: &[u16] = if start_on { &nodes } else { &live };
         // Only nodes with a partner lead on from their "off"; a start "on" without one is found reaching its own
         // "off" from the "on" of its peers.
         let mut bfs = Bfs::<W>::new(adj, net.len(), buf, starts, start_on, &live, &live, false);
@@ -1054,7 +1082,6 @@ fn unary(
         if kmax == 0 {
             continue;
         }
-        let adj = net.adjacency(links);
         let found = if links == X {
             // One digit at a time: a digit whose places did not change since a search in vain up to at least
             // this length has none.
@@ -1065,12 +1092,7 @@ fn unary(
                 0x1ff
             };
             let found = if is_loop {
-                let live: Vec<u16> = (0..n as u16)
-                    .filter(|&v| {
-                        let v = usize::from(v);
-                        adj.live(v) && digits & digit_bit(net.digit(v)) != 0
-                    })
-                    .collect();
+                let live = of_digits(net, net.live_nodes(links), digits);
                 by_width!(
                     n,
                     shortest_loop(
@@ -1107,9 +1129,7 @@ fn unary(
             {
                 None
             } else {
-                let live: Vec<u16> = (0..n as u16)
-                    .filter(|&v| adj.live(usize::from(v)))
-                    .collect();
+                let live = net.live_nodes(links);
                 let found = by_width!(
                     n,
                     shortest_loop(
@@ -1129,9 +1149,7 @@ fn unary(
             }
         } else if is_loop {
             // Mixed cycles pass only through nodes with a partner.
-            let live: Vec<u16> = (0..n as u16)
-                .filter(|&v| adj.live(usize::from(v)))
-                .collect();
+            let live = net.live_nodes(links);
             by_width!(
                 n,
                 shortest_loop(
@@ -1196,12 +1214,9 @@ fn multiple_w<const W: usize>(
     let n = net.len();
     let base = Technique::CellForcingChains.base_rating();
     let adj = net.adjacency(XY);
-    let all: Vec<u16> = (0..n as u16).collect();
-    let live: Vec<u16> = (0..n as u16)
-        .filter(|&v| adj.live(usize::from(v)))
-        .collect();
+    let (all, live) = (&net.all, net.live_nodes(XY));
     // The whole consequences of every candidate assumed true, with every level kept.
-    let mut bfs = Bfs::<W>::new(adj, n, buf, &all, true, &all, &live, true);
+    let mut bfs = Bfs::<W>::new(adj, n, buf, all, true, all, live, true);
     while bfs.level < usize::from(u8::MAX) && bfs.step(None) {}
     // For each start, the nodes it reaches "on" and "off" (the searches' results turned around).
     let words = n.div_ceil(64);
