@@ -342,8 +342,8 @@ pub(crate) struct HouseView {
     cells: [u8; 9],
     n: usize,
     pos: [u16; 9],
-    /// For `k` in 0..=5, the digits (bit `d - 1`) with 1 to `k` places in the house.
-    few: [u16; 6],
+    /// For `k` in 2..=4, the digits (bit `d - 1`) with 1 to `k` places in the house (0 for the other `k`).
+    few: [u16; 5],
 }
 
 /// The views of all 27 houses, built from the digits' position sets.
@@ -372,7 +372,7 @@ pub(crate) fn house_views(s: &Candidates) -> [HouseView; 27] {
         cells: [0; 9],
         n: 0,
         pos: [0; 9],
-        few: [0; 6],
+        few: [0; 5],
     }; 27];
     for d in 0..9 {
         let pos = s.positions(d as u8 + 1);
@@ -389,22 +389,25 @@ pub(crate) fn house_views(s: &Candidates) -> [HouseView; 27] {
         }
     }
     for v in &mut views {
+        // In registers (an array indexed by the count would go through memory at every digit).
+        let (mut f2, mut f3, mut f4) = (0u16, 0u16, 0u16);
+        let mut empty = 0u16;
         for (d, &m) in v.pos.iter().enumerate() {
             let p = pop9(m);
-            if p <= 5 {
-                v.few[p] |= 1 << d;
-            }
+            let b = u16::from(p >= 1) << d;
+            f2 |= if p <= 2 { b } else { 0 };
+            f3 |= if p <= 3 { b } else { 0 };
+            f4 |= if p <= 4 { b } else { 0 };
+            empty |= m;
         }
-        v.few[0] = 0;
-        for k in 1..6 {
-            v.few[k] |= v.few[k - 1];
-        }
-        let mut empty = v.pos.iter().fold(0u16, |a, &m| a | m);
+        v.few = [0, 0, f2, f3, f4];
+        let mut n = 0;
         while empty != 0 {
-            v.cells[v.n] = empty.trailing_zeros() as u8;
-            v.n += 1;
+            v.cells[n] = empty.trailing_zeros() as u8;
+            n += 1;
             empty &= empty - 1;
         }
+        v.n = n;
     }
     views
 }
