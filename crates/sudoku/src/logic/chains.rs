@@ -7,8 +7,14 @@
 //! them stays on one digit (an X-chain, SE 6.6) and is rated below mixed chains (7.0). A chain's rating grows with
 //! its number of nodes as in SE: 0.1 more each time the length passes 4, 6, 8, 12, 16, 24, 32, ...
 //!
-//! Every search is a breadth-first search over the 729 candidates in both polarities, so the chains found are the
-//! shortest ones.
+//! Every search is a breadth-first search over the candidates in both polarities, so the chains found are the
+//! shortest ones. The searches of one kind run from all their starts at once ([`Bfs`]): each candidate and
+//! polarity holds the set of starts that reach it (one bit per start), and a level is computed for every start
+//! together; they stop at the shortest length that can still beat the best chain found so far. Among chains of the
+//! same rating and length the first start (cell order, then digit, "on" before "off") wins, as a search from one
+//! start after the other would find. X-cycles and X-chains stay on one digit, so a digit whose places did not
+//! change since a search in vain is not searched again; Y-cycles are remembered while the bivalue cells stay the
+//! same.
 
 // Per-digit and per-house arrays are indexed in parallel; index loops read better than zipped iterators here.
 #![allow(clippy::needless_range_loop)]
