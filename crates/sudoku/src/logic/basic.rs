@@ -129,6 +129,59 @@ fn push_single(step: &mut Step, cell: usize, d: u8, house: usize) {
     step.houses.push(house as u8);
 }
 
+/// Where locked candidates are, for one state: for pointing along box columns, pointing along box rows, claiming in
+/// columns and claiming in rows (in that order), and each digit, the boxes or lines (bit `i` for box or line `i`)
+/// whose places of the digit lie in one line or box and leave places outside it. The four kinds of
+/// [`locked`] search only there.
+pub(crate) struct LockedSites([[u16; 9]; 4]);
+
+impl LockedSites {
+    /// The sites of the state whose house views are `views`.
+    pub(crate) fn new(views: &[HouseView; 27]) -> Self {
+        let mut t = [[0u16; 9]; 4];
+        for di in 0..9 {
+            let hp = |h: usize| views[h].pos[di];
+            for i in 0..9 {
+                let (band, stack) = (i / 3, i % 3);
+                let m = hp(18 + i);
+                if m & m.wrapping_sub(1) != 0 {
+                    let k = STRIDE3_OF[usize::from(m)];
+                    if k != u8::MAX
+                        && hp(9 + stack * 3 + usize::from(k)) & !(0o7 << (3 * band)) != 0
+                    {
+                        t[0][di] |= 1 << i;
+                    }
+                    let k = TRIPLE_OF[usize::from(m)];
+                    if k != u8::MAX && hp(band * 3 + usize::from(k)) & !(0o7 << (3 * stack)) != 0 {
+                        t[1][di] |= 1 << i;
+                    }
+                }
+                let (q, k) = (i / 3, i % 3);
+                for (kind, line) in [(2, 9 + i), (3, i)] {
+                    let m = hp(line);
+                    if m & m.wrapping_sub(1) == 0 {
+                        continue;
+                    }
+                    let c = TRIPLE_OF[usize::from(m)];
+                    if c == u8::MAX {
+                        continue;
+                    }
+                    let c = usize::from(c);
+                    let (b, inbox) = if kind == 2 {
+                        (18 + c * 3 + q, 0o111 << k)
+                    } else {
+                        (18 + q * 3 + c, 0o7 << (3 * k))
+                    };
+                    if hp(b) & !inbox != 0 {
+                        t[kind][di] |= 1 << i;
+                    }
+                }
+            }
+        }
+        LockedSites(t)
+    }
+}
+
 /// The three boxes (as houses 18..27) crossing each line house 0..18.
 const LINE_BOXES: [[usize; 3]; 18] = {
     let mut t = [[0usize; 3]; 18];
@@ -174,6 +227,7 @@ const PARALLEL_LINES: [[usize; 2]; 18] = {
 pub(crate) fn locked(
     s: &Candidates,
     views: &[HouseView; 27],
+    sites: &LockedSites,
     step: &mut Step,
     pointing: bool,
     direct: bool,
@@ -189,7 +243,7 @@ pub(crate) fn locked(
             }
             let di = usize::from(d - 1);
             let hp = |h: usize| views[h].pos[di];
-            for i in 0..9 {
+            for i in Cells(u128::from(sites.0[2 * usize::from(!pointing) + pass][di])) {
                 if pointing {
                     let b = 18 + i;
                     let m = hp(b);

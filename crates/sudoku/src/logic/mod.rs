@@ -225,11 +225,12 @@ impl Finder {
             return false;
         }
         let views = basic::house_views(s);
+        let sites = basic::LockedSites::new(&views);
         scoped!(T::DirectPointing, T::DirectPointing, |sc| basic::locked(
-            s, &views, step, true, true, sc
+            s, &views, &sites, step, true, true, sc
         ));
         scoped!(T::DirectClaiming, T::DirectClaiming, |sc| basic::locked(
-            s, &views, step, false, true, sc
+            s, &views, &sites, step, false, true, sc
         ));
         scoped!(T::DirectHiddenPair, T::DirectHiddenPair, |sc| {
             basic::hidden_subset(s, &views, step, 2, true, sc)
@@ -239,10 +240,10 @@ impl Finder {
             basic::hidden_subset(s, &views, step, 3, true, sc)
         });
         scoped!(T::Pointing, T::Pointing, |sc| basic::locked(
-            s, &views, step, true, false, sc
+            s, &views, &sites, step, true, false, sc
         ));
         scoped!(T::Claiming, T::Claiming, |sc| basic::locked(
-            s, &views, step, false, false, sc
+            s, &views, &sites, step, false, false, sc
         ));
         scoped!(T::NakedPair, T::NakedPair, |sc| basic::naked_subset(
             s, &views, step, 2, sc
