@@ -892,34 +892,19 @@ fn fill_wing(
 }
 
 /// The house (column, row or box, in that order) two distinct cells share, if any.
+#[inline]
 fn shared_house(a: usize, b: usize) -> Option<usize> {
-    let h = SHARED_HOUSE[a][b];
-    (h != u8::MAX).then_some(usize::from(h))
-}
-
-/// [`shared_house`] for every pair of cells (`u8::MAX` for none).
-const SHARED_HOUSE: [[u8; 81]; 81] = {
-    use super::tables::{box_of, col_of, row_of};
-    let mut t = [[u8::MAX; 81]; 81];
-    let mut a = 0;
-    while a < 81 {
-        let mut b = 0;
-        while b < 81 {
-            t[a][b] = if col_of(a) == col_of(b) {
-                (9 + col_of(a)) as u8
-            } else if row_of(a) == row_of(b) {
-                row_of(a) as u8
-            } else if box_of(a) == box_of(b) {
-                (18 + box_of(a)) as u8
-            } else {
-                u8::MAX
-            };
-            b += 1;
-        }
-        a += 1;
+    let (ha, hb) = (super::tables::CELL_HOUSES[a], super::tables::CELL_HOUSES[b]);
+    if ha[1] == hb[1] {
+        Some(usize::from(ha[1]))
+    } else if ha[0] == hb[0] {
+        Some(usize::from(ha[0]))
+    } else if ha[2] == hb[2] {
+        Some(usize::from(ha[2]))
+    } else {
+        None
     }
-    t
-};
+}
 
 /// For a 9-bit mask, the `i` (0..3) with every bit among bits `3i..3i + 3` (a row of a box, or a line's part in
 /// one box), `u8::MAX` when there is none (or the mask is empty).
