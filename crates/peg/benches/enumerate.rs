@@ -8,9 +8,15 @@ use peg::{Board, Finish, Problem, Solver};
 fn english_table(c: &mut Criterion) {
     let mut g = c.benchmark_group("enumerate");
     g.sample_size(10);
+    // Every level, both path counts, dead ends (the benchmark).
     let p = Problem::standard(Board::english());
     g.bench_function("english_whole_table", |b| {
         b.iter(|| enumerate::count(&p, &Options::default()).unwrap())
+    });
+    // The same with the finish on the centre: also the positions that can still finish.
+    let d4 = Problem::from_names(Board::english(), &[], Some("d4")).unwrap();
+    g.bench_function("english_whole_table_finish_d4", |b| {
+        b.iter(|| enumerate::count(&d4, &Options::default()).unwrap())
     });
     let t = Problem::standard(Board::builtin("triangle").unwrap());
     g.bench_function("triangle_whole_table", |b| {

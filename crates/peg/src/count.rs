@@ -89,7 +89,7 @@ pub enum CountError {
     /// The next level would need more memory than allowed.
     #[error(
         "stopped before the level with {pegs} pegs: it would need about {} of memory and the limit is {} \
-         (the levels before it had {classes_so_far} positions up to symmetry and were still growing; \
+         (the levels before it had {classes_so_far} positions up to symmetry; \
          raise the limit with --max-memory if the machine has the memory)",
         fmt_bytes(*.needed), fmt_bytes(*.limit)
     )]

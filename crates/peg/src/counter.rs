@@ -1,6 +1,8 @@
 //! Path counters that grow as needed: levels are built with narrow (`u64`) counters and rebuilt with `u128` when
 //! a sum overflows. Every addition and multiplication is checked; an overflow is an error, never a wrap.
 
+use crate::level::read_u64;
+
 /// An unsigned counter type used in level storage.
 pub(crate) trait Counter:
     Copy + Default + Send + Sync + Eq + std::fmt::Debug + 'static
@@ -13,6 +15,9 @@ pub(crate) trait Counter:
     fn add(self, o: Self) -> Option<Self>;
     /// Checked multiplication by a small factor.
     fn mul(self, m: u32) -> Option<Self>;
+    /// The counter stored in the low `w` bytes at `off` (16 bytes there must be readable), as written from
+    /// [`Counter::to_u128`] of a value of this type.
+    fn read(data: &[u8], off: usize, w: u32) -> Self;
 }
 
 macro_rules! counter {
@@ -34,6 +39,11 @@ macro_rules! counter {
             fn mul(self, m: u32) -> Option<Self> {
                 self.checked_mul(m as $t)
             }
+            #[inline(always)]
+            fn read(data: &[u8], off: usize, w: u32) -> Self {
+                // The value was written from a `$t`: it fits.
+                read_u64(data, off, w.min(8)) as $t
+            }
         }
     };
 }
@@ -41,7 +51,31 @@ macro_rules! counter {
 counter!(u16);
 counter!(u32);
 counter!(u64);
-counter!(u128);
+
+impl Counter for u128 {
+    #[inline(always)]
+    fn from_u128(v: u128) -> Option<Self> {
+        Some(v)
+    }
+    #[inline(always)]
+    fn to_u128(self) -> u128 {
+        self
+    }
+    #[inline(always)]
+    fn add(self, o: Self) -> Option<Self> {
+        self.checked_add(o)
+    }
+    #[inline(always)]
+    fn mul(self, m: u32) -> Option<Self> {
+        self.checked_mul(u128::from(m))
+    }
+    #[inline(always)]
+    fn read(data: &[u8], off: usize, w: u32) -> Self {
+        let lo = read_u64(data, off, w.min(8));
+        let hi = read_u64(data, off + 8, w.saturating_sub(8));
+        u128::from(hi) << 64 | u128::from(lo)
+    }
+}
 
 /// No counter at all: levels of positions only (used for the backward tables of finishable positions).
 #[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
@@ -63,5 +97,9 @@ impl Counter for NoCount {
     #[inline(always)]
     fn mul(self, _: u32) -> Option<Self> {
         Some(NoCount)
+    }
+    #[inline(always)]
+    fn read(_: &[u8], _: usize, _: u32) -> Self {
+        NoCount
     }
 }

@@ -2,29 +2,46 @@
 //!
 //! Each level (all positions with the same number of pegs) is stored as normal forms (the smallest image under
 //! the symmetry group) with two path counters: the *class total* of the full tree (the number of move sequences
-//! from the start to any position of the class) and the normal-tree count. The next level is built in rounds:
+//! from the start to any position of the class) and the normal-tree count. Levels are kept in the crate's
+//! private `level` module's format: normal forms turned into evenly spread *mixed keys* by a bijection, split
+//! into partitions of consecutive mixed keys, each partition sorted and byte-packed (about 11 bytes a class at
+//! the widest English levels, 41 MB for its 3.6 million classes).
 //!
-//! 1. *expand* (parallel over chunks of the source level): for each position, its images are computed once; each
-//!    legal move gives a successor whose images are the position's images XOR the move's precomputed images, and
-//!    whose normal form is their minimum. Successors of one position are sorted so that moves reaching the same
-//!    class are merged (class total times multiplicity for the full tree, once for the normal tree), then each is
-//!    emitted as a record into one of `2^p` partitions chosen by a hash of its key;
-//! 2. *merge* (parallel over partitions): each partition's records are added into that partition's open-addressing
-//!    table, small enough to stay in the CPU's cache.
+//! The next level is built in rounds of about 3 million successors:
 //!
-//! Counters are `u64` and a level whose sums overflow is rebuilt with `u128` counters.
-//! Memory is bounded: rounds are sized to a record budget, and before each level the memory it needs is
-//! estimated and compared with the limit ([`Options::max_memory`]).
+//! 1. *expand* (both cores, work-stealing over blocks of 64 source classes): for each class, its images are
+//!    computed once; its legal moves are found per direction of moves; each gives a successor whose images are
+//!    the class's images XOR the move's precomputed images, and whose normal form is their minimum (eight
+//!    successors at a time on AVX-512). Successors of one class that fall in the same class are merged (class
+//!    total times multiplicity for the full tree, once for the normal tree). The class's two counters go to
+//!    the round's table of source counters, and each successor becomes an 8-byte *record* (its key inside its
+//!    partition, and the index of those counters) in the buffer of its partition;
+//! 2. *merge* (both cores, over partitions): each partition's open-addressing table, about 400 KiB, is read
+//!    into the core's cache, then the partition's records are added into it.
+//!
+//! When every source has been expanded, each table is sorted (it is nearly sorted already: its home slots
+//! increase with the key) and frozen. Tables, buffers and counter tables are kept from level to level.
+//!
+//! Counters are `u64`; a level where a class's sum overflows is rebuilt with `u128` counters (on the English
+//! board, the levels of 4 pegs and fewer; the level totals, summed in `u128`, pass 2^64 from 9 pegs down).
+//! Every addition is checked. Memory is bounded: before each level the memory it needs is
+//! estimated and compared with the limit ([`Options::max_memory`]); the check is repeated after every round
+//! with the tables' real size.
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 use rayon::prelude::*;
 
 use crate::board::Symmetry;
 use crate::count::{Count, CountError, Level, add};
-use crate::counter::Counter;
+use crate::counter::{Counter, NoCount};
 use crate::finish::FinishTable;
-use crate::kernel::{Isa, Kernel, LANES, Portable, min_successor};
+use crate::kernel::{Kernel, LANES, MOVE_WORDS};
+use crate::level::{
+    BLOCK, Frozen, INIT_LOAD, Layout, Mixer, PART_TARGET, Part, Pool, Reader, Rec, Slot, Table,
+    TableKey,
+};
 use crate::position::Position;
 use crate::problem::{Finish, Problem};
 
@@ -72,178 +89,31 @@ impl std::fmt::Debug for Options<'_> {
     }
 }
 
-/// One stored position: normal form and its two counters.
-#[derive(Clone, Copy, Default, Debug)]
-#[repr(C)]
-pub(crate) struct Slot<C> {
-    pub key: u64,
-    pub full: C,
-    pub norm: C,
+/// A stored level, with narrow or wide counters.
+pub(crate) enum AnyFrozen<N> {
+    Narrow(Frozen<N>),
+    Wide(Frozen<u128>),
 }
 
-/// A level: partitions of slots (empty keys are 0, never a position with a peg).
-pub(crate) struct Store<C> {
-    pub parts: Vec<Vec<Slot<C>>>,
-}
-
-impl<C: Counter> Store<C> {
-    fn len(&self) -> usize {
-        self.parts.iter().map(Vec::len).sum()
-    }
-    fn bytes(&self) -> u64 {
-        self.parts
-            .iter()
-            .map(|p| (p.capacity() * std::mem::size_of::<Slot<C>>()) as u64)
-            .sum()
-    }
-}
-
-enum AnyStore<N> {
-    Narrow(Store<N>),
-    Wide(Store<u128>),
-}
-
-impl<N: Counter> AnyStore<N> {
-    fn len(&self) -> usize {
+impl<N: Counter> AnyFrozen<N> {
+    pub fn len(&self) -> usize {
         match self {
-            AnyStore::Narrow(s) => s.len(),
-            AnyStore::Wide(s) => s.len(),
+            AnyFrozen::Narrow(s) => s.len(),
+            AnyFrozen::Wide(s) => s.len(),
         }
     }
-    fn bytes(&self) -> u64 {
+    pub fn bytes(&self) -> u64 {
         match self {
-            AnyStore::Narrow(s) => s.bytes(),
-            AnyStore::Wide(s) => s.bytes(),
+            AnyFrozen::Narrow(s) => s.bytes(),
+            AnyFrozen::Wide(s) => s.bytes(),
         }
     }
-}
-
-#[inline(always)]
-fn mix(key: u64) -> u64 {
-    (key ^ key >> 29).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-}
-
-/// Hint the CPU to bring `x` into the cache.
-#[inline(always)]
-fn prefetch<T>(x: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: prefetching is a hint and never faults; the pointer comes from a reference.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-            (x as *const T).cast(),
-        );
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = x;
-}
-
-/// The partition of a hashed key: the high 32 bits scaled to `nparts`.
-#[inline(always)]
-fn partition(h: u64, nparts: usize) -> usize {
-    (((h >> 32) * nparts as u64) >> 32) as usize
-}
-
-/// An open-addressing table (linear probing) of one partition of the level being built.
-struct Table<C> {
-    slots: Vec<Slot<C>>,
-    len: usize,
-}
-
-impl<C: Counter> Table<C> {
-    fn new(expected: usize) -> Self {
-        let cap = (expected * 4 / 3).max(16);
-        Table {
-            slots: vec![Slot::default(); cap],
-            len: 0,
+    /// The mixed keys in increasing order.
+    pub fn keys(&self) -> Box<dyn Iterator<Item = u64> + '_> {
+        match self {
+            AnyFrozen::Narrow(s) => Box::new(s.iter().map(|e| e.0)),
+            AnyFrozen::Wide(s) => Box::new(s.iter().map(|e| e.0)),
         }
-    }
-
-    /// The home slot of a hashed key: the low 32 bits scaled to the capacity.
-    #[inline(always)]
-    fn index(h: u64, cap: usize) -> usize {
-        (((h & 0xFFFF_FFFF) * cap as u64) >> 32) as usize
-    }
-
-    /// Touch the table in order so that the random probes that follow hit the cache.
-    fn warm(&self) {
-        let mut x = 0u64;
-        for s in self
-            .slots
-            .iter()
-            .step_by(64 / std::mem::size_of::<Slot<C>>().min(64))
-        {
-            x ^= s.key;
-        }
-        std::hint::black_box(x);
-    }
-
-    /// Add counters to `key`; `None` on overflow.
-    #[inline(always)]
-    fn add(&mut self, key: u64, full: C, norm: C) -> Option<()> {
-        let cap = self.slots.len();
-        let mut i = Self::index(mix(key), cap);
-        loop {
-            let s = &mut self.slots[i];
-            if s.key == key {
-                s.full = s.full.add(full)?;
-                s.norm = s.norm.add(norm)?;
-                return Some(());
-            }
-            if s.key == 0 {
-                *s = Slot { key, full, norm };
-                self.len += 1;
-                if self.len * 8 > cap * 7 {
-                    self.grow();
-                }
-                return Some(());
-            }
-            i += 1;
-            if i == cap {
-                i = 0;
-            }
-        }
-    }
-
-    /// Add a batch of records, prefetching the slots a few records ahead.
-    #[inline(always)]
-    fn add_all(&mut self, recs: &[Slot<C>]) -> Option<()> {
-        const AHEAD: usize = 8;
-        for (i, r) in recs.iter().enumerate() {
-            if let Some(next) = recs.get(i + AHEAD) {
-                let j = Self::index(mix(next.key), self.slots.len());
-                prefetch(&self.slots[j]);
-            }
-            self.add(r.key, r.full, r.norm)?;
-        }
-        Some(())
-    }
-
-    fn grow(&mut self) {
-        let old = std::mem::take(&mut self.slots);
-        let cap = old.len() * 2;
-        self.slots = vec![Slot::default(); cap];
-        for s in old.into_iter().filter(|s| s.key != 0) {
-            let mut i = Self::index(mix(s.key), cap);
-            while self.slots[i].key != 0 {
-                i += 1;
-                if i == cap {
-                    i = 0;
-                }
-            }
-            self.slots[i] = s;
-        }
-    }
-
-    fn bytes(&self) -> u64 {
-        (self.slots.len() * std::mem::size_of::<Slot<C>>()) as u64
-    }
-
-    /// The filled slots, compacted in place and shrunk.
-    fn into_slots(self) -> Vec<Slot<C>> {
-        let mut v = self.slots;
-        v.retain(|s| s.key != 0);
-        v.shrink_to_fit();
-        v
     }
 }
 
@@ -295,284 +165,457 @@ impl From<CountError> for StepError {
     }
 }
 
-/// One worker's output of a round: records by target partition, and statistics.
-struct Worker<D> {
-    bufs: Vec<Vec<Slot<D>>>,
+/// One thread's output of a round: records by target partition, the counters they add (one entry per source
+/// class with successors, and one more for each successor reached by several moves), and statistics.
+struct Worker<K, D> {
+    bufs: Vec<Vec<Rec<K>>>,
+    srcs: Vec<[D; 2]>,
     acc: Acc,
 }
 
-impl<D: Counter> Worker<D> {
+impl<K: TableKey, D: Counter> Worker<K, D> {
+    /// Add counters to the table of source counters; their index.
+    #[inline(always)]
+    fn source(&mut self, full: D, norm: D) -> u32 {
+        let i = self.srcs.len() as u32;
+        self.srcs.push([full, norm]);
+        i
+    }
+
+    /// Add a record for partition `q`, asking the CPU for the buffer's next cache line (the buffers are far
+    /// bigger than the caches, and a store that misses the cache holds up the stores after it).
+    #[inline(always)]
+    fn push(&mut self, q: usize, r: Rec<K>) {
+        let b = &mut self.bufs[q];
+        let ahead = b
+            .as_ptr()
+            .wrapping_add(b.len() + 128 / std::mem::size_of::<Rec<K>>());
+        crate::level::prefetch_write(ahead);
+        if b.len() == b.capacity() {
+            // This thread took more of the round than its share: grow by a quarter, not double.
+            b.reserve_exact(b.capacity() / 4 + 64);
+        }
+        b.push(r);
+    }
+
+    /// Emit successor `v` (a normal form) with the counters at `src`.
+    #[inline(always)]
+    fn emit(&mut self, ctx: &Ctx<'_>, v: u64, src: u32) {
+        let h = ctx.mixer.mix(v);
+        self.push(
+            ctx.out.part(h),
+            Rec {
+                key: K::store(h, &ctx.out),
+                src,
+            },
+        );
+    }
+
     fn bytes(&self) -> u64 {
-        self.bufs
-            .iter()
-            .map(|b| (b.capacity() * std::mem::size_of::<Slot<D>>()) as u64)
-            .sum()
+        let n: usize = self.bufs.iter().map(Vec::capacity).sum();
+        (n * std::mem::size_of::<Rec<K>>() + self.srcs.capacity() * std::mem::size_of::<[D; 2]>())
+            as u64
     }
 }
 
 /// Context of one level step.
+#[derive(Clone, Copy)]
 struct Ctx<'a> {
     k: &'a Kernel,
+    mixer: Mixer,
     pegs: u32,
     /// Normal form of the finish position (when the finish is a hole).
     finish_key: Option<u64>,
-    nparts: usize,
+    /// Partitions of the level being built.
+    out: Layout,
+    /// Whether to build the next level (false for the last level: statistics only).
+    emit: bool,
 }
 
-/// Expand source slots: statistics and records for the next level, into the worker's buffers.
+/// Expand source classes: statistics and records for the next level, into the worker's buffers. The
+/// portable version, in plain Rust.
 #[inline(always)]
-fn expand<I: Isa, S: Counter, D: Counter>(
-    isa: I,
+fn expand<K: TableKey, S: Counter, D: Counter>(
     ctx: &Ctx<'_>,
-    slots: &[Slot<S>],
-    w: &mut Worker<D>,
+    src: Reader<'_, S>,
+    w: &mut Worker<K, D>,
 ) -> Result<(), StepError> {
     let k = ctx.k;
-    let pegs = ctx.pegs;
     let rows = k.rows;
     let mut acc = w.acc;
-    let mut succ = [0u64; 512];
-    for s in slots {
-        let key = s.key;
+    let mut succ = [0u64; MOVE_WORDS * 64];
+    for (h, full, norm) in src {
+        let key = ctx.mixer.unmix(h);
         let mut imgs = [[0u64; LANES]; 2];
         let mut fixed = 0usize;
         for (row, im) in imgs.iter_mut().enumerate().take(rows) {
-            *im = isa.images(k, key, row);
+            *im = k.images_portable(key, row);
             for (lane, &img) in im.iter().enumerate() {
                 fixed += usize::from(img == key && row * LANES + lane < k.group_size);
             }
         }
-        let size = (k.group_size / fixed.max(1)) as u64;
-        let tw = s.full.to_u128();
-        let nw = s.norm.to_u128();
-        acc.positions += size;
-        acc.classes += 1;
-        acc.paths_full = add(acc.paths_full, tw, pegs)?;
-        acc.paths_normal = add(acc.paths_normal, nw, pegs)?;
-        let legal = isa.legal(k, key);
-        let mut vals = [0u64; 16];
-        let mut mults = [0u64; 16];
-        let nm = match isa.successors(k, &imgs, &legal, &mut vals, &mut mults) {
-            Some(n) => n,
-            None => {
-                // More than 16 distinct successors: sort them all.
-                let mut nm = 0;
-                for (wi, &word) in legal.iter().enumerate() {
-                    let mut bits = word;
-                    while bits != 0 {
-                        let j = wi * 64 + bits.trailing_zeros() as usize;
-                        bits &= bits - 1;
-                        succ[nm] = min_successor(isa, k, &imgs, j);
-                        nm += 1;
-                    }
-                }
-                succ[..nm].sort_unstable();
-                usize::MAX - nm
-            }
-        };
-        if nm == 0 {
-            acc.dead += size;
-            acc.dead_classes += 1;
-            acc.games_full = add(acc.games_full, tw, pegs)?;
-            acc.games_normal = add(acc.games_normal, nw, pegs)?;
-            if pegs == 1 {
-                match ctx.finish_key {
-                    None => {
-                        acc.sol_full = add(acc.sol_full, tw, 1)?;
-                        acc.sol_normal = add(acc.sol_normal, nw, 1)?;
-                    }
-                    Some(f) if f == key => {
-                        acc.sol_full = add(acc.sol_full, tw / u128::from(size), 1)?;
-                        acc.sol_normal = add(acc.sol_normal, nw, 1)?;
-                    }
-                    Some(_) => {}
-                }
-            }
+        let size = u64::from(k.class_sizes[fixed]);
+        let tw = full.to_u128();
+        let nw = norm.to_u128();
+        let legal = k.legal_portable(key);
+        let dead = legal.iter().all(|&l| l == 0);
+        tally(ctx, &mut acc, key, size, tw, nw, dead)?;
+        if dead || !ctx.emit {
             continue;
         }
         let td = D::from_u128(tw).ok_or(StepError::Narrow)?;
         let nd = D::from_u128(nw).ok_or(StepError::Narrow)?;
-        if nm < usize::MAX / 2 {
-            acc.records += nm as u64;
-            for i in 0..nm {
-                emit(ctx, w, vals[i], td, nd, mults[i])?;
-            }
-        } else {
-            let nm = usize::MAX - nm;
-            let mut i = 0;
-            while i < nm {
-                let mut j = i + 1;
-                while j < nm && succ[j] == succ[i] {
-                    j += 1;
-                }
-                emit(ctx, w, succ[i], td, nd, (j - i) as u64)?;
-                acc.records += 1;
-                i = j;
+        let mut n = 0;
+        for (wi, &word) in legal.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let j = wi * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                succ[n] = k.min_successor(&imgs, j);
+                n += 1;
             }
         }
+        acc.records += emit_sorted(ctx, w, &mut succ[..n], td, nd)?;
     }
     w.acc = acc;
     Ok(())
 }
 
-/// Emit one record: successor `v` reached by `mult` moves from a position with counters `td`, `nd`.
+/// The statistics of one source class (and, at the last peg, its solutions); `true` when it is a dead end.
 #[inline(always)]
-fn emit<D: Counter>(
+fn tally(
     ctx: &Ctx<'_>,
-    w: &mut Worker<D>,
-    v: u64,
-    td: D,
-    nd: D,
-    mult: u64,
-) -> Result<(), StepError> {
-    let full = if mult == 1 {
-        td
-    } else {
-        td.mul(mult as u32).ok_or(StepError::Narrow)?
-    };
-    let p = partition(mix(v), ctx.nparts);
-    w.bufs[p].push(Slot {
-        key: v,
-        full,
-        norm: nd,
-    });
+    acc: &mut Acc,
+    key: u64,
+    size: u64,
+    tw: u128,
+    nw: u128,
+    dead: bool,
+) -> Result<(), CountError> {
+    let pegs = ctx.pegs;
+    acc.positions += size;
+    acc.classes += 1;
+    acc.paths_full = add(acc.paths_full, tw, pegs)?;
+    acc.paths_normal = add(acc.paths_normal, nw, pegs)?;
+    if dead {
+        acc.dead += size;
+        acc.dead_classes += 1;
+        acc.games_full = add(acc.games_full, tw, pegs)?;
+        acc.games_normal = add(acc.games_normal, nw, pegs)?;
+        if pegs == 1 && !ctx.k.reverse {
+            match ctx.finish_key {
+                None => {
+                    acc.sol_full = add(acc.sol_full, tw, 1)?;
+                    acc.sol_normal = add(acc.sol_normal, nw, 1)?;
+                }
+                Some(f) if f == key => {
+                    acc.sol_full = add(acc.sol_full, tw / u128::from(size), 1)?;
+                    acc.sol_normal = add(acc.sol_normal, nw, 1)?;
+                }
+                Some(_) => {}
+            }
+        }
+    }
     Ok(())
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw,avx512bitalg,avx512vl,popcnt,bmi1,bmi2")]
-fn expand_avx512<S: Counter, D: Counter>(
-    isa: crate::kernel::Avx512,
+/// Emit the distinct successors among `succ` (normal forms, sorted here) of a class with counters `td`, `nd`:
+/// a successor reached by several moves adds the full-tree count that many times. Returns the number of
+/// records.
+#[inline(always)]
+fn emit_sorted<K: TableKey, D: Counter>(
     ctx: &Ctx<'_>,
-    slots: &[Slot<S>],
-    w: &mut Worker<D>,
-) -> Result<(), StepError> {
-    expand(isa, ctx, slots, w)
-}
-
-fn expand_dispatch<S: Counter, D: Counter>(
-    portable: bool,
-    ctx: &Ctx<'_>,
-    slots: &[Slot<S>],
-    w: &mut Worker<D>,
-) -> Result<(), StepError> {
-    #[cfg(target_arch = "x86_64")]
-    if !portable && let Some(isa) = crate::kernel::Avx512::detect() {
-        // SAFETY: `detect` checked that the CPU has the features `expand_avx512` is compiled for.
-        return unsafe { expand_avx512(isa, ctx, slots, w) };
+    w: &mut Worker<K, D>,
+    succ: &mut [u64],
+    td: D,
+    nd: D,
+) -> Result<u64, StepError> {
+    succ.sort_unstable();
+    let one = w.source(td, nd);
+    let mut records = 0;
+    let mut i = 0;
+    while i < succ.len() {
+        let mut j = i + 1;
+        while j < succ.len() && succ[j] == succ[i] {
+            j += 1;
+        }
+        let src = if j - i == 1 {
+            one
+        } else {
+            let full = td.mul((j - i) as u32).ok_or(StepError::Narrow)?;
+            w.source(full, nd)
+        };
+        w.emit(ctx, succ[i], src);
+        records += 1;
+        i = j;
     }
-    let _ = portable;
-    expand(Portable, ctx, slots, w)
+    Ok(records)
 }
 
-/// Records per round (bounds the memory of one round's records).
-const ROUND_RECORDS: usize = 3 << 20;
-/// Target entries per partition table (a table of this many 24-byte slots at 3/4 load stays in L2).
-const PART_TARGET: usize = 24 << 10;
+/// [`expand`] hand-written for AVX-512: the images of a class with one bit-shuffle instruction each; eight
+/// successors' normal forms at a time (the XOR of the class's images with the moves' images, then a
+/// transposing reduction to the minimum of each); their mixed keys with vector multiplications; repeats among
+/// up to 16 successors found with one conflict-detection instruction on 32-bit fingerprints (a fingerprint
+/// repeat sends the class to the exact path, which sorts).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512dq,avx512cd,avx512vl,avx512bitalg,popcnt,bmi1,bmi2"
+)]
+fn expand_avx512<K: TableKey, S: Counter, D: Counter>(
+    ctx: &Ctx<'_>,
+    src: Reader<'_, S>,
+    w: &mut Worker<K, D>,
+) -> Result<(), StepError> {
+    use std::arch::x86_64::*;
 
-/// Split the next `count` sources from the cursor `(part, offset)` into `n` groups of slices of about equal
-/// size; advances the cursor.
-fn take_sources<'a, S>(
-    parts: &'a [Vec<Slot<S>>],
-    cursor: &mut (usize, usize),
-    count: usize,
-    n: usize,
-) -> Vec<Vec<&'a [Slot<S>]>> {
-    let per = count.div_ceil(n).max(1);
-    let mut groups = Vec::with_capacity(n);
-    for _ in 0..n {
-        let mut g = Vec::new();
-        let mut need = per;
-        while need > 0 && cursor.0 < parts.len() {
-            let p = &parts[cursor.0];
-            let take = need.min(p.len() - cursor.1);
-            if take > 0 {
-                g.push(&p[cursor.1..cursor.1 + take]);
+    use crate::kernel::avx512;
+    let k = ctx.k;
+    let ones = _mm512_set1_epi64(-1);
+    let mut acc = w.acc;
+    let mut moves = [0u32; MOVE_WORDS * 64 + 16];
+    let mut vals = [0u64; 400];
+    let mut hs = [0u64; 16];
+    for (h, full, norm) in src {
+        let key = ctx.mixer.unmix(h);
+        let kv = _mm512_set1_epi64(key as i64);
+        let (im, fixed) = avx512::images(k, kv);
+        let size = u64::from(k.class_sizes[fixed as usize]);
+        let tw = full.to_u128();
+        let nw = norm.to_u128();
+        let n = avx512::legal_moves(k, key, kv, &mut moves);
+        tally(ctx, &mut acc, key, size, tw, nw, n == 0)?;
+        if n == 0 || !ctx.emit {
+            continue;
+        }
+        let td = D::from_u128(tw).ok_or(StepError::Narrow)?;
+        let nd = D::from_u128(nw).ok_or(StepError::Narrow)?;
+        // Normal forms of the successors, eight at a time: lane `i` of the result is the successor by move
+        // `moves[g + i]` (all ones past the moves).
+        if n > 2 * LANES {
+            for g in (0..n).step_by(LANES) {
+                let v = avx512::successors8(k, &im, &moves[g..n.min(g + LANES)]);
+                // SAFETY: `vals` has room for 8 values from any group start below the number of moves.
+                unsafe { _mm512_storeu_si512(vals.as_mut_ptr().add(g).cast(), v) };
             }
-            need -= take;
-            cursor.1 += take;
-            if cursor.1 == p.len() {
-                *cursor = (cursor.0 + 1, 0);
+            acc.records += emit_sorted(ctx, w, &mut vals[..n], td, nd)?;
+            continue;
+        }
+        let v0 = avx512::successors8(k, &im, &moves[..n.min(LANES)]);
+        let v1 = if n > LANES {
+            avx512::successors8(k, &im, &moves[LANES..n])
+        } else {
+            ones
+        };
+        {
+            let h0 = ctx.mixer.mix8(v0);
+            let h1 = ctx.mixer.mix8(v1);
+            let f = _mm512_inserti64x4::<1>(
+                _mm512_castsi256_si512(_mm512_cvtepi64_epi32(h0)),
+                _mm512_cvtepi64_epi32(h1),
+            );
+            let valid = (0xFFFFu32 >> (16 - n)) as u16;
+            if _mm512_test_epi32_mask(_mm512_maskz_conflict_epi32(valid, f), ones) == 0 {
+                unsafe {
+                    _mm512_storeu_si512(hs.as_mut_ptr().cast(), h0);
+                    _mm512_storeu_si512(hs.as_mut_ptr().add(LANES).cast(), h1);
+                }
+                let src = w.source(td, nd);
+                for &hv in &hs[..n] {
+                    w.push(
+                        ctx.out.part(hv),
+                        Rec {
+                            key: K::store(hv, &ctx.out),
+                            src,
+                        },
+                    );
+                }
+                acc.records += n as u64;
+                continue;
             }
         }
-        groups.push(g);
+        // Two fingerprints are equal: sort the successors to find repeats.
+        // SAFETY: `vals` holds at least 16 values.
+        unsafe {
+            _mm512_storeu_si512(vals.as_mut_ptr().cast(), v0);
+            _mm512_storeu_si512(vals.as_mut_ptr().add(LANES).cast(), v1);
+        }
+        acc.records += emit_sorted(ctx, w, &mut vals[..n], td, nd)?;
     }
-    groups
+    w.acc = acc;
+    Ok(())
 }
 
-/// Build the next level from `src`. Returns the statistics of `src` and the new level.
-fn step<S: Counter, D: Counter>(
+fn expand_dispatch<K: TableKey, S: Counter, D: Counter>(
+    portable: bool,
     ctx: &Ctx<'_>,
-    src: &Store<S>,
+    src: Reader<'_, S>,
+    w: &mut Worker<K, D>,
+) -> Result<(), StepError> {
+    #[cfg(target_arch = "x86_64")]
+    if !portable && crate::kernel::has_avx512() {
+        // SAFETY: `has_avx512` checked that the CPU has the features `expand_avx512` is compiled for.
+        return unsafe { expand_avx512(ctx, src, w) };
+    }
+    let _ = portable;
+    expand(ctx, src, w)
+}
+
+/// Bytes of records per round, over all threads: about 3 million 8-byte records. Smaller rounds read every
+/// table once more per round; bigger ones spread their records and source counters beyond the caches (on
+/// the English board, rounds of 24 MiB are about 10% faster than rounds of 6 or 96 MiB).
+const ROUND_BYTES: usize = 24 << 20;
+/// Source blocks per task of the expand phase.
+const TASK_BLOCKS: usize = 8;
+/// Boards with at most this many holes keep 32-bit keys in tables and records (their partitions are made
+/// small enough); bigger ones keep whole mixed keys.
+const NARROW_KEY_BITS: u32 = 39;
+
+/// Memory of the program itself, besides the levels, tables and buffers (code, thread stacks, allocator).
+const BASE_BYTES: u64 = 16 << 20;
+
+/// Records per round with keys of type `K`.
+fn round_records<K: TableKey>() -> usize {
+    ROUND_BYTES / std::mem::size_of::<Rec<K>>()
+}
+
+/// Bytes of a round's buffers: records (with a quarter of slack) and source counters.
+fn round_bytes<K: TableKey>(counter: usize) -> u64 {
+    let recs = round_records::<K>();
+    (recs * std::mem::size_of::<Rec<K>>() * 5 / 4 + recs / 4 * 2 * counter) as u64
+}
+
+/// The tables of a level being built, and the statistics of its source level.
+struct Built<K, D> {
+    acc: Acc,
+    tables: Vec<Table<K, D>>,
+}
+
+/// Expand `src` into tables for the next level.
+fn build<K: TableKey, S: Counter, D: Counter>(
+    ctx: &Ctx<'_>,
+    src: &Frozen<S>,
     expected: usize,
     opts: &Options<'_>,
-) -> Result<(Acc, Store<D>), StepError> {
-    let nparts = ctx.nparts;
-    let mut tables: Vec<Table<D>> = (0..nparts).map(|_| Table::new(expected / nparts)).collect();
-    let nworkers = rayon::current_num_threads().max(1);
-    let mut workers: Vec<Worker<D>> = (0..nworkers)
-        .map(|_| Worker {
-            bufs: (0..nparts).map(|_| Vec::new()).collect(),
-            acc: Acc::default(),
-        })
+    pool: &Pool<K, D>,
+) -> Result<Built<K, D>, StepError> {
+    let out = ctx.out;
+    let nparts = out.parts();
+    let per_part = if ctx.emit {
+        expected.div_ceil(nparts)
+    } else {
+        0
+    };
+    let nthreads = rayon::current_num_threads().max(1);
+    pool.trim(nparts, nparts * nthreads, nthreads, nthreads);
+    let mut tables: Vec<Table<K, D>> = (0..nparts)
+        .map(|_| Table::new(out, per_part, pool))
         .collect();
     let total = src.len();
-    let mut cursor = (0usize, 0usize);
-    let mut consumed = 0usize;
-    let mut per_source = 10.0f64;
-    let src_bytes = src.bytes();
+    let round = round_records::<K>().min(total * 12 + 1024);
+    let (per_buf, per_srcs) = if ctx.emit {
+        (round / nthreads / nparts * 5 / 4 + 16, round / nthreads / 6)
+    } else {
+        (0, 0)
+    };
+    let mut workers: Vec<Mutex<Worker<K, D>>> = (0..nthreads)
+        .map(|_| {
+            Mutex::new(Worker {
+                bufs: (0..nparts).map(|_| pool.take_buf(per_buf)).collect(),
+                srcs: pool.take_srcs(per_srcs),
+                acc: Acc::default(),
+            })
+        })
+        .collect();
+    // Every block of the source level, in key order: (partition, block).
+    let blocks: Vec<(usize, usize)> = src
+        .parts
+        .iter()
+        .enumerate()
+        .flat_map(|(q, p)| (0..p.blocks()).map(move |b| (q, b)))
+        .collect();
+    let debug = std::env::var_os("PEG_DEBUG").is_some();
     let mut timing = (0.0f64, 0.0f64);
-    while consumed < total {
+    let mut next = 0usize;
+    let mut per_source = 10.0f64;
+    let mut records = 0u64;
+    let mut consumed = 0usize;
+    while next < blocks.len() {
         if opts.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
             return Err(CountError::Cancelled.into());
         }
-        let count = ((ROUND_RECORDS as f64 / per_source) as usize)
-            .max(1024)
-            .min(total - consumed);
-        let groups = take_sources(&src.parts, &mut cursor, count, nworkers);
-        consumed += count;
-        let before: u64 = workers.iter().map(|w| w.acc.records).sum();
+        let want = (round as f64 / per_source) as usize / BLOCK;
+        let nb = want.clamp(1, blocks.len() - next);
+        let range = &blocks[next..next + nb];
+        next += nb;
         let t0 = std::time::Instant::now();
-        workers
-            .par_iter_mut()
-            .zip(groups)
-            .try_for_each(|(w, g)| -> Result<(), StepError> {
-                for b in &mut w.bufs {
-                    b.clear();
+        let task = |chunk: &[(usize, usize)]| -> Result<(), StepError> {
+            let i = rayon::current_thread_index().unwrap_or(0) % nthreads;
+            let mut w = workers[i].lock().unwrap_or_else(PoisonError::into_inner);
+            let mut c = 0;
+            while c < chunk.len() {
+                // Consecutive blocks of one partition are read in one go.
+                let (q, b) = chunk[c];
+                let mut e = c + 1;
+                while e < chunk.len() && chunk[e].0 == q {
+                    e += 1;
                 }
-                for slots in g {
-                    expand_dispatch(opts.portable, ctx, slots, w)?;
-                }
-                Ok(())
-            })?;
-        let after: u64 = workers.iter().map(|w| w.acc.records).sum();
-        per_source = ((after - before) as f64 / count as f64).max(0.25) * 1.05;
+                let part = &src.parts[q];
+                let reader = part.reader(src.layout.base(q), b, b + (e - c));
+                expand_dispatch(opts.portable, ctx, reader, &mut w)?;
+                c = e;
+            }
+            Ok(())
+        };
+        if nthreads == 1 {
+            range.chunks(TASK_BLOCKS).try_for_each(task)?;
+        } else {
+            range.par_chunks(TASK_BLOCKS).try_for_each(task)?;
+        }
         let t1 = std::time::Instant::now();
-        tables
-            .par_iter_mut()
-            .enumerate()
-            .try_for_each(|(p, table)| -> Option<()> {
-                table.warm();
-                for w in &workers {
-                    table.add_all(&w.bufs[p])?;
-                }
-                Some(())
-            })
+        let views: Vec<&Worker<K, D>> = workers
+            .iter_mut()
+            .map(|m| &*m.get_mut().unwrap_or_else(PoisonError::into_inner))
+            .collect();
+        let sources: usize = range
+            .iter()
+            .map(|&(q, b)| block_len(&src.parts[q], b))
+            .sum();
+        consumed += sources;
+        let now: u64 = views.iter().map(|w| w.acc.records).sum();
+        per_source = ((now - records) as f64 / sources.max(1) as f64).max(0.25) * 1.05;
+        records = now;
+        if ctx.emit {
+            let merge = |(q, t): (usize, &mut Table<K, D>)| merge_part(t, &views, q);
+            if nthreads == 1 {
+                tables.iter_mut().enumerate().try_for_each(merge)
+            } else {
+                tables.par_iter_mut().enumerate().try_for_each(merge)
+            }
             .ok_or(StepError::Narrow)?;
+        }
+        let buf_bytes: u64 = views.iter().map(|w| w.bytes()).sum();
+        drop(views);
+        for m in &mut workers {
+            let w = m.get_mut().unwrap_or_else(PoisonError::into_inner);
+            for b in &mut w.bufs {
+                b.clear();
+            }
+            w.srcs.clear();
+        }
         timing.0 += (t1 - t0).as_secs_f64();
         timing.1 += t1.elapsed().as_secs_f64();
         if let Some(limit) = opts.max_memory {
             let table_bytes: u64 = tables.iter().map(Table::bytes).sum();
-            let rec_bytes: u64 = workers.iter().map(Worker::bytes).sum();
-            let used = src_bytes + table_bytes + rec_bytes;
+            let used = src.bytes() + table_bytes + buf_bytes + pool.bytes();
             if used > limit {
-                // Extrapolate the tables to the whole source.
-                let needed = src_bytes
-                    + rec_bytes
+                // The tables so far, extrapolated to the whole source level.
+                let needed = src.bytes()
+                    + buf_bytes
+                    + pool.bytes()
                     + (table_bytes as f64 * total as f64 / consumed.max(1) as f64) as u64;
                 return Err(CountError::MemoryLimit {
-                    pegs: ctx.pegs - 1,
-                    needed,
+                    pegs: next_pegs(ctx.k, ctx.pegs),
+                    needed: needed.max(used),
                     limit,
                     classes_so_far: 0,
                 }
@@ -581,38 +624,63 @@ fn step<S: Counter, D: Counter>(
         }
     }
     let mut acc = Acc::default();
-    for w in &workers {
+    for m in workers {
+        let w = m.into_inner().unwrap_or_else(PoisonError::into_inner);
         acc = acc.merge(w.acc, ctx.pegs)?;
+        for b in w.bufs {
+            pool.give_buf(b);
+        }
+        pool.give_srcs(w.srcs);
     }
-    drop(workers);
-    let t2 = std::time::Instant::now();
-    let parts = tables.into_iter().map(Table::into_slots).collect();
-    if std::env::var_os("PEG_DEBUG").is_some() {
+    if debug {
         eprintln!(
-            "  expand {:.3}s merge {:.3}s compact {:.3}s",
-            timing.0,
-            timing.1,
-            t2.elapsed().as_secs_f64()
+            "  {} sources, {} records: expand {:.3}s merge {:.3}s",
+            total, records, timing.0, timing.1
         );
     }
-    Ok((acc, Store { parts }))
+    Ok(Built { acc, tables })
 }
 
-fn convert<S: Counter>(s: Store<S>) -> Store<u128> {
-    Store {
-        parts: s
-            .parts
-            .into_iter()
-            .map(|p| {
-                p.into_iter()
-                    .map(|x| Slot {
-                        key: x.key,
-                        full: x.full.to_u128(),
-                        norm: x.norm.to_u128(),
-                    })
-                    .collect()
-            })
-            .collect(),
+/// Add one round's records of partition `q` into its table.
+fn merge_part<K: TableKey, D: Counter>(
+    t: &mut Table<K, D>,
+    views: &[&Worker<K, D>],
+    q: usize,
+) -> Option<()> {
+    if views.iter().any(|w| !w.bufs[q].is_empty()) {
+        t.warm();
+        for w in views {
+            t.add_recs(&w.bufs[q], &w.srcs)?;
+        }
+    }
+    Some(())
+}
+
+/// Number of entries of block `b` of a partition.
+fn block_len<C: Counter>(p: &Part<C>, b: usize) -> usize {
+    (p.len() - b * BLOCK).min(BLOCK)
+}
+
+/// Sort and freeze the tables of a built level.
+fn freeze<K: TableKey, D: Counter>(
+    out: Layout,
+    tables: Vec<Table<K, D>>,
+    pool: &Pool<K, D>,
+) -> Frozen<D> {
+    let parts = tables
+        .into_par_iter()
+        .enumerate()
+        .map(|(q, t)| t.freeze(q, &out, pool))
+        .collect();
+    Frozen { layout: out, parts }
+}
+
+/// The number of pegs of the level after one with `pegs` pegs.
+fn next_pegs(k: &Kernel, pegs: u32) -> u32 {
+    if k.reverse {
+        pegs + 1
+    } else {
+        pegs.saturating_sub(1)
     }
 }
 
@@ -634,70 +702,69 @@ fn count_with<N: Counter>(problem: &Problem, opts: &Options<'_>) -> Result<Count
     };
     let starts = [problem.start().bits()];
     let Finish::Hole(h) = problem.finish() else {
-        let (levels, sf, sn) = run::<N>(&k, &starts, finish_key, opts, &mut |_, _, _| Ok(()))?;
+        let (levels, sf, sn) = run::<N>(&k, &starts, finish_key, opts, &mut |_, _| Ok(()))?;
         return Count::from_levels(k.group_size, levels, sf, sn);
     };
     if opts.max_levels.is_some() {
-        let (levels, sf, sn) = run::<N>(&k, &starts, finish_key, opts, &mut |_, _, _| Ok(()))?;
+        let (levels, sf, sn) = run::<N>(&k, &starts, finish_key, opts, &mut |_, _| Ok(()))?;
+        return Count::from_levels(k.group_size, levels, sf, sn);
+    }
+    if board.position_class(problem.start()) != board.position_class(Position::EMPTY.with_peg(h)) {
+        // Play keeps the position class: no reachable position can finish on `h`.
+        let (mut levels, sf, sn) = run::<N>(&k, &starts, finish_key, opts, &mut |_, _| Ok(()))?;
+        for l in &mut levels {
+            l.finishable = Some(0);
+            l.finishable_classes = Some(0);
+        }
+        return Count::from_levels(k.group_size, levels, sf, sn);
+    }
+    let same_group = problem.group().iter().all(|s| s.map_hole(h) == h);
+    if same_group && problem.start().bits() == board.full().bits() ^ 1 << h {
+        // The finish side is the forward enumeration complemented (see `SelfDual`).
+        let mut dual = crate::finish::SelfDual::new(&k, board.full().bits());
+        let (mut levels, sf, sn) = run::<N>(&k, &starts, finish_key, opts, &mut |pegs, level| {
+            dual.level(pegs, level);
+            Ok(())
+        })?;
+        dual.finish();
+        for l in &mut levels {
+            if let Some(&(_, a, c)) = dual.found.iter().find(|f| f.0 == l.pegs) {
+                l.finishable = Some(a);
+                l.finishable_classes = Some(c);
+            }
+        }
         return Count::from_levels(k.group_size, levels, sf, sn);
     }
     // With a finish hole: also count the reachable positions from which it can still be reached. The table of
-    // positions that can reach it is built first, normalized with the symmetries fixing both start and finish;
-    // each level of the enumeration is then matched against it.
+    // positions that can reach it is built first (one enumeration of jumps taken back from the finish, keys
+    // only), normalized with the symmetries fixing both start and finish; each level of the forward
+    // enumeration is then matched against the table's level with as many pegs, which is dropped after.
     let both: Vec<Symmetry> = problem
         .group()
         .iter()
         .filter(|s| s.map_hole(h) == h)
         .cloned()
         .collect();
-    let table = FinishTable::build_with_group(board, problem.finish(), &both, opts)?;
+    let table_opts = Options {
+        progress: None,
+        ..*opts
+    };
+    let mut table = FinishTable::build_with_group(board, problem.finish(), &both, &table_opts)?;
     let same = both.len() == problem.group().len();
-    let bits = board.holes() as u32;
     let mut found: Vec<(u32, u64, u64)> = Vec::new();
     let opts2 = Options {
         max_memory: opts.max_memory.map(|m| m.saturating_sub(table.bytes())),
         ..*opts
     };
-    let (mut levels, sf, sn) =
-        run::<N>(&k, &starts, finish_key, &opts2, &mut |pegs, len, keys| {
-            let Some(set) = table.level(pegs) else {
-                found.push((pegs, 0, 0));
-                return Ok(());
-            };
-            // (table key, class index, positions it stands for)
-            let mut entries: Vec<(u64, u32, u32)> = Vec::with_capacity(len);
-            for (idx, r) in keys.enumerate() {
-                if same {
-                    let size = k.class_size(r) as u32;
-                    entries.push((table.key(Position::from_bits(r)), idx as u32, size));
-                } else {
-                    let mut images: Vec<u64> = k.images(r);
-                    images.sort_unstable();
-                    images.dedup();
-                    for q in images {
-                        entries.push((table.key(Position::from_bits(q)), idx as u32, 1));
-                    }
-                }
-            }
-            crate::finish::sort_entries(&mut entries, bits);
-            let mut matched = vec![false; len];
-            let (mut all, mut classes) = (0u64, 0u64);
-            let mut it = set.iter().peekable();
-            for &(c, idx, w) in &entries {
-                while it.peek().is_some_and(|&t| t < c) {
-                    it.next();
-                }
-                if it.peek() == Some(&c) {
-                    all += u64::from(w);
-                    if !matched[idx as usize] {
-                        matched[idx as usize] = true;
-                        classes += 1;
-                    }
-                }
-            }
-            found.push((pegs, all, classes));
-            Ok(())
-        })?;
+    let (mut levels, sf, sn) = run::<N>(&k, &starts, finish_key, &opts2, &mut |pegs, level| {
+        let (all, classes) = match table.take_level(pegs) {
+            None => (0, 0),
+            Some(set) if same => crate::finish::match_same(&k, level.keys(), &set),
+            Some(set) => crate::finish::match_images(&k, &table, level.keys(), &set),
+        };
+        found.push((pegs, all, classes));
+        Ok(())
+    })?;
     for l in &mut levels {
         if let Some(&(_, a, c)) = found.iter().find(|f| f.0 == l.pegs) {
             l.finishable = Some(a);
@@ -707,100 +774,180 @@ fn count_with<N: Counter>(problem: &Problem, opts: &Options<'_>) -> Result<Count
     Count::from_levels(k.group_size, levels, sf, sn)
 }
 
-/// A callback given each level before it is expanded: its number of pegs, its number of positions up to symmetry,
-/// and its keys (normal forms) in no particular order.
-pub(crate) type OnLevel<'a> =
-    dyn FnMut(u32, usize, &mut dyn Iterator<Item = u64>) -> Result<(), CountError> + 'a;
+/// A callback given each level before it is expanded: its number of pegs and the level.
+pub(crate) type OnLevel<'a, N> = dyn FnMut(u32, &AnyFrozen<N>) -> Result<(), CountError> + 'a;
 
-fn keys_of<C: Counter>(s: &Store<C>) -> impl Iterator<Item = u64> + '_ {
-    s.parts.iter().flat_map(|p| p.iter().map(|x| x.key))
+/// The expected size of the next level from the sizes so far: the last growth ratio, corrected by how it
+/// changed from the one before.
+fn estimate(hist: &[usize]) -> usize {
+    let n = hist.len();
+    let cur = hist[n - 1] as f64;
+    if n < 2 {
+        return (cur * 8.0) as usize + 16;
+    }
+    let r1 = cur / hist[n - 2].max(1) as f64;
+    let r = if n >= 3 {
+        let r0 = hist[n - 2] as f64 / hist[n - 3].max(1) as f64;
+        (r1 * r1 / r0).clamp(r1 * 0.6, r1 * 1.4)
+    } else {
+        r1
+    };
+    (cur * r * 1.03) as usize + 16
 }
 
 /// Enumerate level by level from `starts` (positions with the same number of pegs), normalized with the
-/// kernel's group. Returns the levels and the solution counts.
+/// kernel's group, with the kernel's jumps (forward, or taken back). Returns the levels and the solution
+/// counts.
 pub(crate) fn run<N: Counter>(
     k: &Kernel,
     starts: &[u64],
     finish_key: Option<u64>,
     opts: &Options<'_>,
-    on_level: &mut OnLevel<'_>,
+    on_level: &mut OnLevel<'_, N>,
 ) -> Result<(Vec<Level>, u128, u128), CountError> {
+    if k.holes as u32 <= NARROW_KEY_BITS {
+        run_with::<N, u32>(k, starts, finish_key, opts, on_level)
+    } else {
+        run_with::<N, u64>(k, starts, finish_key, opts, on_level)
+    }
+}
+
+fn run_with<N: Counter, K: TableKey>(
+    k: &Kernel,
+    starts: &[u64],
+    finish_key: Option<u64>,
+    opts: &Options<'_>,
+    on_level: &mut OnLevel<'_, N>,
+) -> Result<(Vec<Level>, u128, u128), CountError> {
+    let bits = k.holes as u32;
+    // With 32-bit keys, a key's bits inside its partition must fit: at least this many partition bits.
+    let min_pbits = if K::fits(64) {
+        0
+    } else {
+        bits.saturating_sub(31)
+    };
+    let mixer = Mixer::new(bits);
     let one = N::from_u128(1).ok_or(CountError::Overflow { pegs: 0 })?;
-    let mut first: Vec<u64> = starts.iter().map(|&s| k.normalize(s).0).collect();
-    first.sort_unstable();
-    first.dedup();
+    let first: Vec<Slot<N>> = starts
+        .iter()
+        .map(|&s| Slot {
+            h: mixer.mix(k.normalize(s).0),
+            full: one,
+            norm: one,
+        })
+        .collect();
     let mut pegs = starts.first().map_or(0, |s| s.count_ones());
-    let mut store: AnyStore<N> = AnyStore::Narrow(Store {
-        parts: vec![
-            first
-                .into_iter()
-                .map(|key| Slot {
-                    key,
-                    full: one,
-                    norm: one,
-                })
-                .collect(),
-        ],
-    });
+    let mut level: AnyFrozen<N> = AnyFrozen::Narrow(Frozen::from_entries(bits, first));
     let mut levels: Vec<Level> = Vec::new();
     let (mut sol_full, mut sol_normal) = (0u128, 0u128);
-    let mut prev_len = 1usize;
+    let mut hist: Vec<usize> = Vec::new();
     let limit = opts.max_levels.unwrap_or(usize::MAX);
     let mut classes_so_far = 0u64;
-    while store.len() > 0 && levels.len() < limit {
-        match &store {
-            AnyStore::Narrow(s) => on_level(pegs, s.len(), &mut keys_of(s))?,
-            AnyStore::Wide(s) => on_level(pegs, s.len(), &mut keys_of(s))?,
-        }
-        let len = store.len();
-        let growth = len as f64 / prev_len.max(1) as f64;
-        let expected = ((len as f64 * growth * 1.05) as usize).max(16);
-        let nparts = expected.div_ceil(PART_TARGET).max(1);
+    let debug = std::env::var_os("PEG_DEBUG").is_some();
+    let pool: Pool<K, N> = Pool::new();
+    let wide_pool: Pool<K, u128> = Pool::new();
+    while level.len() > 0 && levels.len() < limit {
+        on_level(pegs, &level)?;
+        hist.push(level.len());
+        let last = levels.len() + 1 == limit
+            || (!k.reverse && pegs <= 1)
+            || (k.reverse && pegs as usize >= k.holes);
+        let expected = if last { 0 } else { estimate(&hist) };
         let ctx = Ctx {
             k,
+            mixer,
             pegs,
             finish_key,
-            nparts,
+            out: Layout::for_size(bits, expected, PART_TARGET, min_pbits),
+            emit: !last,
         };
-        let last = levels.len() + 1 == limit || pegs == 1;
-        let expected = if last { 0 } else { expected };
         if let Some(limit) = opts.max_memory {
-            let slot = if matches!(store, AnyStore::Wide(_)) {
-                40
-            } else {
-                8 + 2 * std::mem::size_of::<N>()
+            let (slot, counter) = match level {
+                AnyFrozen::Narrow(_) => (
+                    std::mem::size_of::<K>() + 2 * std::mem::size_of::<N>(),
+                    std::mem::size_of::<N>(),
+                ),
+                AnyFrozen::Wide(_) => (std::mem::size_of::<K>() + 32, 16),
             };
-            let needed = store.bytes()
-                + (expected * slot * 4 / 3) as u64
-                + (ROUND_RECORDS * slot * 5 / 4) as u64;
+            // While the next level is built: this level, the tables (with their spare slots) and a round's
+            // buffers; while it is frozen, the frozen next level (about as many bytes a class as this one)
+            // instead of this level. Memory kept from the level before counts where it is more than they need;
+            // then 5% for the allocator and a few MiB for the program itself (measured on the English board:
+            // the peaks come within 3% below the estimates).
+            let tables = (expected as f64 / INIT_LOAD * 1.07) as u64 * slot as u64;
+            let bufs = if last { 0 } else { round_bytes::<K>(counter) };
+            let (held_t, held_b) = pool.held();
+            let (wide_t, wide_b) = wide_pool.held();
+            let per_class = level.bytes() as f64 / level.len().max(1) as f64;
+            let frozen = level.bytes().max((expected as f64 * per_class) as u64);
+            let needed =
+                (frozen + (held_t + wide_t).max(tables) + (held_b + wide_b).max(bufs)) / 20 * 21
+                    + BASE_BYTES;
+            if debug {
+                eprintln!(
+                    "  estimate for {} pegs: {} MiB; now: {}",
+                    next_pegs(k, pegs),
+                    needed >> 20,
+                    std::fs::read_to_string("/proc/self/status")
+                        .ok()
+                        .and_then(|s| s
+                            .lines()
+                            .find(|l| l.starts_with("VmHWM"))
+                            .map(str::to_string))
+                        .unwrap_or_default()
+                );
+            }
             if needed > limit {
                 return Err(CountError::MemoryLimit {
-                    pegs: pegs - 1,
+                    pegs: next_pegs(k, pegs),
                     needed,
                     limit,
-                    classes_so_far,
+                    classes_so_far: classes_so_far + level.len() as u64,
                 });
             }
         }
-        let src_len = len;
-        let (acc, next) = match store {
-            AnyStore::Narrow(src) => match step::<N, N>(&ctx, &src, expected, opts) {
-                Ok((acc, next)) => (acc, AnyStore::Narrow(next)),
-                Err(StepError::Narrow) => {
-                    let src = convert(src);
-                    let (acc, next) = step_wide(&ctx, &src, expected, opts)
-                        .map_err(|e| fix_mem(e, classes_so_far))?;
-                    (acc, AnyStore::Wide(next))
-                }
-                Err(StepError::Fatal(e)) => return Err(fix_mem(e, classes_so_far)),
+        let t = std::time::Instant::now();
+        // Classes known when a step stops: the levels expanded, and the one being expanded.
+        let src_len = level.len() as u64;
+        let fix = |e: StepError| match e {
+            StepError::Narrow => CountError::Overflow {
+                pegs: next_pegs(k, pegs),
             },
-            AnyStore::Wide(src) => {
-                let (acc, next) = step_wide(&ctx, &src, expected, opts)
-                    .map_err(|e| fix_mem(e, classes_so_far))?;
-                (acc, AnyStore::Wide(next))
+            StepError::Fatal(e) => fix_mem(e, classes_so_far + src_len),
+        };
+        let (acc, next) = match &level {
+            AnyFrozen::Narrow(src) => match build::<K, N, N>(&ctx, src, expected, opts, &pool) {
+                Ok(b) => {
+                    drop(level);
+                    (b.acc, AnyFrozen::Narrow(freeze(ctx.out, b.tables, &pool)))
+                }
+                Err(StepError::Narrow) => {
+                    if debug {
+                        eprintln!(
+                            "  a counter passed the narrow type: the level is built with u128"
+                        );
+                    }
+                    let b =
+                        build::<K, N, u128>(&ctx, src, expected, opts, &wide_pool).map_err(fix)?;
+                    drop(level);
+                    (
+                        b.acc,
+                        AnyFrozen::Wide(freeze(ctx.out, b.tables, &wide_pool)),
+                    )
+                }
+                Err(e) => return Err(fix(e)),
+            },
+            AnyFrozen::Wide(src) => {
+                let b =
+                    build::<K, u128, u128>(&ctx, src, expected, opts, &wide_pool).map_err(fix)?;
+                drop(level);
+                (
+                    b.acc,
+                    AnyFrozen::Wide(freeze(ctx.out, b.tables, &wide_pool)),
+                )
             }
         };
-        let level = Level {
+        let stats = Level {
             pegs,
             positions: acc.positions,
             classes: acc.classes,
@@ -814,21 +961,24 @@ pub(crate) fn run<N: Counter>(
             finishable_classes: None,
         };
         classes_so_far += acc.classes;
-        if std::env::var_os("PEG_DEBUG").is_some() {
+        if debug {
             eprintln!(
-                "level {pegs}: {} classes, {} records",
-                acc.classes, acc.records
+                "level {pegs}: {} classes, {} records, next {} (expected {expected}), {:.3}s, {} bytes",
+                acc.classes,
+                acc.records,
+                next.len(),
+                t.elapsed().as_secs_f64(),
+                next.bytes(),
             );
         }
         sol_full = add(sol_full, acc.sol_full, pegs)?;
         sol_normal = add(sol_normal, acc.sol_normal, pegs)?;
         if let Some(p) = opts.progress {
-            p(&level);
+            p(&stats);
         }
-        levels.push(level);
-        prev_len = src_len;
-        store = next;
-        pegs = pegs.saturating_sub(1);
+        levels.push(stats);
+        level = next;
+        pegs = next_pegs(k, pegs);
     }
     Ok((levels, sol_full, sol_normal))
 }
@@ -850,15 +1000,5 @@ fn fix_mem(e: CountError, classes: u64) -> CountError {
     }
 }
 
-fn step_wide(
-    ctx: &Ctx<'_>,
-    src: &Store<u128>,
-    expected: usize,
-    opts: &Options<'_>,
-) -> Result<(Acc, Store<u128>), CountError> {
-    match step::<u128, u128>(ctx, src, expected, opts) {
-        Ok(x) => Ok(x),
-        Err(StepError::Narrow) => Err(CountError::Overflow { pegs: ctx.pegs - 1 }),
-        Err(StepError::Fatal(e)) => Err(e),
-    }
-}
+/// Keys-only enumeration, for the finish tables.
+pub(crate) type KeyLevel = Frozen<NoCount>;

@@ -5,9 +5,14 @@
 //! the images of a position once, and the images of every successor `p ^ m` as `images(p)[i] ^ images(m)[i]`
 //! with the move masks' images precomputed. The normal form is the smallest image.
 //!
+//! Legal moves: the moves are split into *directions* (in each, a hole starts at most one move), so that the
+//! legal moves of a direction are a mask over holes: a peg on the hole, a peg on its `over` neighbour, its
+//! `to` neighbour empty, where the neighbours' bits are gathered from the position in one instruction.
+//!
 //! Two implementations: a portable one (byte lookup tables, scalar loops) and, on x86-64 CPUs with AVX-512
-//! (F, BW, BITALG), one that computes each image with a single bit-shuffle instruction and the eight successor
-//! images with one vector XOR and a vector minimum. Both give identical results (tested).
+//! (F, BW, DQ, CD, BITALG), the [`avx512`] one: each image, and each direction's neighbour bits, with a single
+//! bit-shuffle instruction; the normal forms of eight successors at a time. Both give identical results
+//! (tested here, and against the slow reference in `tests/fast_vs_reference.rs`).
 
 use crate::board::{Board, Symmetry};
 
@@ -20,6 +25,10 @@ pub(crate) const LANES: usize = 8;
 /// Precomputed tables for one board and one symmetry group.
 #[derive(Debug, Clone)]
 pub(crate) struct Kernel {
+    /// Number of holes of the board.
+    pub holes: usize,
+    /// Whether the moves are jumps taken back ([`Kernel::new_reverse`]).
+    pub reverse: bool,
     /// Number of real group elements (1..=12).
     pub group_size: usize,
     /// Number of 8-lane rows (1, or 2 for groups of more than 8 elements).
@@ -30,22 +39,46 @@ pub(crate) struct Kernel {
     tables: Vec<[[u64; 256]; 8]>,
     /// Per lane: the bit-shuffle control (for each target bit, the source bit it comes from).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    shuffle: Vec<[u8; 64]>,
-    /// Per move: pegs needed on `from` and `over`.
+    pub shuffle: Vec<[u8; 64]>,
+    /// Per move: the holes that must hold pegs (`from` and `over`; `to` for a reverse kernel).
     pub need: Vec<u64>,
-    /// Per move: the `to` bit.
+    /// Per move: the holes that must be empty (`to`; `from` and `over` for a reverse kernel).
     pub to: Vec<u64>,
     /// Per move: the images of its mask, `rows*8` lanes.
     pub move_images: Vec<[u64; LANES]>,
-    /// `need` padded to a multiple of 8 with moves that are never legal.
-    need_pad: Vec<u64>,
-    /// `to` padded likewise.
-    to_pad: Vec<u64>,
+    /// The moves split into *directions*: in each, a hole starts at most one move (the k-th move from a hole
+    /// is in direction k), so the legal moves of a direction are a bit mask over holes, found with two
+    /// gathers of the position's bits.
+    pub dirs: Vec<Direction>,
+    /// `group_size / fixed` for `fixed` symmetries fixing a position: the class size, without a division.
+    pub class_sizes: [u8; 2 * LANES + 1],
+}
+
+/// One direction of moves (see [`Kernel::dirs`]).
+#[derive(Debug, Clone)]
+pub(crate) struct Direction {
+    /// Bit-shuffle control: bit `h` of the result is the `over` hole's bit of the move from `h`.
+    pub over: [u8; 64],
+    /// Bit-shuffle control: bit `h` of the result is the `to` hole's bit of the move from `h`.
+    pub to: [u8; 64],
+    /// The holes a move of this direction starts from.
+    pub valid: u64,
+    /// The index of the move from hole `h`.
+    pub ids: [u32; 64],
 }
 
 impl Kernel {
     /// Tables for `board` and the group `group` (whose first element is the identity).
     pub fn new(board: &Board, group: &[Symmetry]) -> Kernel {
+        Kernel::with_direction(board, group, false)
+    }
+
+    /// Tables for jumps taken back: a peg on `to` and `from`, `over` empty; taking it back XORs the same mask.
+    pub fn new_reverse(board: &Board, group: &[Symmetry]) -> Kernel {
+        Kernel::with_direction(board, group, true)
+    }
+
+    fn with_direction(board: &Board, group: &[Symmetry], reverse: bool) -> Kernel {
         let n = board.holes();
         let group_size = group.len().max(1);
         let rows = group_size.div_ceil(LANES);
@@ -87,8 +120,11 @@ impl Kernel {
         let mut to = Vec::new();
         let mut move_images = Vec::new();
         for m in board.moves() {
-            need.push(1u64 << m.from() | 1u64 << m.over());
-            to.push(1u64 << m.to());
+            let (a, b) = (1u64 << m.from() | 1u64 << m.over(), 1u64 << m.to());
+            let (n, t) = if reverse { (b, a) } else { (a, b) };
+            // Legal when every bit of `n` is a peg and every bit of `t` is empty.
+            need.push(n);
+            to.push(t);
             for row in 0..rows {
                 let mut imgs = [0u64; LANES];
                 for (lane, img) in imgs.iter_mut().enumerate() {
@@ -100,13 +136,36 @@ impl Kernel {
                 move_images.push(imgs);
             }
         }
-        let mut need_pad = need.clone();
-        let mut to_pad = to.clone();
-        while need_pad.len() % LANES != 0 || need_pad.is_empty() {
-            need_pad.push(u64::MAX);
-            to_pad.push(u64::MAX);
+        let mut dirs: Vec<Direction> = Vec::new();
+        for (j, m) in board.moves().iter().enumerate() {
+            let d = match dirs.iter().position(|d| d.valid >> m.from() & 1 == 0) {
+                Some(d) => d,
+                None => {
+                    // Unused entries read bit 63: zero unless every bit is a hole, and masked by `valid`.
+                    dirs.push(Direction {
+                        over: [63; 64],
+                        to: [63; 64],
+                        valid: 0,
+                        ids: [0; 64],
+                    });
+                    dirs.len() - 1
+                }
+            };
+            let dir = &mut dirs[d];
+            dir.over[m.from()] = m.over() as u8;
+            dir.to[m.from()] = m.to() as u8;
+            dir.valid |= 1 << m.from();
+            dir.ids[m.from()] = j as u32;
+        }
+        let mut class_sizes = [0u8; 2 * LANES + 1];
+        for (fixed, c) in class_sizes.iter_mut().enumerate() {
+            *c = (group_size / fixed.max(1)) as u8;
         }
         Kernel {
+            holes: n,
+            reverse,
+            dirs,
+            class_sizes,
             group_size,
             rows,
             nbytes,
@@ -115,8 +174,6 @@ impl Kernel {
             need,
             to,
             move_images,
-            need_pad,
-            to_pad,
         }
     }
 
@@ -133,13 +190,6 @@ impl Kernel {
             *o = img;
         }
         out
-    }
-
-    /// The bit-shuffle controls of a row, as 8 lanes of 64 bytes.
-    #[cfg(target_arch = "x86_64")]
-    #[inline(always)]
-    pub fn shuffle_row(&self, row: usize) -> &[[u8; 64]] {
-        &self.shuffle[row * LANES..row * LANES + LANES]
     }
 
     /// The legal moves of `key` as a bit set over move indices, portable version.
@@ -171,20 +221,6 @@ impl Kernel {
         (best, self.class_size(best))
     }
 
-    /// All images of `pos` under the group (the real elements, in group order).
-    pub fn images(&self, pos: u64) -> Vec<u64> {
-        let mut out = Vec::with_capacity(self.group_size);
-        for row in 0..self.rows {
-            let imgs = self.images_portable(pos, row);
-            for (lane, &img) in imgs.iter().enumerate() {
-                if row * LANES + lane < self.group_size {
-                    out.push(img);
-                }
-            }
-        }
-        out
-    }
-
     /// Number of distinct images of `pos`: group size over the number of symmetries fixing it.
     pub fn class_size(&self, pos: u64) -> u64 {
         let mut fixed = 0usize;
@@ -206,6 +242,11 @@ pub(crate) fn has_avx512() -> bool {
     {
         std::arch::is_x86_feature_detected!("avx512f")
             && std::arch::is_x86_feature_detected!("avx512bw")
+            && std::arch::is_x86_feature_detected!("avx512dq")
+            && std::arch::is_x86_feature_detected!("avx512cd")
+            && std::arch::is_x86_feature_detected!("avx512vbmi2")
+            && std::arch::is_x86_feature_detected!("bmi1")
+            && std::arch::is_x86_feature_detected!("bmi2")
             && std::arch::is_x86_feature_detected!("avx512bitalg")
             && std::arch::is_x86_feature_detected!("avx512vl")
             && std::arch::is_x86_feature_detected!("popcnt")
@@ -216,206 +257,144 @@ pub(crate) fn has_avx512() -> bool {
     }
 }
 
-/// The instruction-set variants of the kernel's per-position work.
-pub(crate) trait Isa: Copy + Send + Sync {
-    /// Images of `key` under row `row` of the group.
-    fn images(self, k: &Kernel, key: u64, row: usize) -> [u64; LANES];
-    /// The smallest of `imgs[i] ^ m[i]`.
-    fn min_xor(self, imgs: &[u64; LANES], m: &[u64; LANES]) -> u64;
-    /// The legal moves of `key` as a bit set.
-    fn legal(self, k: &Kernel, key: u64) -> [u64; MOVE_WORDS];
-    /// The distinct normal forms of the successors of a position (given its images and legal moves), with how
-    /// many moves reach each, when there are at most 16 of them (`None` otherwise: the caller sorts).
+impl Kernel {
+    /// The normal form of the successor of a position by move `j`, from the position's images (portable).
     #[inline(always)]
-    fn successors(
-        self,
-        k: &Kernel,
-        imgs: &[[u64; LANES]; 2],
-        legal: &[u64; MOVE_WORDS],
-        vals: &mut [u64; 16],
-        mults: &mut [u64; 16],
-    ) -> Option<usize> {
-        let mut nd = 0usize;
-        for (wi, &word) in legal.iter().enumerate() {
-            let mut bits = word;
-            while bits != 0 {
-                let j = wi * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                let v = min_successor(self, k, imgs, j);
-                match vals[..nd].iter().position(|&x| x == v) {
-                    Some(i) => mults[i] += 1,
-                    None => {
-                        if nd == 16 {
-                            return None;
-                        }
-                        vals[nd] = v;
-                        mults[nd] = 1;
-                        nd += 1;
-                    }
-                }
+    pub fn min_successor(&self, imgs: &[[u64; LANES]; 2], j: usize) -> u64 {
+        let mut best = u64::MAX;
+        for (row, im) in imgs.iter().enumerate().take(self.rows) {
+            let m = &self.move_images[j * self.rows + row];
+            for (a, b) in im.iter().zip(m) {
+                best = best.min(a ^ b);
             }
-        }
-        Some(nd)
-    }
-}
-
-/// The normal form of the successor of a position by move `j`, from the position's images.
-#[inline(always)]
-pub(crate) fn min_successor<I: Isa>(isa: I, k: &Kernel, imgs: &[[u64; LANES]; 2], j: usize) -> u64 {
-    let rows = k.rows;
-    let mut best = isa.min_xor(&imgs[0], &k.move_images[j * rows]);
-    if rows > 1 {
-        best = best.min(isa.min_xor(&imgs[1], &k.move_images[j * rows + 1]));
-    }
-    best
-}
-
-/// The portable variant.
-#[derive(Clone, Copy)]
-pub(crate) struct Portable;
-
-impl Isa for Portable {
-    #[inline(always)]
-    fn images(self, k: &Kernel, key: u64, row: usize) -> [u64; LANES] {
-        k.images_portable(key, row)
-    }
-    #[inline(always)]
-    fn min_xor(self, imgs: &[u64; LANES], m: &[u64; LANES]) -> u64 {
-        let mut best = imgs[0] ^ m[0];
-        for i in 1..LANES {
-            best = best.min(imgs[i] ^ m[i]);
         }
         best
     }
-    #[inline(always)]
-    fn legal(self, k: &Kernel, key: u64) -> [u64; MOVE_WORDS] {
-        k.legal_portable(key)
-    }
 }
 
-/// The AVX-512 variant. Only constructed after [`has_avx512`] returned true, and only used inside functions
-/// compiled with those target features.
+/// The AVX-512 pieces of the expansion. Every function here needs the CPU features [`has_avx512`] checks; the
+/// callers are compiled with them too, so that these are inlined.
 #[cfg(target_arch = "x86_64")]
-#[derive(Clone, Copy)]
-pub(crate) struct Avx512(());
+pub(crate) mod avx512 {
+    use std::arch::x86_64::*;
 
-#[cfg(target_arch = "x86_64")]
-impl Avx512 {
-    /// The variant, if this CPU supports it.
-    pub fn detect() -> Option<Avx512> {
-        has_avx512().then_some(Avx512(()))
-    }
-}
+    use super::{Kernel, LANES};
 
-#[cfg(target_arch = "x86_64")]
-impl Isa for Avx512 {
-    #[inline(always)]
-    fn images(self, k: &Kernel, key: u64, row: usize) -> [u64; LANES] {
-        use std::arch::x86_64::*;
-        let ctl = k.shuffle_row(row);
-        let mut out = [0u64; LANES];
-        // SAFETY: an `Avx512` value exists only when the CPU has AVX-512 F/BW/BITALG (checked by `detect`);
-        // the loads read 64 bytes from `[u8; 64]` arrays.
-        unsafe {
-            let src = _mm512_set1_epi64(key as i64);
-            for (lane, o) in out.iter_mut().enumerate() {
-                let c = _mm512_loadu_si512(ctl[lane].as_ptr().cast());
-                *o = _mm512_bitshuffle_epi64_mask(src, c);
+    /// The images of `key` (broadcast in `kv`), one row of eight lanes per 8 symmetries, and the number of
+    /// symmetries that fix it.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512bitalg,popcnt")]
+    pub fn images(k: &Kernel, kv: __m512i) -> ([__m512i; 2], u32) {
+        let real0 = (0xFFu16 >> (LANES - k.group_size.min(LANES))) as u8;
+        let real1 = (0xFFu16 >> (LANES - k.group_size.saturating_sub(LANES).min(LANES))) as u8;
+        let mut im = [_mm512_setzero_si512(); 2];
+        let mut fixed = 0u32;
+        for (row, imr) in im.iter_mut().enumerate().take(k.rows) {
+            for (lane, c) in k.shuffle[row * LANES..row * LANES + LANES]
+                .iter()
+                .enumerate()
+            {
+                // SAFETY: reads the 64 bytes of a `[u8; 64]`.
+                let c = unsafe { _mm512_loadu_si512(c.as_ptr().cast()) };
+                let img = _mm512_bitshuffle_epi64_mask(kv, c);
+                *imr = _mm512_mask_set1_epi64(*imr, 1 << lane, img as i64);
+            }
+            let real = if row == 0 { real0 } else { real1 };
+            fixed += (_mm512_cmpeq_epi64_mask(*imr, kv) & real).count_ones();
+        }
+        (im, fixed)
+    }
+
+    /// The largest image of `key` under the group.
+    #[target_feature(enable = "avx512f,avx512bw,avx512bitalg,popcnt")]
+    pub fn max_image(k: &Kernel, key: u64) -> u64 {
+        let kv = _mm512_set1_epi64(key as i64);
+        let (im, _) = images(k, kv);
+        // Padding lanes repeat the identity, whose image is a real one.
+        let mut m = im[0];
+        if k.rows == 2 {
+            m = _mm512_max_epu64(m, im[1]);
+        }
+        _mm512_reduce_max_epu64(m)
+    }
+
+    /// The indices of the legal moves of `key` (broadcast in `kv`), written to `moves` (which must have 16
+    /// spare entries after the last move); their number.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512bitalg,popcnt")]
+    pub fn legal_moves(k: &Kernel, key: u64, kv: __m512i, moves: &mut [u32]) -> usize {
+        let mut n = 0usize;
+        for d in &k.dirs {
+            // SAFETY: reads the 64 bytes of two `[u8; 64]`.
+            let (over, to) = unsafe {
+                (
+                    _mm512_loadu_si512(d.over.as_ptr().cast()),
+                    _mm512_loadu_si512(d.to.as_ptr().cast()),
+                )
+            };
+            let ov = _mm512_bitshuffle_epi64_mask(kv, over);
+            let tv = _mm512_bitshuffle_epi64_mask(kv, to);
+            let legal = if k.reverse {
+                !key & !ov & tv
+            } else {
+                key & ov & !tv
+            } & d.valid;
+            for c in (0..4).filter(|c| d.valid >> (16 * c) & 0xFFFF != 0) {
+                let m = (legal >> (16 * c)) as u16;
+                let Some(out) = moves.get_mut(n..n + 16) else {
+                    return n;
+                };
+                // SAFETY: reads 16 `u32` of `ids` (64 entries); writes the 16 `u32` of `out`.
+                unsafe {
+                    let ids = _mm512_loadu_si512(d.ids.as_ptr().add(16 * c).cast());
+                    let packed = _mm512_maskz_compress_epi32(m, ids);
+                    _mm512_storeu_si512(out.as_mut_ptr().cast(), packed);
+                }
+                n += m.count_ones() as usize;
             }
         }
-        out
+        n
     }
-    #[inline(always)]
-    fn min_xor(self, imgs: &[u64; LANES], m: &[u64; LANES]) -> u64 {
-        use std::arch::x86_64::*;
-        // SAFETY: as above; the loads read 64 bytes from `[u64; 8]` arrays.
-        unsafe {
-            let a = _mm512_loadu_si512(imgs.as_ptr().cast());
-            let b = _mm512_loadu_si512(m.as_ptr().cast());
-            _mm512_reduce_min_epu64(_mm512_xor_si512(a, b))
-        }
-    }
-    #[inline(always)]
-    fn legal(self, k: &Kernel, key: u64) -> [u64; MOVE_WORDS] {
-        use std::arch::x86_64::*;
-        let mut out = [0u64; MOVE_WORDS];
-        // SAFETY: as above; `need_pad` and `to_pad` have a multiple of 8 elements, read 8 at a time.
-        unsafe {
-            let kv = _mm512_set1_epi64(key as i64);
-            let blocks = k.need_pad.len() / LANES;
-            for (w, o) in out.iter_mut().enumerate() {
-                let mut bits = 0u64;
-                for b in (w * 8)..(w * 8 + 8).min(blocks) {
-                    let nv = _mm512_loadu_si512(k.need_pad.as_ptr().add(b * LANES).cast());
-                    let tv = _mm512_loadu_si512(k.to_pad.as_ptr().add(b * LANES).cast());
-                    let m1 = _mm512_cmpeq_epi64_mask(_mm512_and_si512(kv, nv), nv);
-                    let m2 = _mm512_mask_testn_epi64_mask(m1, kv, tv);
-                    bits |= u64::from(m2) << (8 * (b % 8));
-                }
-                *o = bits;
-                if (w + 1) * 8 >= blocks {
-                    break;
-                }
+
+    /// The normal forms of the successors of a class by up to eight moves, from the class's images `im`: lane
+    /// `i` is the successor by `moves[i]`, the lanes past the moves hold all ones. The XOR of the images with
+    /// each move's images, then a transposing reduction to the minimum of each (pairs, then quadruples, then
+    /// all eight).
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub fn successors8(k: &Kernel, im: &[__m512i; 2], moves: &[u32]) -> __m512i {
+        let rows = k.rows;
+        let ones = _mm512_set1_epi64(-1);
+        let mut x = [ones; LANES];
+        for (xi, &j) in x.iter_mut().zip(moves) {
+            let j = j as usize;
+            // SAFETY: `move_images` holds `[u64; 8]` arrays; this reads one (two for two rows).
+            let m0 = unsafe { _mm512_loadu_si512(k.move_images[j * rows].as_ptr().cast()) };
+            *xi = _mm512_xor_si512(im[0], m0);
+            if rows == 2 {
+                let m1 = unsafe { _mm512_loadu_si512(k.move_images[j * rows + 1].as_ptr().cast()) };
+                *xi = _mm512_min_epu64(*xi, _mm512_xor_si512(im[1], m1));
             }
         }
-        out
-    }
-    #[inline(always)]
-    fn successors(
-        self,
-        k: &Kernel,
-        imgs: &[[u64; LANES]; 2],
-        legal: &[u64; MOVE_WORDS],
-        vals: &mut [u64; 16],
-        mults: &mut [u64; 16],
-    ) -> Option<usize> {
-        use std::arch::x86_64::*;
-        if k.rows != 1 {
-            return Portable.successors(k, imgs, legal, vals, mults);
+        let mut y = [ones; 4];
+        for (i, yi) in y.iter_mut().enumerate() {
+            let (a, b) = (x[2 * i], x[2 * i + 1]);
+            *yi = _mm512_min_epu64(_mm512_unpacklo_epi64(a, b), _mm512_unpackhi_epi64(a, b));
         }
-        // SAFETY: as above; every load reads a `[u64; 8]`, the stores write `[u64; 16]` arrays in two halves.
-        unsafe {
-            let im = _mm512_loadu_si512(imgs[0].as_ptr().cast());
-            let one = _mm512_set1_epi64(1);
-            let (mut v0, mut v1) = (_mm512_setzero_si512(), _mm512_setzero_si512());
-            let (mut c0, mut c1) = (_mm512_setzero_si512(), _mm512_setzero_si512());
-            let mut nd = 0usize;
-            for (wi, &word) in legal.iter().enumerate() {
-                let mut bits = word;
-                while bits != 0 {
-                    let j = wi * 64 + bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    let m = _mm512_loadu_si512(k.move_images[j].as_ptr().cast());
-                    // The minimum of the eight images, in every lane.
-                    let x = _mm512_xor_si512(im, m);
-                    let x = _mm512_min_epu64(x, _mm512_shuffle_i64x2::<0b0100_1110>(x, x));
-                    let x = _mm512_min_epu64(x, _mm512_shuffle_i64x2::<0b1011_0001>(x, x));
-                    let x = _mm512_min_epu64(x, _mm512_shuffle_epi32::<0b0100_1110>(x));
-                    // Successors are never 0 (they keep at least one peg) and unused lanes are 0.
-                    let e0 = _mm512_cmpeq_epi64_mask(v0, x);
-                    let e1 = _mm512_cmpeq_epi64_mask(v1, x);
-                    if e0 | e1 != 0 {
-                        c0 = _mm512_mask_add_epi64(c0, e0, c0, one);
-                        c1 = _mm512_mask_add_epi64(c1, e1, c1, one);
-                    } else if nd < 8 {
-                        v0 = _mm512_mask_mov_epi64(v0, 1 << nd, x);
-                        c0 = _mm512_mask_mov_epi64(c0, 1 << nd, one);
-                        nd += 1;
-                    } else if nd < 16 {
-                        v1 = _mm512_mask_mov_epi64(v1, 1 << (nd - 8), x);
-                        c1 = _mm512_mask_mov_epi64(c1, 1 << (nd - 8), one);
-                        nd += 1;
-                    } else {
-                        return None;
-                    }
-                }
-            }
-            _mm512_storeu_si512(vals.as_mut_ptr().cast(), v0);
-            _mm512_storeu_si512(vals.as_mut_ptr().add(8).cast(), v1);
-            _mm512_storeu_si512(mults.as_mut_ptr().cast(), c0);
-            _mm512_storeu_si512(mults.as_mut_ptr().add(8).cast(), c1);
-            Some(nd)
+        let idx_c = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0);
+        let idx_d = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
+        let mut z = [ones; 2];
+        for (i, zi) in z.iter_mut().enumerate() {
+            let (a, b) = (y[2 * i], y[2 * i + 1]);
+            *zi = _mm512_min_epu64(
+                _mm512_permutex2var_epi64(a, idx_c, b),
+                _mm512_permutex2var_epi64(a, idx_d, b),
+            );
         }
+        _mm512_min_epu64(
+            _mm512_shuffle_i64x2::<0x44>(z[0], z[1]),
+            _mm512_shuffle_i64x2::<0xEE>(z[0], z[1]),
+        )
     }
 }
 
@@ -445,45 +424,115 @@ mod tests {
         }
     }
 
+    /// Positions to test with: random subsets of the holes, and the full board less one or two holes.
+    fn samples(b: &Board) -> Vec<u64> {
+        let full = b.full().bits();
+        let mut out: Vec<u64> = (0..b.holes()).map(|h| full ^ 1 << h).collect();
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..400 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            out.push(x & full);
+            out.push(x & x >> 3 & full);
+        }
+        out
+    }
+
+    #[test]
+    fn directions_give_the_legal_moves() {
+        for name in crate::board::builtin_names() {
+            let b = Board::builtin(name).unwrap();
+            for reverse in [false, true] {
+                let k = if reverse {
+                    Kernel::new_reverse(&b, b.symmetries())
+                } else {
+                    Kernel::new(&b, b.symmetries())
+                };
+                for key in samples(&b) {
+                    let legal = k.legal_portable(key);
+                    for (j, mv) in b.moves().iter().enumerate() {
+                        let want = if reverse {
+                            mv.is_undoable(Position::from_bits(key))
+                        } else {
+                            mv.is_legal(Position::from_bits(key))
+                        };
+                        assert_eq!(legal[j / 64] >> (j % 64) & 1 == 1, want);
+                        let d = k
+                            .dirs
+                            .iter()
+                            .find(|d| d.valid >> mv.from() & 1 == 1 && d.ids[mv.from()] == j as u32)
+                            .unwrap();
+                        assert_eq!(d.over[mv.from()] as usize, mv.over());
+                        assert_eq!(d.to[mv.from()] as usize, mv.to());
+                    }
+                }
+            }
+        }
+    }
+
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn avx512_kernel_matches_portable() {
-        let Some(isa) = Avx512::detect() else {
+        use std::arch::x86_64::*;
+        if !has_avx512() {
             eprintln!("no AVX-512 on this CPU: only the portable kernel is tested");
             return;
-        };
-        for name in crate::board::builtin_names() {
-            let b = Board::builtin(name).unwrap();
-            let k = Kernel::new(&b, b.symmetries());
-            let mut x = 0x9e37_79b9_7f4a_7c15u64;
-            for _ in 0..500 {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                let key = x & b.full().bits();
-                let a = isa.images(&k, key, 0);
-                let p = Portable.images(&k, key, 0);
-                assert_eq!(a, p);
-                for m in &k.move_images {
-                    assert_eq!(isa.min_xor(&a, m), Portable.min_xor(&p, m));
-                }
-                assert_eq!(isa.legal(&k, key), Portable.legal(&k, key));
-                let imgs2 = [a, [0; 8]];
-                let legal = Portable.legal(&k, key);
-                let (mut va, mut ma, mut vp, mut mp) = ([0; 16], [0; 16], [0; 16], [0; 16]);
-                let na = isa.successors(&k, &imgs2, &legal, &mut va, &mut ma);
-                let np = Portable.successors(&k, &imgs2, &legal, &mut vp, &mut mp);
-                assert_eq!(na, np);
-                if let Some(n) = na {
-                    assert_eq!(va[..n], vp[..n]);
-                    assert_eq!(ma[..n], mp[..n]);
-                }
-                let legal = Portable.legal(&k, key);
-                for (j, mv) in b.moves().iter().enumerate() {
-                    assert_eq!(
-                        legal[j / 64] >> (j % 64) & 1 == 1,
-                        mv.is_legal(Position::from_bits(key))
-                    );
+        }
+        let (b12, _) = Board::from_layout(
+            "  o o o\n o o o o\no o o o o\n o o o o\n  o o o\n",
+            crate::board::Lattice::Triangular,
+            "hex19",
+        )
+        .unwrap();
+        let boards = crate::board::builtin_names()
+            .map(|n| Board::builtin(n).unwrap())
+            .chain([b12]);
+        for b in boards {
+            for reverse in [false, true] {
+                let k = if reverse {
+                    Kernel::new_reverse(&b, b.symmetries())
+                } else {
+                    Kernel::new(&b, b.symmetries())
+                };
+                for key in samples(&b) {
+                    let mut imgs = [[0u64; LANES]; 2];
+                    for (row, im) in imgs.iter_mut().enumerate().take(k.rows) {
+                        *im = k.images_portable(key, row);
+                    }
+                    let mut moves = [0u32; MOVE_WORDS * 64 + 16];
+                    let mut got = [[0u64; LANES]; 2];
+                    let mut vals = [0u64; LANES];
+                    // SAFETY: the CPU has the features (checked above).
+                    let (fixed, n) = unsafe {
+                        let kv = _mm512_set1_epi64(key as i64);
+                        let (im, fixed) = avx512::images(&k, kv);
+                        for (row, g) in got.iter_mut().enumerate().take(k.rows) {
+                            _mm512_storeu_si512(g.as_mut_ptr().cast(), im[row]);
+                        }
+                        let n = avx512::legal_moves(&k, key, kv, &mut moves);
+                        for g in (0..n).step_by(LANES) {
+                            let v = avx512::successors8(&k, &im, &moves[g..n.min(g + LANES)]);
+                            _mm512_storeu_si512(vals.as_mut_ptr().cast(), v);
+                            for (i, &j) in moves[g..n.min(g + LANES)].iter().enumerate() {
+                                assert_eq!(vals[i], k.min_successor(&imgs, j as usize));
+                            }
+                            for &v in &vals[n.min(g + LANES) - g..] {
+                                assert_eq!(v, u64::MAX);
+                            }
+                        }
+                        (fixed, n)
+                    };
+                    assert_eq!(got[..k.rows], imgs[..k.rows]);
+                    assert_eq!(k.class_sizes[fixed as usize] as u64, k.class_size(key));
+                    let legal = k.legal_portable(key);
+                    let mut want: Vec<u32> = (0..b.moves().len() as u32)
+                        .filter(|&j| legal[j as usize / 64] >> (j % 64) & 1 == 1)
+                        .collect();
+                    let mut have = moves[..n].to_vec();
+                    want.sort_unstable();
+                    have.sort_unstable();
+                    assert_eq!(have, want, "{} {key:#x}", b.name());
                 }
             }
         }

@@ -7,7 +7,7 @@ pub mod enumerate;
 pub mod finish;
 pub mod game;
 pub(crate) mod kernel;
-pub(crate) mod keyset;
+pub(crate) mod level;
 pub mod position;
 pub mod problem;
 pub mod reference;

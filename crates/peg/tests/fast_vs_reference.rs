@@ -43,6 +43,30 @@ fn triangle_every_start_and_finish() {
     }
 }
 
+/// Every vacancy with every finish hole: the finish side is an enumeration of its own (finish apart from the
+/// vacancy, or with fewer symmetries), the start's complement (finish on the vacancy), or impossible by the
+/// position class.
+#[test]
+fn triangle_every_start_with_every_finish() {
+    let b = Board::builtin("triangle").unwrap();
+    for v in 0..b.holes() {
+        for f in 0..b.holes() {
+            let p = Problem::new(b.clone(), b.full().without_peg(v), Finish::Hole(f)).unwrap();
+            let slow = reference::count(&p, None).unwrap();
+            let got = fast(&p, None, CounterWidth::U64, false);
+            assert_eq!(got, slow, "vacancy {v} finish {f}");
+        }
+    }
+    // A start with two vacancies and fewer symmetries than the finish.
+    let p = Problem::new(
+        b.clone(),
+        b.full().without_peg(0).without_peg(14),
+        Finish::Hole(4),
+    )
+    .unwrap();
+    check(&p, None);
+}
+
 #[test]
 fn english_early_levels() {
     check(&Problem::standard(Board::english()), Some(9));

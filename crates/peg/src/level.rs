@@ -1,0 +1,995 @@
+//! How the fast enumeration stores a level, and the order it keeps positions in.
+//!
+//! - A normal form (a position's smallest image) is turned into a *mixed key* by a bijection of the `bits`-bit
+//!   integers ([`Mixer`]), so that mixed keys are spread evenly however structured the positions are.
+//! - A level is split into `2^p` *partitions* by the top `p` bits of the mixed key ([`Layout`]); so partitions
+//!   hold consecutive ranges of mixed keys, and a level read partition after partition is in increasing order.
+//! - While a level is built, each partition is an open-addressing table whose home slot grows with the key
+//!   ([`Table`]); tables are small enough to stay in a core's cache while records are added to them.
+//! - A finished partition is *frozen* ([`Part`]): its entries sorted, each stored as the difference from the
+//!   previous key and the two counters, every field in the fewest bytes that hold its largest value in that
+//!   partition (typically 2 + 4 + 4 bytes an entry at the widest English levels, keys only: 2 bytes).
+
+use std::marker::PhantomData;
+
+use crate::counter::Counter;
+
+/// Entries per block of a frozen partition; each block starts from a stored key (a checkpoint), so a partition
+/// can be read from any block and searched by bisection over its checkpoints.
+pub(crate) const BLOCK: usize = 64;
+
+/// Bytes of zeros after a frozen partition's data, so that every field can be read with whole 8-byte loads.
+const PAD: usize = 16;
+
+/// A bijection of the integers below `2^bits`: two rounds of multiplication by an odd constant and a xor-shift.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Mixer {
+    mask: u64,
+    a: u64,
+    ai: u64,
+    b: u64,
+    bi: u64,
+    s: u32,
+}
+
+/// The inverse of an odd number modulo `2^64` (Newton's iteration).
+fn inverse(a: u64) -> u64 {
+    let mut x = a;
+    for _ in 0..6 {
+        x = x.wrapping_mul(2u64.wrapping_sub(a.wrapping_mul(x)));
+    }
+    x
+}
+
+impl Mixer {
+    /// The bijection of `bits`-bit integers (`1..=64`).
+    pub fn new(bits: u32) -> Mixer {
+        let bits = bits.clamp(1, 64);
+        let a = 0x9E37_79B9_7F4A_7C15u64;
+        let b = 0xBF58_476D_1CE4_E5B9u64;
+        Mixer {
+            mask: u64::MAX >> (64 - bits),
+            a,
+            ai: inverse(a),
+            b,
+            bi: inverse(b),
+            // With `s >= bits / 2`, `y = x ^ x >> s` is undone by `y ^ y >> s`.
+            s: bits.div_ceil(2),
+        }
+    }
+
+    /// The mixed key of `x` (which must be below `2^bits`).
+    #[inline(always)]
+    pub fn mix(&self, x: u64) -> u64 {
+        let mut h = x.wrapping_mul(self.a) & self.mask;
+        h ^= h >> self.s;
+        h = h.wrapping_mul(self.b) & self.mask;
+        h ^ h >> self.s
+    }
+
+    /// [`Mixer::mix`] of each lane.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub fn mix8(&self, x: std::arch::x86_64::__m512i) -> std::arch::x86_64::__m512i {
+        use std::arch::x86_64::*;
+        let mask = _mm512_set1_epi64(self.mask as i64);
+        let s = _mm_cvtsi64_si128(i64::from(self.s));
+        let mut h = _mm512_and_si512(
+            _mm512_mullo_epi64(x, _mm512_set1_epi64(self.a as i64)),
+            mask,
+        );
+        h = _mm512_xor_si512(h, _mm512_srl_epi64(h, s));
+        h = _mm512_and_si512(
+            _mm512_mullo_epi64(h, _mm512_set1_epi64(self.b as i64)),
+            mask,
+        );
+        _mm512_xor_si512(h, _mm512_srl_epi64(h, s))
+    }
+
+    /// The inverse of [`Mixer::mix`].
+    #[inline(always)]
+    pub fn unmix(&self, h: u64) -> u64 {
+        let mut x = h ^ h >> self.s;
+        x = x.wrapping_mul(self.bi) & self.mask;
+        x ^= x >> self.s;
+        x.wrapping_mul(self.ai) & self.mask
+    }
+}
+
+/// The partitions of a level: `2^pbits` ranges of mixed keys of `bits` bits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Layout {
+    pbits: u32,
+    /// `bits - pbits`, at least 1: the bits of a key inside its partition.
+    shift: u32,
+}
+
+impl Layout {
+    /// A layout for a level of about `expected` entries with `bits`-bit keys, partitions of about `target`
+    /// entries, and at least `2^min_pbits` partitions.
+    pub fn for_size(bits: u32, expected: usize, target: usize, min_pbits: u32) -> Layout {
+        let bits = bits.clamp(1, 64);
+        let want = expected.div_ceil(target.max(1)).max(1);
+        let pbits = want
+            .next_power_of_two()
+            .trailing_zeros()
+            .min(20)
+            .max(min_pbits)
+            .min(bits - 1);
+        Layout {
+            pbits,
+            shift: bits - pbits,
+        }
+    }
+
+    /// Number of partitions.
+    #[inline(always)]
+    pub fn parts(&self) -> usize {
+        1 << self.pbits
+    }
+
+    /// The partition of a mixed key.
+    #[inline(always)]
+    pub fn part(&self, h: u64) -> usize {
+        // `shift` is in 1..=64: shift by one, then by the rest, so that a shift of 64 gives 0.
+        (h >> 1 >> (self.shift - 1)) as usize
+    }
+
+    /// The key's bits inside its partition.
+    #[inline(always)]
+    pub fn local(&self, h: u64) -> u64 {
+        h & (u64::MAX >> (64 - self.shift))
+    }
+
+    /// The smallest mixed key of partition `q`.
+    #[inline(always)]
+    pub fn base(&self, q: usize) -> u64 {
+        (q as u64) << 1 << (self.shift - 1)
+    }
+}
+
+/// One entry of a level: mixed key (never 0: no position with a peg mixes to 0) and the two counters.
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+#[repr(C)]
+pub(crate) struct Slot<C> {
+    pub h: u64,
+    pub full: C,
+    pub norm: C,
+}
+
+/// The form a mixed key takes in a table and in a record: the key's bits inside its partition, plus one (0 is
+/// an empty slot), in 32 bits when they fit (the partitions of the enumeration are made small enough when the
+/// board has at most 51 holes), else the whole mixed key (never 0).
+pub(crate) trait TableKey:
+    Copy + Default + Eq + Send + Sync + std::fmt::Debug + 'static
+{
+    /// Whether the keys of partitions with `shift` bits fit.
+    fn fits(shift: u32) -> bool;
+    /// The stored form of mixed key `h`.
+    fn store(h: u64, layout: &Layout) -> Self;
+    /// The mixed key, given its partition's smallest mixed key.
+    fn mixed(self, base: u64) -> u64;
+    /// The key's position inside its partition as a fraction of `2^64` (`lsh` is 64 minus the bits inside
+    /// a partition).
+    fn frac(self, lsh: u32) -> u64;
+    /// The stored bits.
+    fn bits(self) -> u64;
+}
+
+impl TableKey for u32 {
+    #[inline(always)]
+    fn fits(shift: u32) -> bool {
+        shift <= 31
+    }
+    #[inline(always)]
+    fn store(h: u64, layout: &Layout) -> u32 {
+        (layout.local(h) + 1) as u32
+    }
+    #[inline(always)]
+    fn mixed(self, base: u64) -> u64 {
+        base + u64::from(self) - 1
+    }
+    #[inline(always)]
+    fn frac(self, lsh: u32) -> u64 {
+        (u64::from(self) - 1) << lsh
+    }
+    #[inline(always)]
+    fn bits(self) -> u64 {
+        u64::from(self)
+    }
+}
+
+impl TableKey for u64 {
+    #[inline(always)]
+    fn fits(_: u32) -> bool {
+        true
+    }
+    #[inline(always)]
+    fn store(h: u64, _: &Layout) -> u64 {
+        h
+    }
+    #[inline(always)]
+    fn mixed(self, _: u64) -> u64 {
+        self
+    }
+    #[inline(always)]
+    fn frac(self, lsh: u32) -> u64 {
+        self << lsh
+    }
+    #[inline(always)]
+    fn bits(self) -> u64 {
+        self
+    }
+}
+
+/// A record for the level being built: a successor's key (in its partition) and the index of the counters
+/// it adds in the round's table of source counters.
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+#[repr(C)]
+pub(crate) struct Rec<K> {
+    pub key: K,
+    pub src: u32,
+}
+
+type Shared<T> = std::sync::Mutex<Vec<T>>;
+
+fn lock<T>(m: &Shared<T>) -> std::sync::MutexGuard<'_, Vec<T>> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Memory kept from one level to the next: the arrays of finished tables, record buffers and source
+/// counters of finished rounds. Taking memory from the system and giving it back at every level cost a page
+/// fault for every 4 KiB touched again, and unmapping it an interrupt to the other core to flush its address
+/// translations.
+pub(crate) struct Pool<K, C> {
+    tables: Shared<(Vec<K>, Vec<[C; 2]>)>,
+    bufs: Shared<Vec<Rec<K>>>,
+    srcs: Shared<Vec<[C; 2]>>,
+    /// Buffers for putting a table's entries in order: (mixed key, slot).
+    order: Shared<Vec<(u64, u32)>>,
+}
+
+/// An empty vector from `m` with room for about `cap` elements, shrunk if it was far bigger.
+fn take_vec<T>(m: &Shared<Vec<T>>, cap: usize) -> Vec<T> {
+    let mut v = lock(m).pop().unwrap_or_default();
+    v.clear();
+    if v.capacity() > cap + cap / 4 + 64 {
+        v.shrink_to(cap);
+    }
+    v.reserve_exact(cap);
+    v
+}
+
+fn vec_bytes<T>(m: &Shared<Vec<T>>) -> usize {
+    lock(m)
+        .iter()
+        .map(|v| v.capacity() * std::mem::size_of::<T>())
+        .sum()
+}
+
+impl<K: TableKey, C: Counter> Pool<K, C> {
+    pub fn new() -> Pool<K, C> {
+        Pool {
+            tables: Shared::new(Vec::new()),
+            bufs: Shared::new(Vec::new()),
+            srcs: Shared::new(Vec::new()),
+            order: Shared::new(Vec::new()),
+        }
+    }
+
+    /// An empty record buffer, with room for about `cap` records.
+    pub fn take_buf(&self, cap: usize) -> Vec<Rec<K>> {
+        take_vec(&self.bufs, cap)
+    }
+
+    /// Give a record buffer back.
+    pub fn give_buf(&self, v: Vec<Rec<K>>) {
+        lock(&self.bufs).push(v);
+    }
+
+    /// An empty table of source counters, with room for about `cap`.
+    pub fn take_srcs(&self, cap: usize) -> Vec<[C; 2]> {
+        take_vec(&self.srcs, cap)
+    }
+
+    /// Give a table of source counters back.
+    pub fn give_srcs(&self, v: Vec<[C; 2]>) {
+        lock(&self.srcs).push(v);
+    }
+
+    /// Keep at most this many tables, record buffers, tables of source counters and ordering buffers (the
+    /// biggest), for a level that needs no more; give the rest back to the system.
+    pub fn trim(&self, tables: usize, bufs: usize, srcs: usize, order: usize) {
+        let mut t = lock(&self.tables);
+        t.sort_unstable_by_key(|(k, _)| std::cmp::Reverse(k.capacity()));
+        t.truncate(tables);
+        let mut b = lock(&self.bufs);
+        b.sort_unstable_by_key(|v| std::cmp::Reverse(v.capacity()));
+        b.truncate(bufs);
+        let mut r = lock(&self.srcs);
+        r.sort_unstable_by_key(|v| std::cmp::Reverse(v.capacity()));
+        r.truncate(srcs);
+        let mut o = lock(&self.order);
+        o.sort_unstable_by_key(|v| std::cmp::Reverse(v.capacity()));
+        o.truncate(order);
+    }
+
+    /// Bytes held, idle: (tables, buffers).
+    pub fn held(&self) -> (u64, u64) {
+        let t: usize = lock(&self.tables)
+            .iter()
+            .map(|(k, c)| {
+                k.capacity() * std::mem::size_of::<K>()
+                    + c.capacity() * std::mem::size_of::<[C; 2]>()
+            })
+            .sum();
+        let b = vec_bytes(&self.bufs) + vec_bytes(&self.srcs) + vec_bytes(&self.order);
+        (t as u64, b as u64)
+    }
+
+    /// Bytes held, idle.
+    pub fn bytes(&self) -> u64 {
+        let (t, b) = self.held();
+        t + b
+    }
+}
+
+/// Fill at which a table grows.
+const MAX_LOAD: f64 = 0.85;
+/// Fill a table is sized for.
+pub(crate) const INIT_LOAD: f64 = 0.75;
+
+/// The open-addressing table of one partition while its level is built: linear probing from a home slot that
+/// increases with the key, without wrapping around (a few spare slots follow the last home slot), so that the
+/// filled slots read in order are nearly sorted. Keys and counters are in separate arrays, so that a whole
+/// cache line of keys (16 or 8) is compared at once; an empty slot has key 0 and counters 0, so adding to a
+/// slot and filling an empty one are the same operation.
+pub(crate) struct Table<K, C> {
+    keys: Vec<K>,
+    /// The two counters of each slot, side by side (one cache line holds both).
+    counts: Vec<[C; 2]>,
+    /// Number of home slots.
+    cap: usize,
+    len: usize,
+    limit: usize,
+    /// 64 minus the bits of a key inside its partition.
+    lsh: u32,
+}
+
+/// Spare slots after the last home slot.
+fn spare(cap: usize) -> usize {
+    cap / 16 + 32
+}
+
+impl<K: TableKey, C: Counter> Table<K, C> {
+    /// A table for about `expected` entries.
+    pub fn new(layout: Layout, expected: usize, pool: &Pool<K, C>) -> Table<K, C> {
+        let cap = ((expected as f64 / INIT_LOAD) as usize).max(16);
+        let n = cap + spare(cap);
+        // Arrays from the pool are all zeros (see `Table::freeze`): only a longer array needs new zeros.
+        let (mut keys, mut counts) = lock(&pool.tables).pop().unwrap_or_default();
+        keys.truncate(n);
+        counts.truncate(n);
+        if keys.capacity() > n + n / 2 {
+            keys.shrink_to(n);
+            counts.shrink_to(n);
+        }
+        keys.reserve_exact(n - keys.len());
+        counts.reserve_exact(n - counts.len());
+        keys.resize(n, K::default());
+        counts.resize(n, [C::default(); 2]);
+        Table {
+            keys,
+            counts,
+            cap,
+            len: 0,
+            limit: (cap as f64 * MAX_LOAD) as usize,
+            lsh: 64 - layout.shift,
+        }
+    }
+
+    /// Bytes of memory held.
+    pub fn bytes(&self) -> u64 {
+        (self.keys.capacity() * std::mem::size_of::<K>()
+            + self.counts.capacity() * std::mem::size_of::<[C; 2]>()) as u64
+    }
+
+    /// Read the arrays in order, so that the random accesses that follow find them in the cache.
+    pub fn warm(&self) {
+        let step = (64 / std::mem::size_of::<K>()).max(1);
+        let mut x = 0u64;
+        let mut i = 0;
+        while i < self.keys.len() {
+            x ^= self.keys[i].bits();
+            i += step;
+        }
+        std::hint::black_box(x);
+        let step = (64 / std::mem::size_of::<[C; 2]>().max(1)).max(1);
+        if std::mem::size_of::<C>() > 0 {
+            let mut i = 0;
+            while i < self.counts.len() {
+                std::hint::black_box(self.counts[i]);
+                i += step;
+            }
+        }
+    }
+
+    /// The home slot of a key.
+    #[inline(always)]
+    fn home(&self, key: K) -> usize {
+        ((u128::from(key.frac(self.lsh)) * self.cap as u128) >> 64) as usize
+    }
+
+    /// From slot `i` on, the first slot holding `key` or empty; `None` past the last slot.
+    #[inline(always)]
+    fn find(&self, key: K, mut i: usize) -> Option<usize> {
+        while let Some(&k) = self.keys.get(i) {
+            if k == key || k == K::default() {
+                return Some(i);
+            }
+            i += 1;
+        }
+        None
+    }
+
+    /// Add counters `c` into slot `i` (which holds `key` or is empty); `None` when a counter overflows.
+    #[inline(always)]
+    fn add_at(&mut self, i: usize, key: K, c: [C; 2]) -> Option<()> {
+        let new = self.keys[i] == K::default();
+        self.keys[i] = key;
+        let s = &mut self.counts[i];
+        s[0] = s[0].add(c[0])?;
+        s[1] = s[1].add(c[1])?;
+        self.len += usize::from(new);
+        Some(())
+    }
+
+    /// Add counters `c` to `key`'s entry (creating it); `None` when a counter overflows.
+    pub fn add(&mut self, key: K, c: [C; 2]) -> Option<()> {
+        if self.len >= self.limit {
+            self.grow();
+        }
+        let i = self.find_or_grow(key, self.home(key));
+        self.add_at(i, key, c)
+    }
+
+    /// Add the records `recs`, whose counters are in `srcs`.
+    pub fn add_recs(&mut self, recs: &[Rec<K>], srcs: &[[C; 2]]) -> Option<()> {
+        #[cfg(target_arch = "x86_64")]
+        if crate::kernel::has_avx512() {
+            // SAFETY: the CPU has AVX-512 F (checked just above).
+            return unsafe { self.add_recs_avx512(recs, srcs) };
+        }
+        recs.iter()
+            .try_for_each(|r| self.add(r.key, *srcs.get(r.src as usize)?))
+    }
+
+    /// [`Table::add_recs`] comparing a cache line of keys at a time.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f")]
+    fn add_recs_avx512(&mut self, mut recs: &[Rec<K>], srcs: &[[C; 2]]) -> Option<()> {
+        use std::arch::x86_64::*;
+        let narrow = std::mem::size_of::<K>() == 4;
+        let lanes = if narrow { 16 } else { 8 };
+        while !recs.is_empty() {
+            if self.len >= self.limit {
+                self.grow();
+            }
+            // Each record adds at most one entry: this many fit before the table must grow.
+            let n = recs.len().min(self.limit - self.len);
+            let (keys, counts) = (&mut self.keys[..], &mut self.counts[..]);
+            let (lsh, cap) = (self.lsh, self.cap as u128);
+            let mut added = 0usize;
+            let mut done = 0usize;
+            for (j, r) in recs[..n].iter().enumerate() {
+                // The source counters are spread over a few MiB: fetch them ahead.
+                if let Some(c) = recs.get(j + 16).and_then(|a| srcs.get(a.src as usize)) {
+                    prefetch(c);
+                }
+                let home = ((u128::from(r.key.frac(lsh)) * cap) >> 64) as usize;
+                let Some(window) = keys.get(home..home + lanes) else {
+                    break;
+                };
+                // SAFETY: `window` holds 64 bytes of keys, which the unaligned load reads.
+                let v = unsafe { _mm512_loadu_si512(window.as_ptr().cast()) };
+                let m = if narrow {
+                    let k = _mm512_set1_epi32(r.key.bits() as i32);
+                    u64::from(_mm512_cmpeq_epi32_mask(v, k) | _mm512_testn_epi32_mask(v, v))
+                } else {
+                    let k = _mm512_set1_epi64(r.key.bits() as i64);
+                    u64::from(_mm512_cmpeq_epi64_mask(v, k) | _mm512_testn_epi64_mask(v, v))
+                };
+                if m == 0 {
+                    break;
+                }
+                let i = home + m.trailing_zeros() as usize;
+                added += usize::from(keys[i] == K::default());
+                keys[i] = r.key;
+                let c = srcs.get(r.src as usize)?;
+                let s = &mut counts[i];
+                s[0] = s[0].add(c[0])?;
+                s[1] = s[1].add(c[1])?;
+                done += 1;
+            }
+            self.len += added;
+            recs = &recs[done..];
+            // A record whose window ran out of the table or was full: the slow path.
+            if done < n
+                && let Some(r) = recs.first()
+            {
+                let i = self.find_or_grow(r.key, self.home(r.key));
+                self.add_at(i, r.key, *srcs.get(r.src as usize)?)?;
+                recs = &recs[1..];
+            }
+        }
+        Some(())
+    }
+
+    /// The slot for `key` searching from `from`, growing the table when the search runs past its end.
+    #[cold]
+    #[inline(never)]
+    fn find_or_grow(&mut self, key: K, from: usize) -> usize {
+        if let Some(i) = self.find(key, from) {
+            return i;
+        }
+        loop {
+            self.grow();
+            if let Some(i) = self.find(key, self.home(key)) {
+                return i;
+            }
+        }
+    }
+
+    /// Move to a table half as big again.
+    fn grow(&mut self) {
+        let cap = self.cap + self.cap / 2 + 16;
+        let n = cap + spare(cap);
+        let keys = std::mem::replace(&mut self.keys, vec![K::default(); n]);
+        let counts = std::mem::replace(&mut self.counts, vec![[C::default(); 2]; n]);
+        self.cap = cap;
+        self.limit = (cap as f64 * MAX_LOAD) as usize;
+        for (k, c) in keys.into_iter().zip(counts) {
+            if k == K::default() {
+                continue;
+            }
+            let mut i = self.home(k);
+            while i < self.keys.len() && self.keys[i] != K::default() {
+                i += 1;
+            }
+            if i == self.keys.len() {
+                self.keys.push(K::default());
+                self.counts.push([C::default(); 2]);
+            }
+            self.keys[i] = k;
+            self.counts[i] = c;
+        }
+    }
+
+    /// Freeze the table as partition `q` of `layout`. Its arrays go back to the pool, all zeros again (only
+    /// the filled slots are cleared).
+    pub fn freeze(mut self, q: usize, layout: &Layout, pool: &Pool<K, C>) -> Part<C> {
+        let base = layout.base(q);
+        let mut order = take_vec(&pool.order, self.len);
+        for (i, &k) in self.keys.iter().enumerate() {
+            if k != K::default() {
+                order.push((k.mixed(base), i as u32));
+            }
+        }
+        // Nearly sorted (home slots increase with the key): an insertion sort costs little more than a pass.
+        for i in 1..order.len() {
+            let x = order[i];
+            let mut j = i;
+            while j > 0 && order[j - 1].0 > x.0 {
+                order[j] = order[j - 1];
+                j -= 1;
+            }
+            order[j] = x;
+        }
+        let part = Part::encode_by(order.len(), |j| {
+            let (h, i) = order[j];
+            let [full, norm] = self.counts[i as usize];
+            (layout.local(h), full, norm)
+        });
+        for &(_, i) in &order {
+            self.keys[i as usize] = K::default();
+            self.counts[i as usize] = [C::default(); 2];
+        }
+        lock(&pool.tables).push((self.keys, self.counts));
+        lock(&pool.order).push(order);
+        part
+    }
+}
+
+/// Hint the CPU to bring `x` into the cache.
+#[inline(always)]
+pub(crate) fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching is a hint and never faults; the pointer comes from a reference.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+            (x as *const T).cast(),
+        );
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
+}
+
+/// Hint the CPU to bring the line at `p` into the cache, to be written (any address: a hint never faults).
+#[inline(always)]
+pub(crate) fn prefetch_write<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching is a hint and never faults, whatever the address.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_ET0 }>(p.cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
+/// Bytes needed for `v` (0 for 0).
+#[inline(always)]
+fn width_of(v: u128) -> u32 {
+    (128 - v.leading_zeros()).div_ceil(8)
+}
+
+/// The low `w` bytes (`w <= 8`) of the little-endian `u64` at `off`.
+#[inline(always)]
+pub(crate) fn read_u64(data: &[u8], off: usize, w: u32) -> u64 {
+    let mut b = [0u8; 8];
+    b.copy_from_slice(&data[off..off + 8]);
+    u64::from_le_bytes(b) & low_mask(w)
+}
+
+/// The mask of the low `w` bytes (`w <= 8`).
+#[inline(always)]
+pub(crate) fn low_mask(w: u32) -> u64 {
+    u64::MAX.checked_shr(64 - 8 * w).unwrap_or(0)
+}
+
+/// A frozen partition: entries sorted by key, byte-packed (see the module documentation).
+#[derive(Debug, Clone)]
+pub(crate) struct Part<C> {
+    len: usize,
+    /// Bytes of a key difference, of a full-tree counter, of a normal-tree counter.
+    wk: u32,
+    wf: u32,
+    wn: u32,
+    data: Vec<u8>,
+    /// Per block: the local key of the entry before the block's first (0 for the first block).
+    ck: Vec<u64>,
+    _c: PhantomData<C>,
+}
+
+impl<C: Counter> Default for Part<C> {
+    fn default() -> Self {
+        Part {
+            len: 0,
+            wk: 0,
+            wf: 0,
+            wn: 0,
+            data: vec![0; PAD],
+            ck: Vec::new(),
+            _c: PhantomData,
+        }
+    }
+}
+
+impl<C: Counter> Part<C> {
+    /// Freeze entries sorted by key (all in partition `q` of `layout`).
+    pub fn encode(entries: &[Slot<C>], layout: &Layout) -> Part<C> {
+        Part::encode_by(entries.len(), |i| {
+            let e = &entries[i];
+            (layout.local(e.h), e.full, e.norm)
+        })
+    }
+
+    /// Freeze `n` entries given in increasing key order by `entry(i)`: (key bits inside the partition, the two
+    /// counters). Each entry is read twice: once for the field widths, once to write it.
+    pub fn encode_by(n: usize, entry: impl Fn(usize) -> (u64, C, C)) -> Part<C> {
+        if n == 0 {
+            return Part::default();
+        }
+        let (mut mk, mut mf, mut mn) = (0u64, 0u128, 0u128);
+        let mut prev = 0u64;
+        for i in 0..n {
+            let (l, full, norm) = entry(i);
+            mk = mk.max(l - prev);
+            prev = l;
+            mf = mf.max(full.to_u128());
+            mn = mn.max(norm.to_u128());
+        }
+        let wk = width_of(u128::from(mk)).max(1);
+        let (wf, wn) = (width_of(mf), width_of(mn));
+        let stride = (wk + wf + wn) as usize;
+        let mut data = vec![0u8; n * stride + PAD];
+        let mut ck = Vec::with_capacity(n.div_ceil(BLOCK));
+        let mut prev = 0u64;
+        let mut off = 0usize;
+        for i in 0..n {
+            let (l, full, norm) = entry(i);
+            if i % BLOCK == 0 {
+                ck.push(prev);
+            }
+            put(&mut data, off, u128::from(l - prev), wk);
+            put(&mut data, off + wk as usize, full.to_u128(), wf);
+            put(&mut data, off + (wk + wf) as usize, norm.to_u128(), wn);
+            off += stride;
+            prev = l;
+        }
+        Part {
+            len: n,
+            wk,
+            wf,
+            wn,
+            data,
+            ck,
+            _c: PhantomData,
+        }
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Bytes of memory held.
+    pub fn bytes(&self) -> u64 {
+        (self.data.capacity() + self.ck.capacity() * 8) as u64
+    }
+
+    /// Number of blocks.
+    pub fn blocks(&self) -> usize {
+        self.ck.len()
+    }
+
+    /// A reader of blocks `from..to`, giving keys from `base` (the partition's smallest mixed key).
+    pub fn reader(&self, base: u64, from: usize, to: usize) -> Reader<'_, C> {
+        let stride = (self.wk + self.wf + self.wn) as usize;
+        let from = from.min(self.ck.len());
+        let first = from * BLOCK;
+        let last = (to * BLOCK).min(self.len).max(first);
+        Reader {
+            data: &self.data,
+            off: first * stride,
+            end: last * stride,
+            stride,
+            wk: self.wk,
+            wf: self.wf,
+            wn: self.wn,
+            key: base + self.ck.get(from).copied().unwrap_or(0),
+            _c: PhantomData,
+        }
+    }
+
+    /// Whether the mixed key `h` (in this partition, whose smallest key is `base`) is present.
+    pub fn contains(&self, base: u64, h: u64) -> bool {
+        let l = h - base;
+        // The last block whose checkpoint is below `l`: its entries are the only ones that can hold it.
+        if self.len == 0 {
+            return false;
+        }
+        // The block holding `l`, if any: the last whose checkpoint is below `l` (the first block for 0).
+        let b = self.ck.partition_point(|&c| c < l).max(1) - 1;
+        for (k, _, _) in self.reader(base, b, b + 1) {
+            if k >= h {
+                return k == h;
+            }
+        }
+        false
+    }
+}
+
+/// Write the low `w` bytes of `v` at `off`, and garbage after them up to 8 (or 16) bytes: fields are written
+/// in increasing order, so the next field overwrites it, and the data ends with zero padding.
+#[inline(always)]
+fn put(data: &mut [u8], off: usize, v: u128, w: u32) {
+    if w <= 8 {
+        data[off..off + 8].copy_from_slice(&(v as u64).to_le_bytes());
+    } else {
+        data[off..off + 16].copy_from_slice(&v.to_le_bytes());
+    }
+}
+
+/// Reads the entries of a frozen partition in order.
+pub(crate) struct Reader<'a, C> {
+    data: &'a [u8],
+    off: usize,
+    end: usize,
+    stride: usize,
+    wk: u32,
+    wf: u32,
+    wn: u32,
+    key: u64,
+    _c: PhantomData<C>,
+}
+
+impl<C: Counter> Iterator for Reader<'_, C> {
+    type Item = (u64, C, C);
+    #[inline(always)]
+    fn next(&mut self) -> Option<(u64, C, C)> {
+        if self.off >= self.end {
+            return None;
+        }
+        let o = self.off;
+        self.key += read_u64(self.data, o, self.wk);
+        let full = C::read(self.data, o + self.wk as usize, self.wf);
+        let norm = C::read(self.data, o + (self.wk + self.wf) as usize, self.wn);
+        self.off += self.stride;
+        Some((self.key, full, norm))
+    }
+}
+
+/// A whole frozen level.
+#[derive(Debug, Clone)]
+pub(crate) struct Frozen<C> {
+    pub layout: Layout,
+    pub parts: Vec<Part<C>>,
+}
+
+impl<C: Counter> Frozen<C> {
+    /// A level from entries in any order (for the first level).
+    pub fn from_entries(bits: u32, mut entries: Vec<Slot<C>>) -> Frozen<C> {
+        entries.sort_unstable_by_key(|e| e.h);
+        entries.dedup_by_key(|e| e.h);
+        let layout = Layout::for_size(bits, entries.len(), PART_TARGET, 0);
+        let mut parts = Vec::with_capacity(layout.parts());
+        let mut rest = &entries[..];
+        for q in 0..layout.parts() {
+            let n = rest.partition_point(|e| layout.part(e.h) == q);
+            parts.push(Part::encode(&rest[..n], &layout));
+            rest = &rest[n..];
+        }
+        Frozen { layout, parts }
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.parts.iter().map(Part::len).sum()
+    }
+
+    /// Bytes of memory held.
+    pub fn bytes(&self) -> u64 {
+        self.parts.iter().map(Part::bytes).sum::<u64>()
+            + (self.parts.capacity() * std::mem::size_of::<Part<C>>()) as u64
+    }
+
+    /// All entries in increasing key order.
+    pub fn iter(&self) -> impl Iterator<Item = (u64, C, C)> + '_ {
+        self.parts
+            .iter()
+            .enumerate()
+            .flat_map(|(q, p)| p.reader(self.layout.base(q), 0, p.blocks()))
+    }
+
+    /// Whether the mixed key `h` is present.
+    pub fn contains(&self, h: u64) -> bool {
+        let q = self.layout.part(h);
+        self.parts
+            .get(q)
+            .is_some_and(|p| p.contains(self.layout.base(q), h))
+    }
+}
+
+/// Target entries per partition: a table of this many 24-byte slots at 3/4 load fits a core's 1 MiB L2 cache
+/// beside the records streaming through.
+pub(crate) const PART_TARGET: usize = 20 << 10;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn xorshift(x: &mut u64) -> u64 {
+        *x ^= *x << 13;
+        *x ^= *x >> 7;
+        *x ^= *x << 17;
+        *x
+    }
+
+    #[test]
+    fn mixer_is_a_bijection() {
+        for bits in [1u32, 2, 5, 15, 32, 33, 37, 41, 45, 63, 64] {
+            let m = Mixer::new(bits);
+            let mask = u64::MAX >> (64 - bits);
+            let mut x = 0x1234_5678u64;
+            for _ in 0..2000 {
+                let v = xorshift(&mut x) & mask;
+                let h = m.mix(v);
+                assert!(h <= mask);
+                assert_eq!(m.unmix(h), v, "bits {bits}");
+            }
+            if bits <= 15 {
+                let mut seen = vec![false; 1 << bits];
+                for v in 0..1u64 << bits {
+                    let h = m.mix(v) as usize;
+                    assert!(!seen[h]);
+                    seen[h] = true;
+                }
+            }
+            assert_eq!(m.mix(0), 0);
+        }
+    }
+
+    #[test]
+    fn read_masks_widths() {
+        let data = [0xffu8; 24];
+        for w in 0..=8u32 {
+            let want = if w == 8 {
+                u64::MAX
+            } else {
+                (1u64 << (8 * w)) - 1
+            };
+            assert_eq!(read_u64(&data, 3, w), want);
+        }
+    }
+
+    /// Records into tables (each key form), frozen, read back and searched, against a plain map.
+    fn freeze_round_trip<K: TableKey>(bits: u32) {
+        let mask = u64::MAX >> (64 - bits);
+        let min_pbits = if K::fits(64) {
+            0
+        } else {
+            bits.saturating_sub(31)
+        };
+        let layout = Layout::for_size(bits, 50_000, 4000, min_pbits);
+        assert!(layout.parts() >= 8);
+        assert!(K::fits(layout.shift));
+        let pool: Pool<K, u64> = Pool::new();
+        let mut tables: Vec<Table<K, u64>> = (0..layout.parts())
+            .map(|_| Table::new(layout, 1000, &pool))
+            .collect();
+        let mut want = std::collections::BTreeMap::new();
+        let mut x = 99u64;
+        let mut recs: Vec<Vec<Rec<K>>> = vec![Vec::new(); layout.parts()];
+        let mut srcs: Vec<[u64; 2]> = Vec::new();
+        for i in 0..60_000u64 {
+            let h = (xorshift(&mut x) % 40_000 + 1) * (mask / 40_001);
+            let c = [i, i % 7 + (i << 40)];
+            recs[layout.part(h)].push(Rec {
+                key: K::store(h, &layout),
+                src: srcs.len() as u32,
+            });
+            srcs.push(c);
+            let e = want.entry(h).or_insert((0u64, 0u64));
+            e.0 += c[0];
+            e.1 += c[1];
+        }
+        for (t, r) in tables.iter_mut().zip(&recs) {
+            t.add_recs(r, &srcs).unwrap();
+        }
+        let parts: Vec<Part<u64>> = tables
+            .into_iter()
+            .enumerate()
+            .map(|(q, t)| t.freeze(q, &layout, &pool))
+            .collect();
+        let level = Frozen { layout, parts };
+        let got: Vec<(u64, (u64, u64))> = level.iter().map(|(h, f, n)| (h, (f, n))).collect();
+        let want: Vec<(u64, (u64, u64))> = want.into_iter().collect();
+        assert_eq!(got, want);
+        for &(h, _) in want.iter().step_by(13) {
+            assert!(level.contains(h));
+            assert_eq!(
+                level.contains(h + 1),
+                want.binary_search_by_key(&(h + 1), |e| e.0).is_ok()
+            );
+        }
+    }
+
+    #[test]
+    fn tables_freeze_sorted_and_levels_read_back() {
+        for bits in [20u32, 33, 45] {
+            freeze_round_trip::<u32>(bits);
+        }
+        for bits in [20u32, 33, 64] {
+            freeze_round_trip::<u64>(bits);
+        }
+    }
+
+    #[test]
+    fn table_overflow_is_reported() {
+        let layout = Layout::for_size(33, 10, 100, 2);
+        let mut t: Table<u32, u16> = Table::new(layout, 4, &Pool::new());
+        let k = 77u32;
+        assert!(t.add(k, [40_000, 1]).is_some());
+        assert!(t.add(k, [40_000, 1]).is_none());
+    }
+}
