@@ -38,8 +38,22 @@ fn main() {
             rss_mib()
         );
     };
+    let stats = |s: &peg::enumerate::StepStats| {
+        eprintln!(
+            "   {} sources, {} records, {} rounds: expand {:.3}s merge {:.3}s freeze {:.3}s total {:.3}s",
+            s.sources,
+            s.records,
+            s.rounds,
+            s.expand_secs,
+            s.merge_secs,
+            s.freeze_secs,
+            s.total_secs
+        );
+    };
+    let debug = std::env::var_os("PEG_DEBUG").is_some();
     let opts = peg::enumerate::Options {
         progress: Some(&progress),
+        stats: debug.then_some(&stats as &(dyn Fn(&peg::enumerate::StepStats) + Sync)),
         ..peg::enumerate::Options::default()
     };
     let c = peg::enumerate::count(&p, &opts).unwrap();

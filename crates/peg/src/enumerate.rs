@@ -61,6 +61,41 @@ pub enum CounterWidth {
 /// A finished level, as reported to the progress callback.
 pub type Progress<'a> = &'a (dyn Fn(&Level) + Sync);
 
+/// Measurements of one level step, as reported to the [`Options::stats`] callback: for people tuning the
+/// engine (the command line prints them with `PEG_DEBUG=1`).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct StepStats {
+    /// Pegs of the level expanded (the source level).
+    pub pegs: u32,
+    /// Classes of the source level.
+    pub sources: u64,
+    /// Records written for the next level (one per distinct successor class of each source class).
+    pub records: u64,
+    /// Classes of the next level.
+    pub next_classes: u64,
+    /// The size the next level was expected to have (its tables were sized for it).
+    pub expected: u64,
+    /// Rounds the next level was built in.
+    pub rounds: u32,
+    /// Seconds (wall) spent expanding sources into records.
+    pub expand_secs: f64,
+    /// Seconds (wall) spent adding records into the tables.
+    pub merge_secs: f64,
+    /// Seconds (wall) spent freezing the tables into the stored next level.
+    pub freeze_secs: f64,
+    /// Seconds (wall) of the whole step.
+    pub total_secs: f64,
+    /// Bytes of the stored next level.
+    pub next_bytes: u64,
+    /// The memory the step was estimated to need (when a memory limit was set).
+    pub estimate_bytes: Option<u64>,
+    /// Whether the next level had to be built with 128-bit counters after a narrow counter overflowed.
+    pub rebuilt_wide: bool,
+}
+
+/// A callback given the measurements of each level step.
+pub type StatsSink<'a> = &'a (dyn Fn(&StepStats) + Sync);
+
 /// Settings of an enumeration.
 #[derive(Clone, Copy, Default)]
 pub struct Options<'a> {
@@ -70,6 +105,8 @@ pub struct Options<'a> {
     pub max_levels: Option<usize>,
     /// Called after each level.
     pub progress: Option<Progress<'a>>,
+    /// Called after each level step with its measurements (for tuning; none are gathered without it).
+    pub stats: Option<StatsSink<'a>>,
     /// Checked between rounds; when set, the enumeration stops with [`CountError::Cancelled`].
     pub cancel: Option<&'a AtomicBool>,
     /// Use the portable kernel even when the CPU has AVX-512.
@@ -484,10 +521,24 @@ fn round_bytes<K: TableKey>(counter: usize) -> u64 {
     (recs * std::mem::size_of::<Rec<K>>() * 5 / 4 + recs / 4 * 2 * counter) as u64
 }
 
-/// The tables of a level being built, and the statistics of its source level.
+/// The tables of a level being built, the statistics of its source level, and the step's timings.
 struct Built<K, D> {
     acc: Acc,
     tables: Vec<Table<K, D>>,
+    /// Seconds spent expanding and merging, and the number of rounds.
+    expand_secs: f64,
+    merge_secs: f64,
+    rounds: u32,
+}
+
+impl<K, D> Built<K, D> {
+    /// Put the timings into `step`; the statistics and the tables.
+    fn note(self, step: &mut StepStats) -> (Acc, Vec<Table<K, D>>) {
+        step.expand_secs = self.expand_secs;
+        step.merge_secs = self.merge_secs;
+        step.rounds = self.rounds;
+        (self.acc, self.tables)
+    }
 }
 
 /// Expand `src` into tables for the next level.
@@ -533,8 +584,8 @@ fn build<K: TableKey, S: Counter, D: Counter>(
         .enumerate()
         .flat_map(|(q, p)| (0..p.blocks()).map(move |b| (q, b)))
         .collect();
-    let debug = std::env::var_os("PEG_DEBUG").is_some();
     let mut timing = (0.0f64, 0.0f64);
+    let mut rounds = 0u32;
     let mut next = 0usize;
     let mut per_source = 10.0f64;
     let mut records = 0u64;
@@ -604,6 +655,7 @@ fn build<K: TableKey, S: Counter, D: Counter>(
         }
         timing.0 += (t1 - t0).as_secs_f64();
         timing.1 += t1.elapsed().as_secs_f64();
+        rounds += 1;
         if let Some(limit) = opts.max_memory {
             let table_bytes: u64 = tables.iter().map(Table::bytes).sum();
             let used = src.bytes() + table_bytes + buf_bytes + pool.bytes();
@@ -632,13 +684,13 @@ fn build<K: TableKey, S: Counter, D: Counter>(
         }
         pool.give_srcs(w.srcs);
     }
-    if debug {
-        eprintln!(
-            "  {} sources, {} records: expand {:.3}s merge {:.3}s",
-            total, records, timing.0, timing.1
-        );
-    }
-    Ok(Built { acc, tables })
+    Ok(Built {
+        acc,
+        tables,
+        expand_secs: timing.0,
+        merge_secs: timing.1,
+        rounds,
+    })
 }
 
 /// Add one round's records of partition `q` into its table.
@@ -843,7 +895,6 @@ fn run_with<N: Counter, K: TableKey>(
     let mut hist: Vec<usize> = Vec::new();
     let limit = opts.max_levels.unwrap_or(usize::MAX);
     let mut classes_so_far = 0u64;
-    let debug = std::env::var_os("PEG_DEBUG").is_some();
     let pool: Pool<K, N> = Pool::new();
     let wide_pool: Pool<K, u128> = Pool::new();
     while level.len() > 0 && levels.len() < limit {
@@ -860,6 +911,12 @@ fn run_with<N: Counter, K: TableKey>(
             finish_key,
             out: Layout::for_size(bits, expected, PART_TARGET, min_pbits),
             emit: !last,
+        };
+        let mut step = StepStats {
+            pegs,
+            sources: level.len() as u64,
+            expected: expected as u64,
+            ..StepStats::default()
         };
         if let Some(limit) = opts.max_memory {
             let (slot, counter) = match level {
@@ -883,20 +940,7 @@ fn run_with<N: Counter, K: TableKey>(
             let needed =
                 (frozen + (held_t + wide_t).max(tables) + (held_b + wide_b).max(bufs)) / 20 * 21
                     + BASE_BYTES;
-            if debug {
-                eprintln!(
-                    "  estimate for {} pegs: {} MiB; now: {}",
-                    next_pegs(k, pegs),
-                    needed >> 20,
-                    std::fs::read_to_string("/proc/self/status")
-                        .ok()
-                        .and_then(|s| s
-                            .lines()
-                            .find(|l| l.starts_with("VmHWM"))
-                            .map(str::to_string))
-                        .unwrap_or_default()
-                );
-            }
+            step.estimate_bytes = Some(needed);
             if needed > limit {
                 return Err(CountError::MemoryLimit {
                     pegs: next_pegs(k, pegs),
@@ -919,21 +963,22 @@ fn run_with<N: Counter, K: TableKey>(
             AnyFrozen::Narrow(src) => match build::<K, N, N>(&ctx, src, expected, opts, &pool) {
                 Ok(b) => {
                     drop(level);
-                    (b.acc, AnyFrozen::Narrow(freeze(ctx.out, b.tables, &pool)))
+                    let (acc, tables) = b.note(&mut step);
+                    let t = std::time::Instant::now();
+                    let next = AnyFrozen::Narrow(freeze(ctx.out, tables, &pool));
+                    step.freeze_secs = t.elapsed().as_secs_f64();
+                    (acc, next)
                 }
                 Err(StepError::Narrow) => {
-                    if debug {
-                        eprintln!(
-                            "  a counter passed the narrow type: the level is built with u128"
-                        );
-                    }
+                    step.rebuilt_wide = true;
                     let b =
                         build::<K, N, u128>(&ctx, src, expected, opts, &wide_pool).map_err(fix)?;
                     drop(level);
-                    (
-                        b.acc,
-                        AnyFrozen::Wide(freeze(ctx.out, b.tables, &wide_pool)),
-                    )
+                    let (acc, tables) = b.note(&mut step);
+                    let t = std::time::Instant::now();
+                    let next = AnyFrozen::Wide(freeze(ctx.out, tables, &wide_pool));
+                    step.freeze_secs = t.elapsed().as_secs_f64();
+                    (acc, next)
                 }
                 Err(e) => return Err(fix(e)),
             },
@@ -941,10 +986,11 @@ fn run_with<N: Counter, K: TableKey>(
                 let b =
                     build::<K, u128, u128>(&ctx, src, expected, opts, &wide_pool).map_err(fix)?;
                 drop(level);
-                (
-                    b.acc,
-                    AnyFrozen::Wide(freeze(ctx.out, b.tables, &wide_pool)),
-                )
+                let (acc, tables) = b.note(&mut step);
+                let t = std::time::Instant::now();
+                let next = AnyFrozen::Wide(freeze(ctx.out, tables, &wide_pool));
+                step.freeze_secs = t.elapsed().as_secs_f64();
+                (acc, next)
             }
         };
         let stats = Level {
@@ -961,15 +1007,12 @@ fn run_with<N: Counter, K: TableKey>(
             finishable_classes: None,
         };
         classes_so_far += acc.classes;
-        if debug {
-            eprintln!(
-                "level {pegs}: {} classes, {} records, next {} (expected {expected}), {:.3}s, {} bytes",
-                acc.classes,
-                acc.records,
-                next.len(),
-                t.elapsed().as_secs_f64(),
-                next.bytes(),
-            );
+        if let Some(sink) = opts.stats {
+            step.records = acc.records;
+            step.next_classes = next.len() as u64;
+            step.next_bytes = next.bytes();
+            step.total_secs = t.elapsed().as_secs_f64();
+            sink(&step);
         }
         sol_full = add(sol_full, acc.sol_full, pegs)?;
         sol_normal = add(sol_normal, acc.sol_normal, pegs)?;

@@ -325,6 +325,45 @@ fn board(a: BoardArgs, out: &Output) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// With `PEG_DEBUG` set: the measurements of each level step on stderr, with the process's peak memory so far.
+fn print_step_stats(s: &enumerate::StepStats) {
+    let peak = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|st| {
+            st.lines()
+                .find(|l| l.starts_with("VmHWM"))
+                .map(|l| l.split_whitespace().skip(1).collect::<Vec<_>>().join(" "))
+        })
+        .unwrap_or_default();
+    let estimate = s
+        .estimate_bytes
+        .map_or(String::new(), |b| format!(", estimate {} MiB", b >> 20));
+    eprintln!(
+        "level {}: {} classes, {} records in {} rounds, next {} (expected {}), {} bytes{}{}",
+        s.pegs,
+        s.sources,
+        s.records,
+        s.rounds,
+        s.next_classes,
+        s.expected,
+        s.next_bytes,
+        estimate,
+        if s.rebuilt_wide {
+            ", rebuilt with u128 counters"
+        } else {
+            ""
+        }
+    );
+    eprintln!(
+        "  expand {:.3}s merge {:.3}s freeze {:.3}s other {:.3}s total {:.3}s; peak memory so far {peak}",
+        s.expand_secs,
+        s.merge_secs,
+        s.freeze_secs,
+        (s.total_secs - s.expand_secs - s.merge_secs - s.freeze_secs).max(0.0),
+        s.total_secs
+    );
+}
+
 #[derive(Serialize)]
 struct CountJson<'a> {
     board: &'a str,
@@ -349,9 +388,11 @@ fn count(a: CountArgs, out: &Output) -> anyhow::Result<ExitCode> {
         ));
         bar.inc(1);
     };
+    let debug = std::env::var_os("PEG_DEBUG").is_some();
     let opts = Options {
         max_memory: Some(a.max_memory.unwrap_or_else(default_memory_limit)),
         progress: Some(&progress),
+        stats: debug.then_some(&print_step_stats as &(dyn Fn(&enumerate::StepStats) + Sync)),
         ..Options::default()
     };
     let c = enumerate::count(&problem, &opts)?;
