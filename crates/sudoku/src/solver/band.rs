@@ -835,6 +835,83 @@ fn count_impl<I: Isa>(grid: &Grid, limit: u64) -> (u64, Option<Grid>, Option<Gri
     (count, first, last.or(first), guesses)
 }
 
+/// A solution of `grid` other than `avoid` (itself a solution of `grid`), if there is one: the uniqueness check
+/// of a puzzle whose solution is known. Each guess tries the digits other than `avoid`'s first, so a second
+/// solution is usually met before `avoid`, and the search stops at it.
+pub(crate) fn other_solution(grid: &Grid, avoid: &[u8; CELLS]) -> Option<Grid> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("popcnt")
+            && std::arch::is_x86_feature_detected!("bmi1")
+            && std::arch::is_x86_feature_detected!("bmi2")
+            && std::arch::is_x86_feature_detected!("lzcnt")
+        {
+            // SAFETY: the features this copy is compiled for were just detected on this processor.
+            return unsafe { other_x86(grid, avoid) };
+        }
+    }
+    other_impl::<Portable>(grid, avoid)
+}
+
+/// [`other_impl`] compiled for processors with AVX2, BMI1/2, POPCNT and LZCNT.
+///
+/// # Safety
+/// The processor must support those features.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+unsafe fn other_x86(grid: &Grid, avoid: &[u8; CELLS]) -> Option<Grid> {
+    other_impl::<Avx2>(grid, avoid)
+}
+
+/// The search of [`other_solution`]; always inlined into its callers, as [`count_impl`].
+#[inline(always)]
+fn other_impl<I: Isa>(grid: &Grid, avoid: &[u8; CELLS]) -> Option<Grid> {
+    let mut stack = [const { MaybeUninit::<State>::uninit() }; CELLS + 1];
+    let mut depth = 0usize;
+    let mut cur = State::new(grid);
+    loop {
+        if cur.propagate::<I>() {
+            if cur.is_solved() {
+                let g = cur.solution();
+                if g.digits() != avoid {
+                    return Some(g);
+                }
+            } else {
+                let (b, c) = cur.pick_cell();
+                let bit = 1u32 << c;
+                // `avoid`'s digit, when it is still a candidate; otherwise the lowest candidate.
+                let a = usize::from(avoid[27 * b + c]).wrapping_sub(1);
+                let d = if a < 9 && cur.f[9 * b + a] & bit != 0 {
+                    a
+                } else {
+                    (0..9).find(|&d| cur.f[9 * b + d] & bit != 0).unwrap_or(9)
+                };
+                if d < 9 && depth < stack.len() {
+                    let j = 9 * b + d;
+                    // Later: the digit goes here.
+                    let mut later = cur;
+                    later.f[j] &= !ROW_BOX[c] | bit;
+                    later.dirty |= 1 << j;
+                    stack[depth].write(later);
+                    depth += 1;
+                    // First: every other digit in this cell.
+                    cur.f[j] &= !bit;
+                    cur.dirty |= 1 << j;
+                    cur.vdirty |= 1 << d;
+                    continue;
+                }
+            }
+        }
+        if depth == 0 {
+            return None;
+        }
+        depth -= 1;
+        // SAFETY: every slot below `depth` was written by the push above before `depth` grew past it.
+        cur = unsafe { stack[depth].assume_init_read() };
+    }
+}
+
 #[cfg(test)]
 mod tests {
     //! The integration tests reach only the copy chosen for this processor; these run every copy.
@@ -909,6 +986,44 @@ mod tests {
     #[test]
     fn portable_copy_agrees_with_reference() {
         check(count_impl::<Portable>);
+    }
+
+    fn check_other<F: Fn(&Grid, &[u8; CELLS]) -> Option<Grid>>(other: F) {
+        let mut seen = [0usize; 2];
+        let mut grids = puzzles(400);
+        // With more clues, more puzzles with one solution: each solution found, with about 40 of its cells kept.
+        for k in 0..grids.len() {
+            if let (_, Some(full)) = reference::count_solutions_with_first(&grids[k], 1) {
+                let mut cells = *full.digits();
+                for (c, v) in cells.iter_mut().enumerate() {
+                    if (c * 7 + k) % 2 == 0 {
+                        *v = 0;
+                    }
+                }
+                grids.push(Grid::from_raw(cells));
+            }
+        }
+        for (i, g) in grids.iter().enumerate() {
+            let (n, first) = reference::count_solutions_with_first(g, 2);
+            let Some(first) = first else { continue };
+            match other(g, first.digits()) {
+                Some(o) => {
+                    assert_eq!(o.check_solution_of(g), Ok(()), "puzzle {i} {g}");
+                    assert_ne!(o, first, "puzzle {i} {g}");
+                    assert_eq!(n, 2, "puzzle {i} {g}");
+                }
+                None => assert_eq!(n, 1, "puzzle {i} {g}"),
+            }
+            seen[usize::from(n == 2)] += 1;
+        }
+        // Both kinds were met.
+        assert!(seen[0] > 10 && seen[1] > 10, "{seen:?}");
+    }
+
+    #[test]
+    fn other_solution_agrees_with_reference() {
+        check_other(other_impl::<Portable>);
+        check_other(other_solution);
     }
 
     #[test]

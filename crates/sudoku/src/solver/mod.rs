@@ -50,11 +50,10 @@ pub struct Counted {
     pub first: Option<Grid>,
 }
 
-/// The number of solutions up to 2, with the first and the last solution found (the second when there are two):
-/// a puzzle known to have a solution and found to have another gets that other at once.
-pub(crate) fn count_two(grid: &Grid) -> (u64, Option<Grid>, Option<Grid>) {
-    let (count, first, last, _) = band::count_keep_last(grid, 2);
-    (count, first, last)
+/// A solution of `grid` other than `avoid` (which must be one of its solutions), if it has another: whether a
+/// puzzle whose solution is known is unique, usually faster than counting to two.
+pub(crate) fn other_solution(grid: &Grid, avoid: &[u8; 81]) -> Option<Grid> {
+    band::other_solution(grid, avoid)
 }
 
 /// Statistics of one search (see [`count_solutions_with_stats`]).
