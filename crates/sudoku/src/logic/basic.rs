@@ -987,20 +987,33 @@ const ER_HEART: [u8; 512] = {
 
 /// A turbot-fish pattern: technique, elimination count, digit, cells (start, bridge, bridge, end), houses (base,
 /// cover), eliminations.
-type TurbotFound = (Technique, u32, u8, [usize; 4], [usize; 2], CellSet);
+pub(crate) type TurbotFound = (Technique, u32, u8, [usize; 4], [usize; 2], CellSet);
+
+/// Whether turbot-fish pattern `a` beats `b`: an easier technique, or as easy with more eliminations.
+#[inline]
+fn turbot_better(a: &TurbotFound, b: Option<&TurbotFound>) -> bool {
+    match b {
+        None => true,
+        Some(b) => {
+            a.0.base_rating() < b.0.base_rating()
+                || (a.0.base_rating() == b.0.base_rating() && a.1 > b.1)
+        }
+    }
+}
 
 /// The turbot-fish family on one digit: a strong link in a line (the base) and a strong link in another house (the
 /// cover) with one end of each seeing the other; the digit is then in one of the two far ends, and leaves the cells
 /// seeing both. Skyscraper (two parallel lines, SE 4.0), 2-String Kite (a column and a row, 4.1), Turbot Fish (a line
 /// and a box, 4.2) and Empty Rectangle (a line and a box whose candidates lie on one row and one column, 4.2), the
-/// easiest first and, among equals, the one with the most eliminations.
-pub(crate) fn turbot(
+/// easiest first and, among equals, the one with the most eliminations (the first found among those).
+///
+/// Each digit's best pattern depends only on the digit's places: [`turbot`] keeps them from call to call.
+pub(crate) fn turbot_digit(
     s: &Candidates,
     views: &[HouseView; 27],
-    step: &mut Step,
+    d: u8,
     allowed: TechniqueSet,
-    scope: Scope,
-) -> bool {
+) -> Option<TurbotFound> {
     // (base kind, cover kind): 0 rows, 1 columns, 2 boxes.
     const SETS: [(usize, usize, Technique); 5] = [
         (0, 0, Technique::Skyscraper),
@@ -1010,115 +1023,131 @@ pub(crate) fn turbot(
         (1, 2, Technique::TurbotFish),
     ];
     let mut best: Option<TurbotFound> = None;
-    for d in 1..=9u8 {
-        if !scope.digit(d) {
+    let pos = s.positions(d);
+    // Per kind (rows, columns, boxes): houses holding exactly two places for d, with the two ends; and boxes
+    // whose places lie on the row and column through one cell (an empty rectangle), with that cell twice.
+    let mut links = [[(0u8, [0u8; 2], false); 9]; 3];
+    let mut nlinks = [0usize; 3];
+    for h in 0..27 {
+        let local = views[h].pos[usize::from(d - 1)];
+        let n = POP9[usize::from(local)];
+        if !(2..=5).contains(&n) {
             continue;
         }
-        let pos = s.positions(d);
-        // For each house, its two ends when it holds exactly two places for d; for a box whose places lie on the
-        // row and column through one cell (an empty rectangle), that cell twice.
-        // Per kind (rows, columns, boxes): houses holding exactly two places for d, with the two ends; and boxes
-        // whose places lie on the row and column through one cell (an empty rectangle), with that cell twice.
-        let mut links = [[(0u8, [0u8; 2], false); 9]; 3];
-        let mut nlinks = [0usize; 3];
-        for h in 0..27 {
-            let local = views[h].pos[usize::from(d - 1)];
-            let n = POP9[usize::from(local)];
-            if !(2..=5).contains(&n) {
-                continue;
-            }
-            let kind = h / 9;
-            if n == 2 {
-                let e = [
-                    HOUSE_CELLS[h][local.trailing_zeros() as usize],
-                    HOUSE_CELLS[h][(local & (local - 1)).trailing_zeros() as usize],
-                ];
-                links[kind][nlinks[kind]] = (h as u8, e, false);
+        let kind = h / 9;
+        if n == 2 {
+            let e = [
+                HOUSE_CELLS[h][local.trailing_zeros() as usize],
+                HOUSE_CELLS[h][(local & (local - 1)).trailing_zeros() as usize],
+            ];
+            links[kind][nlinks[kind]] = (h as u8, e, false);
+            nlinks[kind] += 1;
+        } else if kind == 2 {
+            let heart = ER_HEART[usize::from(local)];
+            if heart != u8::MAX {
+                let heart = HOUSE_CELLS[h][usize::from(heart)];
+                links[kind][nlinks[kind]] = (h as u8, [heart, heart], true);
                 nlinks[kind] += 1;
-            } else if kind == 2 {
-                let heart = ER_HEART[usize::from(local)];
-                if heart != u8::MAX {
-                    let heart = HOUSE_CELLS[h][usize::from(heart)];
-                    links[kind][nlinks[kind]] = (h as u8, [heart, heart], true);
-                    nlinks[kind] += 1;
-                }
             }
         }
-        if nlinks[0] + nlinks[1] == 0 {
+    }
+    if nlinks[0] + nlinks[1] == 0 {
+        return None;
+    }
+    for &(bk, ck, tech) in &SETS {
+        let wanted = allowed.contains(tech)
+            || (tech == Technique::TurbotFish && allowed.contains(Technique::EmptyRectangle));
+        if !wanted {
             continue;
         }
-        for &(bk, ck, tech) in &SETS {
-            let wanted = allowed.contains(tech)
-                || (tech == Technique::TurbotFish && allowed.contains(Technique::EmptyRectangle));
-            if !wanted {
-                continue;
-            }
-            for bi in 0..nlinks[bk] {
-                let (base, [b0, b1], _) = links[bk][bi];
-                let (base, b0, b1) = (usize::from(base), usize::from(b0), usize::from(b1));
-                // The cells a bridge from this link can see.
-                let sight = PEERS[b0] | PEERS[b1];
-                let start_ci = if bk == ck { bi + 1 } else { 0 };
-                for ci in start_ci..nlinks[ck] {
-                    let (cover, cends, er) = links[ck][ci];
-                    let (cover, cends) = (
-                        usize::from(cover),
-                        [usize::from(cends[0]), usize::from(cends[1])],
-                    );
-                    if b0 == cends[0] || b0 == cends[1] || b1 == cends[0] || b1 == cends[1] {
-                        continue;
-                    }
-                    // No bridge without an end of each link seeing the other.
-                    if sight & (bit(cends[0]) | bit(cends[1])) == 0 {
-                        continue;
-                    }
-                    if er && (HOUSE[cover] & (bit(b0) | bit(b1))) != 0 {
-                        continue;
-                    }
-                    let t = if er { Technique::EmptyRectangle } else { tech };
-                    if !allowed.contains(t) {
-                        continue;
-                    }
-                    for (start, bridge1) in [(b0, b1), (b1, b0)] {
-                        for j in 0..(if er { 1 } else { 2 }) {
-                            let bridge2 = cends[j];
-                            let end = cends[1 - j];
-                            let Some(share) = shared_house(bridge1, bridge2) else {
-                                continue;
-                            };
-                            if share == base || share == cover {
-                                continue;
-                            }
-                            let mut victims =
-                                pos & PEERS[start] & PEERS[end] & !bit(start) & !bit(end);
-                            if er {
-                                victims &= !HOUSE[cover] & !HOUSE[base];
-                            }
-                            if victims == 0 {
-                                continue;
-                            }
-                            let count = victims.count_ones();
-                            let better = match best {
-                                None => true,
-                                Some((bt, bc, ..)) => {
-                                    t.base_rating() < bt.base_rating()
-                                        || (t.base_rating() == bt.base_rating() && count > bc)
-                                }
-                            };
-                            if better {
-                                best = Some((
-                                    t,
-                                    count,
-                                    d,
-                                    [start, bridge1, bridge2, end],
-                                    [base, cover],
-                                    victims,
-                                ));
-                            }
+        for bi in 0..nlinks[bk] {
+            let (base, [b0, b1], _) = links[bk][bi];
+            let (base, b0, b1) = (usize::from(base), usize::from(b0), usize::from(b1));
+            // The cells a bridge from this link can see.
+            let sight = PEERS[b0] | PEERS[b1];
+            let start_ci = if bk == ck { bi + 1 } else { 0 };
+            for ci in start_ci..nlinks[ck] {
+                let (cover, cends, er) = links[ck][ci];
+                let (cover, cends) = (
+                    usize::from(cover),
+                    [usize::from(cends[0]), usize::from(cends[1])],
+                );
+                if b0 == cends[0] || b0 == cends[1] || b1 == cends[0] || b1 == cends[1] {
+                    continue;
+                }
+                // No bridge without an end of each link seeing the other.
+                if sight & (bit(cends[0]) | bit(cends[1])) == 0 {
+                    continue;
+                }
+                if er && (HOUSE[cover] & (bit(b0) | bit(b1))) != 0 {
+                    continue;
+                }
+                let t = if er { Technique::EmptyRectangle } else { tech };
+                if !allowed.contains(t) {
+                    continue;
+                }
+                for (start, bridge1) in [(b0, b1), (b1, b0)] {
+                    for j in 0..(if er { 1 } else { 2 }) {
+                        let bridge2 = cends[j];
+                        let end = cends[1 - j];
+                        let Some(share) = shared_house(bridge1, bridge2) else {
+                            continue;
+                        };
+                        if share == base || share == cover {
+                            continue;
+                        }
+                        let mut victims = pos & PEERS[start] & PEERS[end] & !bit(start) & !bit(end);
+                        if er {
+                            victims &= !HOUSE[cover] & !HOUSE[base];
+                        }
+                        if victims == 0 {
+                            continue;
+                        }
+                        let found = (
+                            t,
+                            victims.count_ones(),
+                            d,
+                            [start, bridge1, bridge2, end],
+                            [base, cover],
+                            victims,
+                        );
+                        if turbot_better(&found, best.as_ref()) {
+                            best = Some(found);
                         }
                     }
                 }
             }
+        }
+    }
+    best
+}
+
+/// The best turbot-fish pattern of all digits (see [`turbot_digit`]): the easiest, then the one with the most
+/// eliminations, then the first digit's. `memo` keeps each digit's best with the places it was found for; only the
+/// digits whose places changed are searched again. Fills `step` and returns whether there is one.
+pub(crate) fn turbot(
+    s: &Candidates,
+    views: &[HouseView; 27],
+    step: &mut Step,
+    allowed: TechniqueSet,
+    memo: &mut TurbotMemo,
+) -> bool {
+    if memo.allowed != Some(allowed) {
+        *memo = TurbotMemo::default();
+        memo.allowed = Some(allowed);
+    }
+    let mut best: Option<TurbotFound> = None;
+    for d in 1..=9u8 {
+        let di = usize::from(d - 1);
+        let pos = s.positions(d);
+        if memo.places[di] != pos {
+            memo.places[di] = pos;
+            memo.best[di] = turbot_digit(s, views, d, allowed);
+        }
+        if let Some(found) = &memo.best[di]
+            && turbot_better(found, best.as_ref())
+        {
+            best = Some(*found);
         }
     }
     let Some((t, _, d, cells, houses, victims)) = best else {
@@ -1146,4 +1175,23 @@ pub(crate) fn turbot(
         step.eliminations.push(Candidate::new(c, d));
     }
     true
+}
+
+/// Each digit's best turbot-fish pattern (see [`turbot`]), with the digit's places it was found for and the
+/// techniques allowed.
+pub(crate) struct TurbotMemo {
+    allowed: Option<TechniqueSet>,
+    /// The places of each digit at its last search (no cell set has bits past 81: "never searched").
+    places: [CellSet; 9],
+    best: [Option<TurbotFound>; 9],
+}
+
+impl Default for TurbotMemo {
+    fn default() -> Self {
+        Self {
+            allowed: None,
+            places: [u128::MAX; 9],
+            best: [None; 9],
+        }
+    }
 }

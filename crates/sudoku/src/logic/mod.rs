@@ -114,6 +114,8 @@ pub(crate) struct Finder {
     clean_upto: [usize; SLOTS],
     /// For Y-cycles: the bivalue cells at their last search in vain, and the length up to which it looked.
     y_cycles_in_vain: Option<(tables::CellSet, usize)>,
+    /// Each digit's best turbot fish.
+    turbot: basic::TurbotMemo,
     /// The chain searches' memory, kept from step to step.
     buffers: chains::Buffers,
     /// The chain searches' network of candidates, rebuilt in place for each state.
@@ -130,6 +132,7 @@ impl Finder {
             since: [usize::MAX; SLOTS],
             clean_upto: [0; SLOTS],
             y_cycles_in_vain: None,
+            turbot: basic::TurbotMemo::default(),
             buffers: chains::Buffers::default(),
             net: chains::Net::default(),
         }
@@ -264,14 +267,9 @@ impl Finder {
         if T::Skyscraper.base_rating() > max {
             return false;
         }
-        {
-            // The turbot-fish family is one search (the best of its kinds), remembered in the skyscraper's slot.
-            let slot = T::Skyscraper as usize;
-            let found = basic::turbot(s, &views, step, allowed, self.scope(slot));
-            self.searched(slot, found);
-            if found {
-                return step.rating <= max;
-            }
+        // The turbot-fish family is one search (the best of its kinds), each digit's best kept while its places stay.
+        if basic::turbot(s, &views, step, allowed, &mut self.turbot) {
+            return step.rating <= max;
         }
         scoped!(T::XYWing, T::XYWing, |sc| basic::xy_wing(s, step, sc));
         scoped!(T::XYZWing, T::XYZWing, |sc| basic::xyz_wing(s, step, sc));
