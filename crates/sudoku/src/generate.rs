@@ -423,6 +423,17 @@ const SIGHT: [CellSet; 81] = {
     t
 };
 
+/// The houses of each cell as bits (row `r`, column `9 + c`, box `18 + b`).
+const HOUSES_OF: [u32; 81] = {
+    let mut t = [0u32; 81];
+    let mut c = 0;
+    while c < 81 {
+        t[c] = 1 << (c / 9) | 1 << (9 + c % 9) | 1 << (18 + (c / 27) * 3 + (c % 9) / 3);
+        c += 1;
+    }
+    t
+};
+
 /// Naked (when `naked`) and hidden singles, applied to `puzzle` (whose clues are a subset of `solution`'s) until the
 /// cells of `targets` are filled (`true`) or none is left (`false`); `puzzle` gets the digits placed. Singles are
 /// sound, so a single's digit is the solution's; knowing it, the search needs no candidate masks: a digit may go in
@@ -437,6 +448,8 @@ fn fill_singles(puzzle: &mut [u8; 81], solution: &[u8; 81], naked: bool, targets
             empty &= !bit(c);
         }
     }
+    // Each digit's places at the last round: a hidden single can only appear in a house where they changed.
+    let mut last = [u128::MAX; 9];
     loop {
         if empty & targets == 0 {
             return true;
@@ -451,12 +464,21 @@ fn fill_singles(puzzle: &mut [u8; 81], solution: &[u8; 81], naked: bool, targets
             }
             found |= ones & !twos;
         }
-        for &m in &cand {
-            if m == 0 {
+        for (&m, was) in cand.iter().zip(last.iter_mut()) {
+            let changed = std::mem::replace(was, m) ^ m;
+            if changed == 0 || m == 0 {
                 continue;
             }
-            for &h in &HOUSE {
-                let x = m & h;
+            // The houses where the places changed (all of them in the first round).
+            let mut houses = if changed >> 81 != 0 {
+                (1u32 << 27) - 1
+            } else {
+                crate::logic::tables::Cells(changed).fold(0, |a, c| a | HOUSES_OF[c])
+            };
+            while houses != 0 {
+                let h = houses.trailing_zeros() as usize;
+                houses &= houses - 1;
+                let x = m & HOUSE[h];
                 if x != 0 && x & (x - 1) == 0 {
                     found |= x;
                 }
