@@ -558,7 +558,9 @@ fn build<K: TableKey, S: Counter, D: Counter>(
     };
     let nthreads = rayon::current_num_threads().max(1);
     pool.trim(nparts, nparts * nthreads, nthreads, nthreads);
+    // On both cores: arrays taken from the pool may have to grow, and fresh memory is zeroed.
     let mut tables: Vec<Table<K, D>> = (0..nparts)
+        .into_par_iter()
         .map(|_| Table::new(out, per_part, pool))
         .collect();
     let total = src.len();
@@ -962,7 +964,7 @@ fn run_with<N: Counter, K: TableKey>(
         let (acc, next) = match &level {
             AnyFrozen::Narrow(src) => match build::<K, N, N>(&ctx, src, expected, opts, &pool) {
                 Ok(b) => {
-                    drop(level);
+                    recycle(level, &pool, &wide_pool);
                     let (acc, tables) = b.note(&mut step);
                     let t = std::time::Instant::now();
                     let next = AnyFrozen::Narrow(freeze(ctx.out, tables, &pool));
@@ -973,7 +975,7 @@ fn run_with<N: Counter, K: TableKey>(
                     step.rebuilt_wide = true;
                     let b =
                         build::<K, N, u128>(&ctx, src, expected, opts, &wide_pool).map_err(fix)?;
-                    drop(level);
+                    recycle(level, &pool, &wide_pool);
                     let (acc, tables) = b.note(&mut step);
                     let t = std::time::Instant::now();
                     let next = AnyFrozen::Wide(freeze(ctx.out, tables, &wide_pool));
@@ -985,7 +987,7 @@ fn run_with<N: Counter, K: TableKey>(
             AnyFrozen::Wide(src) => {
                 let b =
                     build::<K, u128, u128>(&ctx, src, expected, opts, &wide_pool).map_err(fix)?;
-                drop(level);
+                recycle(level, &pool, &wide_pool);
                 let (acc, tables) = b.note(&mut step);
                 let t = std::time::Instant::now();
                 let next = AnyFrozen::Wide(freeze(ctx.out, tables, &wide_pool));
@@ -1024,6 +1026,14 @@ fn run_with<N: Counter, K: TableKey>(
         pegs = next_pegs(k, pegs);
     }
     Ok((levels, sol_full, sol_normal))
+}
+
+/// Give the memory of a level no longer needed to the pool of its counter type.
+fn recycle<K: TableKey, N: Counter>(level: AnyFrozen<N>, pool: &Pool<K, N>, wide: &Pool<K, u128>) {
+    match level {
+        AnyFrozen::Narrow(f) => pool.recycle(f),
+        AnyFrozen::Wide(f) => wide.recycle(f),
+    }
 }
 
 fn fix_mem(e: CountError, classes: u64) -> CountError {

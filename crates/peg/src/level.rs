@@ -247,9 +247,13 @@ pub(crate) struct Pool<K, C> {
     srcs: Shared<Vec<[C; 2]>>,
     /// Buffers for putting a table's entries in order: (mixed key, slot).
     order: Shared<Vec<(u64, u32)>>,
+    /// The byte arrays of frozen partitions of levels no longer needed.
+    data: Shared<Vec<u8>>,
 }
 
-/// An empty vector from `m` with room for about `cap` elements, shrunk if it was far bigger.
+/// An empty vector from `m` with room for about `cap` elements, shrunk if it was far bigger. One that must
+/// grow gets a quarter more room than asked for, so that the next levels find it big enough (a reallocation
+/// copies, and touches fresh memory page by page).
 fn take_vec<T>(m: &Shared<Vec<T>>, cap: usize) -> Vec<T> {
     let mut v = lock(m).pop().unwrap_or_default();
     v.clear();
@@ -274,6 +278,28 @@ impl<K: TableKey, C: Counter> Pool<K, C> {
             bufs: Shared::new(Vec::new()),
             srcs: Shared::new(Vec::new()),
             order: Shared::new(Vec::new()),
+            data: Shared::new(Vec::new()),
+        }
+    }
+
+    /// A byte array of `n` zeros for a frozen partition.
+    pub fn take_data(&self, n: usize) -> Vec<u8> {
+        let mut v = lock(&self.data).pop().unwrap_or_default();
+        v.clear();
+        if v.capacity() < n {
+            v = Vec::with_capacity(n + n / 8);
+        }
+        v.resize(n, 0);
+        v
+    }
+
+    /// Keep the memory of a frozen level that is no longer needed, for the levels to come.
+    pub fn recycle(&self, level: Frozen<C>) {
+        let mut d = lock(&self.data);
+        for p in level.parts {
+            if p.data.capacity() >= 4096 {
+                d.push(p.data);
+            }
         }
     }
 
@@ -312,6 +338,9 @@ impl<K: TableKey, C: Counter> Pool<K, C> {
         let mut o = lock(&self.order);
         o.sort_unstable_by_key(|v| std::cmp::Reverse(v.capacity()));
         o.truncate(order);
+        let mut d = lock(&self.data);
+        d.sort_unstable_by_key(|v| std::cmp::Reverse(v.capacity()));
+        d.truncate(tables);
     }
 
     /// Bytes held, idle: (tables, buffers).
@@ -323,7 +352,10 @@ impl<K: TableKey, C: Counter> Pool<K, C> {
                     + c.capacity() * std::mem::size_of::<[C; 2]>()
             })
             .sum();
-        let b = vec_bytes(&self.bufs) + vec_bytes(&self.srcs) + vec_bytes(&self.order);
+        let b = vec_bytes(&self.bufs)
+            + vec_bytes(&self.srcs)
+            + vec_bytes(&self.order)
+            + vec_bytes(&self.data);
         (t as u64, b as u64)
     }
 
@@ -374,6 +406,8 @@ impl<K: TableKey, C: Counter> Table<K, C> {
             keys.shrink_to(n);
             counts.shrink_to(n);
         }
+        // Room for a quarter more than asked for, when the arrays must grow: so that the next levels find
+        // them big enough (a reallocation copies, and touches fresh memory page by page).
         keys.reserve_exact(n - keys.len());
         counts.reserve_exact(n - counts.len());
         keys.resize(n, K::default());
@@ -483,7 +517,7 @@ impl<K: TableKey, C: Counter> Table<K, C> {
             let mut done = 0usize;
             for (j, r) in recs[..n].iter().enumerate() {
                 // The source counters are spread over a few MiB: fetch them ahead.
-                if let Some(c) = recs.get(j + 16).and_then(|a| srcs.get(a.src as usize)) {
+                if let Some(c) = recs.get(j + 64).and_then(|a| srcs.get(a.src as usize)) {
                     prefetch(c);
                 }
                 let home = ((u128::from(r.key.frac(lsh)) * cap) >> 64) as usize;
@@ -585,7 +619,7 @@ impl<K: TableKey, C: Counter> Table<K, C> {
             }
             order[j] = x;
         }
-        let part = Part::encode_by(order.len(), |j| {
+        let part = Part::encode_in(pool, order.len(), |j| {
             let (h, i) = order[j];
             let [full, norm] = self.counts[i as usize];
             (layout.local(h), full, norm)
@@ -686,6 +720,24 @@ impl<C: Counter> Part<C> {
     /// Freeze `n` entries given in increasing key order by `entry(i)`: (key bits inside the partition, the two
     /// counters). Each entry is read twice: once for the field widths, once to write it.
     pub fn encode_by(n: usize, entry: impl Fn(usize) -> (u64, C, C)) -> Part<C> {
+        Part::encode_with(n, entry, |bytes| vec![0u8; bytes])
+    }
+
+    /// [`Part::encode_by`] with the byte array from `pool`.
+    pub fn encode_in<K: TableKey>(
+        pool: &Pool<K, C>,
+        n: usize,
+        entry: impl Fn(usize) -> (u64, C, C),
+    ) -> Part<C> {
+        Part::encode_with(n, entry, |bytes| pool.take_data(bytes))
+    }
+
+    /// [`Part::encode_by`] with the byte array (of zeros) from `zeros`.
+    fn encode_with(
+        n: usize,
+        entry: impl Fn(usize) -> (u64, C, C),
+        zeros: impl FnOnce(usize) -> Vec<u8>,
+    ) -> Part<C> {
         if n == 0 {
             return Part::default();
         }
@@ -701,7 +753,7 @@ impl<C: Counter> Part<C> {
         let wk = width_of(u128::from(mk)).max(1);
         let (wf, wn) = (width_of(mf), width_of(mn));
         let stride = (wk + wf + wn) as usize;
-        let mut data = vec![0u8; n * stride + PAD];
+        let mut data = zeros(n * stride + PAD);
         let mut ck = Vec::with_capacity(n.div_ceil(BLOCK));
         let mut prev = 0u64;
         let mut off = 0usize;
