@@ -393,11 +393,40 @@ fn fill_locked(step: &mut Step, d: u8, h1: usize, h2: usize, m: CellSet) {
 /// the house as a 9-bit mask of house indexes.
 #[derive(Clone, Copy)]
 pub(crate) struct HouseView {
-    cells: [u8; 9],
-    n: usize,
     pos: [u16; 9],
-    /// For `k` in 2..=4, the digits (bit `d - 1`) with 1 to `k` places in the house (0 for the other `k`).
-    few: [u16; 5],
+}
+
+impl HouseView {
+    /// The empty cells of the house (house indexes) with their number.
+    #[inline]
+    fn empty(&self) -> (u16, usize) {
+        let m = self.pos.iter().fold(0, |a, &p| a | p);
+        (m, pop9(m))
+    }
+
+    /// The digits (bit `d - 1`) with 1 to `k` places in the house.
+    #[inline]
+    fn few(&self, k: usize) -> u16 {
+        let mut out = 0;
+        for (d, &m) in self.pos.iter().enumerate() {
+            let p = pop9(m);
+            out |= u16::from((1..=k).contains(&p)) << d;
+        }
+        out
+    }
+}
+
+/// The house indexes of a 9-bit mask, in order, and their number.
+#[inline]
+fn indexes(mut m: u16) -> ([u8; 9], usize) {
+    let mut out = [0u8; 9];
+    let mut n = 0;
+    while m != 0 {
+        out[n] = m.trailing_zeros() as u8;
+        n += 1;
+        m &= m - 1;
+    }
+    (out, n)
 }
 
 /// The views of all 27 houses, built from the digits' position sets.
@@ -422,12 +451,7 @@ pub(crate) fn house_views(s: &Candidates) -> [HouseView; 27] {
         }
         m
     };
-    let mut views = [HouseView {
-        cells: [0; 9],
-        n: 0,
-        pos: [0; 9],
-        few: [0; 5],
-    }; 27];
+    let mut views = [HouseView { pos: [0; 9] }; 27];
     for d in 0..9 {
         let pos = s.positions(d as u8 + 1);
         for r in 0..9 {
@@ -441,27 +465,6 @@ pub(crate) fn house_views(s: &Candidates) -> [HouseView; 27] {
             let x = pos >> (27 * (b / 3) + 3 * (b % 3));
             views[18 + b].pos[d] = ((x & 0o7) | ((x >> 6) & 0o70) | ((x >> 12) & 0o700)) as u16;
         }
-    }
-    for v in &mut views {
-        // In registers (an array indexed by the count would go through memory at every digit).
-        let (mut f2, mut f3, mut f4) = (0u16, 0u16, 0u16);
-        let mut empty = 0u16;
-        for (d, &m) in v.pos.iter().enumerate() {
-            let p = pop9(m);
-            let b = u16::from(p >= 1) << d;
-            f2 |= if p <= 2 { b } else { 0 };
-            f3 |= if p <= 3 { b } else { 0 };
-            f4 |= if p <= 4 { b } else { 0 };
-            empty |= m;
-        }
-        v.few = [0, 0, f2, f3, f4];
-        let mut n = 0;
-        while empty != 0 {
-            v.cells[n] = empty.trailing_zeros() as u8;
-            n += 1;
-            empty &= empty - 1;
-        }
-        v.n = n;
     }
     views
 }
@@ -530,14 +533,17 @@ pub(crate) fn naked_subset(
             continue;
         }
         let v = &views[h];
-        if v.n < 2 * k {
+        let (empty, n_empty) = v.empty();
+        if n_empty < 2 * k {
             continue;
         }
+        let (cells, n_cells) = indexes(empty);
+        let cells = &cells[..n_cells];
         // Candidate cells: 2..=k candidates.
         let mut idx = [0usize; 9];
         let mut masks = [0u16; 9];
         let mut n = 0;
-        for &i in &v.cells[..v.n] {
+        for &i in cells {
             let m = s.candidates(usize::from(HOUSE_CELLS[h][usize::from(i)]));
             if (2..=k).contains(&pop9(m)) {
                 idx[n] = usize::from(i);
@@ -554,7 +560,7 @@ pub(crate) fn naked_subset(
                 members |= 1 << idx[j];
             }
             let mut any = false;
-            for &i in &v.cells[..v.n] {
+            for &i in cells {
                 if members & (1 << i) != 0 {
                     continue;
                 }
@@ -577,7 +583,7 @@ pub(crate) fn naked_subset(
                     step.highlights.push(Candidate::new(c, d));
                 }
             }
-            for &i in &v.cells[..v.n] {
+            for &i in cells {
                 if members & (1 << i) != 0 {
                     continue;
                 }
@@ -618,13 +624,14 @@ pub(crate) fn hidden_subset(
             continue;
         }
         let v = &views[h];
-        if (direct && v.n <= k) || (!direct && v.n <= 2 * k) {
+        let (_, n_empty) = v.empty();
+        if (direct && n_empty <= k) || (!direct && n_empty <= 2 * k) {
             continue;
         }
         let mut digs = [0u8; 9];
         let mut masks = [0u16; 9];
         let mut n = 0;
-        for d in Digits(v.few[k]) {
+        for d in Digits(v.few(k)) {
             digs[n] = d;
             masks[n] = v.pos[usize::from(d - 1)];
             n += 1;
