@@ -296,19 +296,26 @@ impl State {
             dirty: (1 << 27) - 1,
             vdirty: 0x1FF,
         };
+        // The clues of each band and digit; a clue cell loses the other digits. (Every update is a mask ANDed
+        // in, so the order does not matter.)
+        let mut has = [0u32; 27];
+        let mut clues = [0u32; 3];
         for (i, &v) in grid.digits().iter().enumerate() {
             if v != 0 {
                 let (b, c) = (i / 27, i % 27);
-                let bit = 1u32 << c;
-                for d in 0..9 {
-                    if d + 1 != v as usize {
-                        s.f[9 * b + d] &= !bit;
-                    }
-                }
-                // Keep the clue only if an earlier clue did not already exclude it (a repeated digit): the
-                // cell is then left without candidates, which propagation reports.
-                let j = 9 * b + v as usize - 1;
-                s.f[j] &= !ROW_BOX[c] | bit;
+                has[9 * b + v as usize - 1] |= 1 << c;
+                clues[b] |= 1 << c;
+            }
+        }
+        for (j, &cells) in has.iter().enumerate() {
+            s.f[j] &= !(clues[j / 9] & !cells);
+            // A clue's row and box lose its digit. A repeated digit excludes the other clue too: that cell is
+            // then left without candidates, which propagation reports.
+            let mut w = cells;
+            while w != 0 {
+                let c = w.trailing_zeros() as usize;
+                w &= w - 1;
+                s.f[j] &= !ROW_BOX[c] | 1 << c;
             }
         }
         s
