@@ -37,9 +37,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::grid::Grid;
-use crate::logic::tables::{
-    ALL_CELLS, CELL_HOUSES, CellSet, HOUSE, HOUSE_CELLS, PEERS, bit, digit_bit,
-};
+use crate::logic::tables::{ALL_CELLS, CELL_HOUSES, CellSet, HOUSE, PEERS, bit, digit_bit};
 use crate::logic::{self, Candidates, Options, Rating, Technique, TechniqueSet};
 use crate::rng::Rng;
 
@@ -502,6 +500,9 @@ struct Work {
     puzzle: [u8; 81],
     /// Clue digits per house (rows, columns, boxes; bit `d - 1`).
     house: [u16; 27],
+    /// The clues of each digit (index `d - 1`), and the cells they rule the digit out of.
+    clues_of: [CellSet; 9],
+    cover: [CellSet; 9],
     clues: usize,
     /// Empty cells.
     empty: CellSet,
@@ -515,6 +516,8 @@ impl Work {
         let mut w = Work {
             puzzle: [0; 81],
             house: [0; 27],
+            clues_of: [0; 9],
+            cover: [0; 9],
             clues: 0,
             empty: ALL_CELLS,
             unavoidable: Vec::new(),
@@ -528,6 +531,8 @@ impl Work {
     fn set(&mut self, c: usize, d: u8) {
         self.puzzle[c] = d;
         self.empty &= !bit(c);
+        self.clues_of[usize::from(d - 1)] |= bit(c);
+        self.cover[usize::from(d - 1)] |= SIGHT[c];
         for &h in &CELL_HOUSES[c] {
             self.house[usize::from(h)] |= digit_bit(d);
         }
@@ -538,6 +543,10 @@ impl Work {
         let d = self.puzzle[c];
         self.puzzle[c] = 0;
         self.empty |= bit(c);
+        let di = usize::from(d - 1);
+        self.clues_of[di] &= !bit(c);
+        self.cover[di] =
+            crate::logic::tables::Cells(self.clues_of[di]).fold(0, |a, x| a | SIGHT[x]);
         for &h in &CELL_HOUSES[c] {
             self.house[usize::from(h)] &= !digit_bit(d);
         }
@@ -567,15 +576,13 @@ impl Work {
                 let c = usize::from(c);
                 let d = solution[c];
                 let db = digit_bit(d);
-                let single = CELL_HOUSES[c].iter().any(|&h| {
-                    let h = usize::from(h);
-                    // Full house, or every other empty cell of the house sees a clue `d`.
-                    single_digit(!self.house[h] & 0x1ff)
-                        || HOUSE_CELLS[h].iter().all(|&x| {
-                            let x = usize::from(x);
-                            x == c || self.puzzle[x] != 0 || self.seen(x) & db != 0
-                        })
-                }) || (naked && (!self.seen(c) & 0x1ff) == db);
+                // Every other empty cell of one of its houses sees a clue `d` (a full house is one such), or
+                // (a naked single) the cell sees every other digit.
+                let places = self.empty & !self.cover[usize::from(d - 1)];
+                let single = CELL_HOUSES[c]
+                    .iter()
+                    .any(|&h| places & HOUSE[usize::from(h)] == bit(c))
+                    || (naked && (!self.seen(c) & 0x1ff) == db);
                 if single {
                     self.set(c, d);
                     left &= !(1 << i);
@@ -760,12 +767,6 @@ fn digit_pair_unavoidable_sets(solution: &[u8; 81]) -> Vec<CellSet> {
         }
     }
     out
-}
-
-/// Whether a digit mask holds exactly one digit (without a population count, which is slow on baseline x86-64).
-#[inline]
-fn single_digit(m: u16) -> bool {
-    m != 0 && m & (m - 1) == 0
 }
 
 /// The cells of an orbit as a set.
