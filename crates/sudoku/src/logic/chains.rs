@@ -178,21 +178,6 @@ pub(crate) struct Net {
     all: Vec<u16>,
     /// The nodes with a partner for links within houses, within cells, and both.
     live: [Vec<u16>; 3],
-    /// For links within houses (index 0) and both kinds (1), and each node `u`: the nodes without a partner whose
-    /// "on" turns `u` off (and the other way round), as a node set of [`width`] words (`lonely[i][u * width..]`).
-    /// A start without a partner reaches its own "off" when one of them is reached "on" from it.
-    lonely: [Vec<Word>; 2],
-}
-
-/// The number of words of the node sets of a search over `n` nodes (as [`by_width`] picks it).
-const fn width(n: usize) -> usize {
-    match n.div_ceil(BITS) {
-        0 | 1 => 1,
-        2 => 2,
-        3 | 4 => 4,
-        5..=8 => 8,
-        _ => 16,
-    }
 }
 
 impl Net {
@@ -270,49 +255,6 @@ impl Net {
             live.extend((0..n).filter(|&v| adj.live(usize::from(v))));
             self.live[i] = live;
         }
-        let n = usize::from(n);
-        let stride = width(n);
-        let mut is_live = [0 as Word; NODES.div_ceil(BITS)];
-        for (i, links) in [(0, 0), (1, 2)] {
-            is_live.fill(0);
-            for &v in &self.live[links] {
-                is_live[usize::from(v) / BITS] |= 1 << (usize::from(v) % BITS);
-            }
-            let lonely = &mut self.lonely[i];
-            lonely.clear();
-            lonely.resize(n * stride, 0);
-            for v in 0..n {
-                if is_live[v / BITS] >> (v % BITS) & 1 != 0 {
-                    continue;
-                }
-                let (word, b) = (v / BITS, 1 << (v % BITS));
-                for &u in &self.peer[self.peer_at[v] as usize..self.peer_at[v + 1] as usize] {
-                    lonely[usize::from(u) * stride + word] |= b;
-                }
-                if i == 1 {
-                    let (first, end) = self.mates[v];
-                    for u in usize::from(first)..usize::from(end) {
-                        if u != v {
-                            lonely[u * stride + word] |= b;
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// The starts without a partner (for links within houses, `i == 0`, or both kinds, `i == 1`) that reach their
-    /// own "off" from the "on" nodes of `on`: those whose weak neighbours' "on" hold them.
-    fn lonely_reached<const W: usize>(&self, i: usize, on: &[Set<W>]) -> Set<W> {
-        let mut out: Set<W> = [0; W];
-        debug_assert_eq!(width(self.len()), W);
-        for (u, m) in self.lonely[i].as_chunks::<W>().0.iter().enumerate() {
-            let f = &on[u % (BITS * W)];
-            for w in 0..W {
-                out[w] |= f[w] & m[w];
-            }
-        }
-        out
     }
 
     /// The nodes with a partner (the only ones a loop passes through, or whose "off" leads on) for `links`.
@@ -1014,12 +956,11 @@ fn shortest_forcing_chain<const W: usize>(
         let l = bfs.level;
         if !bfs.on_level() {
             let (off, on) = (bfs.front_of(false), bfs.front_of(true));
-            let lonely = net.lonely_reached::<W>(1, on);
             for v in 0..n {
                 let reached = if adj.live(v) {
                     has(&off[v % Bfs::<W>::CAP], v)
                 } else {
-                    has(&lonely, v)
+                    weak_neighbour_in(net, v, |u| has(&on[u % Bfs::<W>::CAP], v))
                 };
                 if reached {
                     consider(l, 2 * v, &mut kmax);
@@ -1040,6 +981,14 @@ fn shortest_forcing_chain<const W: usize>(
         }
     }
     best.map(|(k, idx)| (k, net.node(idx / 2, idx % 2 == 0)))
+}
+
+/// Whether `f` holds for a node whose "on" turns node `v` off (the same digit in a peer cell, another digit of the
+/// cell).
+fn weak_neighbour_in(net: &Net, v: usize, f: impl Fn(usize) -> bool) -> bool {
+    let (first, end) = net.mates[v];
+    net.peers(v).iter().any(|&u| f(usize::from(u)))
+        || (usize::from(first)..usize::from(end)).any(|u| u != v && f(u))
 }
 
 /// The nodes of `list` whose digit is in `digits` (the list itself when that is every digit).
@@ -1081,15 +1030,12 @@ fn shortest_x_chain<const W: usize>(
             // A start reached with the other polarity, at this level.
             if bfs.on_level() != start_on {
                 let (front, on) = (bfs.front(), bfs.front_of(true));
-                let lonely = if start_on {
-                    net.lonely_reached::<W>(0, on)
-                } else {
-                    [0; W]
-                };
                 for &v in starts {
                     let v = usize::from(v);
                     let reached = if start_on && !adj.live(v) {
-                        has(&lonely, v)
+                        net.peers(v)
+                            .iter()
+                            .any(|&u| has(&on[usize::from(u) % Bfs::<W>::CAP], v))
                     } else {
                         has(&front[v % Bfs::<W>::CAP], v)
                     };
@@ -1387,11 +1333,9 @@ pub(crate) fn find(
     }
     let g = Graph::new(s);
     let mut net = std::mem::take(&mut finder.net);
-    let mut queue = std::mem::take(&mut finder.queue);
     net.rebuild(&g);
-    let found = find_in(&g, &net, step, max, allowed, finder, &mut queue);
+    let found = find_in(&g, &net, step, max, allowed, finder);
     finder.net = net;
-    finder.queue = queue;
     found
 }
 
@@ -1403,11 +1347,11 @@ fn find_in(
     max: Rating,
     allowed: TechniqueSet,
     finder: &mut Finder,
-    queue: &mut Vec<(u16, u16)>,
 ) -> bool {
     let s = g.s;
     let explain = finder.explain;
-    if let Some(u) = unary(g, net, max, allowed, finder, queue) {
+    let mut queue = Vec::with_capacity(2 * NODES);
+    if let Some(u) = unary(g, net, max, allowed, finder, &mut queue) {
         step.start(u.technique);
         step.rating = u.rating;
         let start = u.start;
@@ -1428,7 +1372,7 @@ fn find_in(
             ..start
         };
         if explain {
-            let nodes = path(g, start, target, u.links, queue);
+            let nodes = path(g, start, target, u.links, &mut queue);
             fill_chain(step, &nodes);
         }
         let cand = Candidate::new(start.cell(), start.digit());
@@ -1448,7 +1392,7 @@ fn find_in(
         step.rating = r;
         if explain {
             for &b in &branches {
-                let nodes = path(g, b, target, XY, queue);
+                let nodes = path(g, b, target, XY, &mut queue);
                 fill_chain(step, &nodes);
             }
         }

@@ -120,8 +120,6 @@ pub(crate) struct Finder {
     buffers: chains::Buffers,
     /// The chain searches' network of candidates, rebuilt in place for each state.
     net: chains::Net,
-    /// The chain paths' search queue, kept from step to step.
-    queue: Vec<(u16, u16)>,
 }
 
 impl Finder {
@@ -137,7 +135,6 @@ impl Finder {
             turbot: basic::TurbotMemo::default(),
             buffers: chains::Buffers::default(),
             net: chains::Net::default(),
-            queue: Vec::new(),
         }
     }
 
