@@ -599,14 +599,17 @@ impl<K: TableKey, C: Counter> Table<K, C> {
         }
     }
 
-    /// Freeze the table as partition `q` of `layout`. Its arrays go back to the pool, all zeros again (only
-    /// the filled slots are cleared).
+    /// Freeze the table as partition `q` of `layout`. Its arrays go back to the pool, all zeros again.
     pub fn freeze(mut self, q: usize, layout: &Layout, pool: &Pool<K, C>) -> Part<C> {
         let base = layout.base(q);
         let mut order = take_vec(&pool.order, self.len);
-        for (i, &k) in self.keys.iter().enumerate() {
+        // The counters' widths: the OR of the values has the bit length of the largest.
+        let (mut of, mut on) = (0u128, 0u128);
+        for (i, (&k, c)) in self.keys.iter().zip(&self.counts).enumerate() {
             if k != K::default() {
                 order.push((k.mixed(base), i as u32));
+                of |= c[0].to_u128();
+                on |= c[1].to_u128();
             }
         }
         // Nearly sorted (home slots increase with the key): an insertion sort costs little more than a pass.
@@ -619,15 +622,25 @@ impl<K: TableKey, C: Counter> Table<K, C> {
             }
             order[j] = x;
         }
-        let part = Part::encode_in(pool, order.len(), |j| {
-            let (h, i) = order[j];
-            let [full, norm] = self.counts[i as usize];
-            (layout.local(h), full, norm)
-        });
-        for &(_, i) in &order {
-            self.keys[i as usize] = K::default();
-            self.counts[i as usize] = [C::default(); 2];
+        let mut mk = 0u64;
+        let mut prev = base;
+        for &(h, _) in &order {
+            mk = mk.max(h - prev);
+            prev = h;
         }
+        let part = Part::encode_with(
+            order.len(),
+            |j| {
+                let (h, i) = order[j];
+                let [full, norm] = self.counts[i as usize];
+                (layout.local(h), full, norm)
+            },
+            Some((mk, of, on)),
+            |bytes| pool.take_data(bytes),
+        );
+        // Every slot back to zero (in one sequential pass, cheaper than clearing the filled ones).
+        self.keys.fill(K::default());
+        self.counts.fill([C::default(); 2]);
         lock(&pool.tables).push((self.keys, self.counts));
         lock(&pool.order).push(order);
         part
@@ -720,36 +733,32 @@ impl<C: Counter> Part<C> {
     /// Freeze `n` entries given in increasing key order by `entry(i)`: (key bits inside the partition, the two
     /// counters). Each entry is read twice: once for the field widths, once to write it.
     pub fn encode_by(n: usize, entry: impl Fn(usize) -> (u64, C, C)) -> Part<C> {
-        Part::encode_with(n, entry, |bytes| vec![0u8; bytes])
+        Part::encode_with(n, entry, None, |bytes| vec![0u8; bytes])
     }
 
-    /// [`Part::encode_by`] with the byte array from `pool`.
-    pub fn encode_in<K: TableKey>(
-        pool: &Pool<K, C>,
-        n: usize,
-        entry: impl Fn(usize) -> (u64, C, C),
-    ) -> Part<C> {
-        Part::encode_with(n, entry, |bytes| pool.take_data(bytes))
-    }
-
-    /// [`Part::encode_by`] with the byte array (of zeros) from `zeros`.
+    /// [`Part::encode_by`], given (when known) the largest key difference and values with the bit lengths of
+    /// the largest counters, and with the byte array (of zeros) from `zeros`.
     fn encode_with(
         n: usize,
         entry: impl Fn(usize) -> (u64, C, C),
+        widths: Option<(u64, u128, u128)>,
         zeros: impl FnOnce(usize) -> Vec<u8>,
     ) -> Part<C> {
         if n == 0 {
             return Part::default();
         }
-        let (mut mk, mut mf, mut mn) = (0u64, 0u128, 0u128);
-        let mut prev = 0u64;
-        for i in 0..n {
-            let (l, full, norm) = entry(i);
-            mk = mk.max(l - prev);
-            prev = l;
-            mf = mf.max(full.to_u128());
-            mn = mn.max(norm.to_u128());
-        }
+        let (mk, mf, mn) = widths.unwrap_or_else(|| {
+            let (mut mk, mut mf, mut mn) = (0u64, 0u128, 0u128);
+            let mut prev = 0u64;
+            for i in 0..n {
+                let (l, full, norm) = entry(i);
+                mk = mk.max(l - prev);
+                prev = l;
+                mf = mf.max(full.to_u128());
+                mn = mn.max(norm.to_u128());
+            }
+            (mk, mf, mn)
+        });
         let wk = width_of(u128::from(mk)).max(1);
         let (wf, wn) = (width_of(mf), width_of(mn));
         let stride = (wk + wf + wn) as usize;
