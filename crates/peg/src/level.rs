@@ -512,6 +512,7 @@ impl<K: TableKey, C: Counter> Table<K, C> {
             // Each record adds at most one entry: this many fit before the table must grow.
             let n = recs.len().min(self.limit - self.len);
             let (keys, counts) = (&mut self.keys[..], &mut self.counts[..]);
+            assert_eq!(keys.len(), counts.len());
             let (lsh, cap) = (self.lsh, self.cap as u128);
             let mut added = 0usize;
             let mut done = 0usize;
@@ -526,21 +527,28 @@ impl<K: TableKey, C: Counter> Table<K, C> {
                 };
                 // SAFETY: `window` holds 64 bytes of keys, which the unaligned load reads.
                 let v = unsafe { _mm512_loadu_si512(window.as_ptr().cast()) };
-                let m = if narrow {
+                // The empty slots and the key's slot.
+                let (empty, m) = if narrow {
                     let k = _mm512_set1_epi32(r.key.bits() as i32);
-                    u64::from(_mm512_cmpeq_epi32_mask(v, k) | _mm512_testn_epi32_mask(v, v))
+                    let e = u64::from(_mm512_testn_epi32_mask(v, v));
+                    (e, e | u64::from(_mm512_cmpeq_epi32_mask(v, k)))
                 } else {
                     let k = _mm512_set1_epi64(r.key.bits() as i64);
-                    u64::from(_mm512_cmpeq_epi64_mask(v, k) | _mm512_testn_epi64_mask(v, v))
+                    let e = u64::from(_mm512_testn_epi64_mask(v, v));
+                    (e, e | u64::from(_mm512_cmpeq_epi64_mask(v, k)))
                 };
                 if m == 0 {
                     break;
                 }
-                let i = home + m.trailing_zeros() as usize;
-                added += usize::from(keys[i] == K::default());
-                keys[i] = r.key;
+                let t = m.trailing_zeros();
+                let i = home + t as usize;
+                added += (empty >> t & 1) as usize;
                 let c = srcs.get(r.src as usize)?;
-                let s = &mut counts[i];
+                // SAFETY: `i` is in the window, inside `keys`; `counts` has as many slots as `keys`.
+                let s = unsafe {
+                    *keys.get_unchecked_mut(i) = r.key;
+                    counts.get_unchecked_mut(i)
+                };
                 s[0] = s[0].add(c[0])?;
                 s[1] = s[1].add(c[1])?;
                 done += 1;
