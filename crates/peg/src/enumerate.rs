@@ -37,7 +37,7 @@ use crate::board::Symmetry;
 use crate::count::{Count, CountError, Level, add};
 use crate::counter::{Counter, NoCount};
 use crate::finish::FinishTable;
-use crate::kernel::{Kernel, LANES, MOVE_WORDS};
+use crate::kernel::{Kernel, LANES, MOVE_WORDS, MoveId};
 use crate::level::{
     BLOCK, Frozen, INIT_LOAD, Layout, Mixer, PART_TARGET, Part, Pool, Reader, Rec, Slot, Table,
     TableKey,
@@ -396,9 +396,9 @@ fn emit_sorted<K: TableKey, D: Counter>(
 /// repeat sends the class to the exact path, which sorts).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(
-    enable = "avx512f,avx512bw,avx512dq,avx512cd,avx512vl,avx512bitalg,popcnt,bmi1,bmi2"
+    enable = "avx512f,avx512bw,avx512dq,avx512cd,avx512vl,avx512vbmi2,avx512bitalg,popcnt,bmi1,bmi2"
 )]
-fn expand_avx512<K: TableKey, S: Counter, D: Counter>(
+fn expand_avx512<K: TableKey, S: Counter, D: Counter, M: MoveId>(
     ctx: &Ctx<'_>,
     src: Reader<'_, S>,
     w: &mut Worker<K, D>,
@@ -409,7 +409,7 @@ fn expand_avx512<K: TableKey, S: Counter, D: Counter>(
     let k = ctx.k;
     let ones = _mm512_set1_epi64(-1);
     let mut acc = w.acc;
-    let mut moves = [0u32; MOVE_WORDS * 64 + 16];
+    let mut moves = [M::default(); MOVE_WORDS * 64 + 64];
     let mut vals = [0u64; 400];
     let mut hs = [0u64; 16];
     for (h, full, norm) in src {
@@ -419,7 +419,7 @@ fn expand_avx512<K: TableKey, S: Counter, D: Counter>(
         let size = u64::from(k.class_sizes[fixed as usize]);
         let tw = full.to_u128();
         let nw = norm.to_u128();
-        let n = avx512::legal_moves(k, key, kv, &mut moves);
+        let n = avx512::legal_moves_as(k, key, kv, &mut moves);
         tally(ctx, &mut acc, key, size, tw, nw, n == 0)?;
         if n == 0 || !ctx.emit {
             continue;
@@ -491,7 +491,13 @@ fn expand_dispatch<K: TableKey, S: Counter, D: Counter>(
     #[cfg(target_arch = "x86_64")]
     if !portable && crate::kernel::has_avx512() {
         // SAFETY: `has_avx512` checked that the CPU has the features `expand_avx512` is compiled for.
-        return unsafe { expand_avx512(ctx, src, w) };
+        return unsafe {
+            if ctx.k.byte_moves() {
+                expand_avx512::<K, S, D, u8>(ctx, src, w)
+            } else {
+                expand_avx512::<K, S, D, u32>(ctx, src, w)
+            }
+        };
     }
     let _ = portable;
     expand(ctx, src, w)

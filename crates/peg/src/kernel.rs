@@ -65,6 +65,48 @@ pub(crate) struct Direction {
     pub valid: u64,
     /// The index of the move from hole `h`.
     pub ids: [u32; 64],
+    /// The same as bytes (when the board has at most 256 jumps; see [`Kernel::byte_moves`]).
+    pub ids8: [u8; 64],
+}
+
+/// A move index in a list of legal moves: a byte on boards with at most 256 jumps, else a `u32`.
+pub(crate) trait MoveId: Copy + Default + Send + Sync + 'static {
+    /// The index.
+    fn index(self) -> usize;
+    /// The list as bytes, when the indices are bytes.
+    fn bytes(list: &mut [Self]) -> Option<&mut [u8]>;
+    /// The list as `u32`, when the indices are `u32`.
+    fn words(list: &mut [Self]) -> Option<&mut [u32]>;
+}
+
+impl MoveId for u8 {
+    #[inline(always)]
+    fn index(self) -> usize {
+        usize::from(self)
+    }
+    #[inline(always)]
+    fn bytes(list: &mut [u8]) -> Option<&mut [u8]> {
+        Some(list)
+    }
+    #[inline(always)]
+    fn words(_: &mut [u8]) -> Option<&mut [u32]> {
+        None
+    }
+}
+
+impl MoveId for u32 {
+    #[inline(always)]
+    fn index(self) -> usize {
+        self as usize
+    }
+    #[inline(always)]
+    fn bytes(_: &mut [u32]) -> Option<&mut [u8]> {
+        None
+    }
+    #[inline(always)]
+    fn words(list: &mut [u32]) -> Option<&mut [u32]> {
+        Some(list)
+    }
 }
 
 impl Kernel {
@@ -147,6 +189,7 @@ impl Kernel {
                         to: [63; 64],
                         valid: 0,
                         ids: [0; 64],
+                        ids8: [0; 64],
                     });
                     dirs.len() - 1
                 }
@@ -156,6 +199,7 @@ impl Kernel {
             dir.to[m.from()] = m.to() as u8;
             dir.valid |= 1 << m.from();
             dir.ids[m.from()] = j as u32;
+            dir.ids8[m.from()] = j as u8;
         }
         let mut class_sizes = [0u8; 2 * LANES + 1];
         for (fixed, c) in class_sizes.iter_mut().enumerate() {
@@ -209,6 +253,11 @@ impl Kernel {
             *o = bits;
         }
         out
+    }
+
+    /// Whether move indices fit in a byte (the board has at most 256 jumps).
+    pub fn byte_moves(&self) -> bool {
+        self.need.len() <= 256
     }
 
     /// The normal form (smallest image) of `pos` and its class size, portable version.
@@ -278,7 +327,7 @@ impl Kernel {
 pub(crate) mod avx512 {
     use std::arch::x86_64::*;
 
-    use super::{Kernel, LANES};
+    use super::{Kernel, LANES, MoveId};
 
     /// The images of `key` (broadcast in `kv`), one row of eight lanes per 8 symmetries, and the number of
     /// symmetries that fix it.
@@ -356,18 +405,68 @@ pub(crate) mod avx512 {
         n
     }
 
+    /// [`legal_moves`] as bytes, for boards with at most 256 jumps ([`Kernel::byte_moves`]): one compress
+    /// instruction per direction. `moves` must have 64 spare entries after the last move.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,avx512bitalg,popcnt")]
+    pub fn legal_moves8(k: &Kernel, key: u64, kv: __m512i, moves: &mut [u8]) -> usize {
+        let mut n = 0usize;
+        for d in &k.dirs {
+            // SAFETY: reads the 64 bytes of two `[u8; 64]`.
+            let (over, to, ids) = unsafe {
+                (
+                    _mm512_loadu_si512(d.over.as_ptr().cast()),
+                    _mm512_loadu_si512(d.to.as_ptr().cast()),
+                    _mm512_loadu_si512(d.ids8.as_ptr().cast()),
+                )
+            };
+            let ov = _mm512_bitshuffle_epi64_mask(kv, over);
+            let tv = _mm512_bitshuffle_epi64_mask(kv, to);
+            let legal = if k.reverse {
+                !key & !ov & tv
+            } else {
+                key & ov & !tv
+            } & d.valid;
+            let Some(out) = moves.get_mut(n..n + 64) else {
+                return n;
+            };
+            // SAFETY: writes the 64 bytes of `out`.
+            unsafe {
+                _mm512_storeu_si512(
+                    out.as_mut_ptr().cast(),
+                    _mm512_maskz_compress_epi8(legal, ids),
+                );
+            }
+            n += legal.count_ones() as usize;
+        }
+        n
+    }
+
+    /// The legal moves of `key` (see [`legal_moves`] and [`legal_moves8`]), as move indices of type `M`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,avx512bitalg,popcnt")]
+    pub fn legal_moves_as<M: MoveId>(k: &Kernel, key: u64, kv: __m512i, moves: &mut [M]) -> usize {
+        if let Some(b) = M::bytes(moves) {
+            return legal_moves8(k, key, kv, b);
+        }
+        match M::words(moves) {
+            Some(w) => legal_moves(k, key, kv, w),
+            None => 0,
+        }
+    }
+
     /// The normal forms of the successors of a class by up to eight moves, from the class's images `im`: lane
     /// `i` is the successor by `moves[i]`, the lanes past the moves hold all ones. The XOR of the images with
     /// each move's images, then a transposing reduction to the minimum of each (pairs, then quadruples, then
     /// all eight).
     #[inline]
     #[target_feature(enable = "avx512f")]
-    pub fn successors8(k: &Kernel, im: &[__m512i; 2], moves: &[u32]) -> __m512i {
+    pub fn successors8<M: MoveId>(k: &Kernel, im: &[__m512i; 2], moves: &[M]) -> __m512i {
         let rows = k.rows;
         let ones = _mm512_set1_epi64(-1);
         let mut x = [ones; LANES];
         for (xi, &j) in x.iter_mut().zip(moves) {
-            let j = j as usize;
+            let j = j.index();
             // SAFETY: `move_images` holds `[u64; 8]` arrays; this reads one (two for two rows).
             let m0 = unsafe { _mm512_loadu_si512(k.move_images[j * rows].as_ptr().cast()) };
             *xi = _mm512_xor_si512(im[0], m0);
@@ -533,6 +632,17 @@ mod tests {
                     want.sort_unstable();
                     have.sort_unstable();
                     assert_eq!(have, want, "{} {key:#x}", b.name());
+                    if k.byte_moves() {
+                        let mut bytes = [0u8; MOVE_WORDS * 64 + 64];
+                        // SAFETY: the CPU has the features (checked above).
+                        let n8 = unsafe {
+                            avx512::legal_moves8(&k, key, _mm512_set1_epi64(key as i64), &mut bytes)
+                        };
+                        let mut have8: Vec<u32> =
+                            bytes[..n8].iter().map(|&j| u32::from(j)).collect();
+                        have8.sort_unstable();
+                        assert_eq!(have8, want, "{} {key:#x} (bytes)", b.name());
+                    }
                 }
             }
         }
