@@ -12,16 +12,17 @@
 //! guess; a second solution it finds is learned as an unavoidable set), and only then does the rest of the rater
 //! run, stopping as soon as the removed cells are found again.
 //!
-//! When a pass ends (no orbit can go), the puzzle is rated, unless singles alone solve it (then it is below every
-//! floor above 2.3, or 1.5 without naked singles). If it is below the level's floor, the pass is run again on the
-//! same grid in a new order; after four passes a new grid is drawn. [`Generated::grids`] and
-//! [`Generated::passes`] report how much work a puzzle took. Most passes end because uniqueness, not the ceiling,
-//! stops the removal, and most such puzzles need only singles (two thirds of medium passes need only hidden
-//! singles): a medium puzzle takes about 14 passes, a hard one about 7. Searching locally instead was tried and kept out: giving a few clues back between passes needed as much
-//! work per puzzle; swapping orbits (one given back, one taken away) cut the passes by a third but not the work,
-//! and left puzzles that were not minimal; removing first under the ceiling just below the level's floor, then on
-//! with the level's ceiling (which would make any further removal reach the floor), doubled the passes, since a
-//! puzzle minimal under the lower ceiling can seldom lose another orbit.
+//! When a pass ends (no orbit can go), the puzzle is rated, unless singles alone solve it (then it is below every floor
+//! above 2.3, or 1.5 without naked singles). If it is below the level's floor, the pass is run again on the same grid
+//! in a new order; after sixteen passes a new grid is drawn (the grid's unavoidable sets, found in advance and learned,
+//! serve all its passes: with four passes a grid, medium puzzles took 10% longer). [`Generated::grids`] and
+//! [`Generated::passes`] report how much work a puzzle took. Most passes end because uniqueness, not the ceiling, stops
+//! the removal, and most such puzzles need only singles (two thirds of medium passes need only hidden singles): a
+//! medium puzzle takes about 14 passes, a hard one about 7. Searching locally instead was tried and kept out: giving a
+//! few clues back between passes needed as much work per puzzle; swapping orbits (one given back, one taken away) cut
+//! the passes by a third but not the work, and left puzzles that were not minimal; removing first under the ceiling
+//! just below the level's floor, then on with the level's ceiling (which would make any further removal reach the
+//! floor), doubled the passes, since a puzzle minimal under the lower ceiling can seldom lose another orbit.
 //!
 //! The levels, in terms of the rater's grade (the hardest technique, SE rating):
 //!
@@ -777,13 +778,13 @@ fn orbit_cells(orbit: &[u8]) -> CellSet {
 /// Solved grids tried before giving up.
 const MAX_GRIDS: u32 = 2000;
 /// Removal passes tried on one solved grid before drawing another.
-const PASSES_PER_GRID: u32 = 4;
+const PASSES_PER_GRID: u32 = 16;
 
 /// Generate one puzzle, deterministically from `rng`.
 ///
 /// A pass takes clue orbits away in random order while the rater can solve the puzzle within the level's
 /// ceiling. If the puzzle it ends with is below the level's floor, the pass is run again on the same grid in a new
-/// order; after four passes a new grid is drawn.
+/// order; after sixteen passes a new grid is drawn.
 pub fn generate_with(opts: &GenerateOptions, rng: &mut Rng) -> Result<Generated, GenerateError> {
     let level = opts.difficulty;
     let (floor, top) = level.range();
