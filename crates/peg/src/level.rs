@@ -167,7 +167,8 @@ pub(crate) trait TableKey:
     fn fits(shift: u32) -> bool;
     /// The stored form of mixed key `h`.
     fn store(h: u64, layout: &Layout) -> Self;
-    /// The mixed key, given its partition's smallest mixed key.
+    /// The mixed key, given its partition's smallest mixed key (anything, without overflow, for the empty
+    /// key).
     fn mixed(self, base: u64) -> u64;
     /// The key's position inside its partition as a fraction of `2^64` (`lsh` is 64 minus the bits inside
     /// a partition).
@@ -187,7 +188,7 @@ impl TableKey for u32 {
     }
     #[inline(always)]
     fn mixed(self, base: u64) -> u64 {
-        base + u64::from(self) - 1
+        (base + u64::from(self)).wrapping_sub(1)
     }
     #[inline(always)]
     fn frac(self, lsh: u32) -> u64 {
@@ -610,16 +611,24 @@ impl<K: TableKey, C: Counter> Table<K, C> {
     /// Freeze the table as partition `q` of `layout`. Its arrays go back to the pool, all zeros again.
     pub fn freeze(mut self, q: usize, layout: &Layout, pool: &Pool<K, C>) -> Part<C> {
         let base = layout.base(q);
-        let mut order = take_vec(&pool.order, self.len);
-        // The counters' widths: the OR of the values has the bit length of the largest.
+        let mut order = take_vec(&pool.order, self.keys.len());
+        // The counters' widths: the OR of the values has the bit length of the largest (empty slots hold
+        // zeros). Without a branch on whether a slot is filled (they are filled at random): every slot is
+        // written, and the next one overwrites it when it was empty.
         let (mut of, mut on) = (0u128, 0u128);
+        let spare = order.spare_capacity_mut();
+        assert!(spare.len() >= self.keys.len());
+        let mut n = 0usize;
         for (i, (&k, c)) in self.keys.iter().zip(&self.counts).enumerate() {
-            if k != K::default() {
-                order.push((k.mixed(base), i as u32));
-                of |= c[0].to_u128();
-                on |= c[1].to_u128();
-            }
+            // `n <= i`: inside `spare`.
+            spare[n].write((k.mixed(base), i as u32));
+            n += usize::from(k != K::default());
+            of |= c[0].to_u128();
+            on |= c[1].to_u128();
         }
+        // SAFETY: the first `n` entries were written: entry `j` at the slot holding the `j`-th filled key
+        // at the latest.
+        unsafe { order.set_len(n) };
         // Nearly sorted (home slots increase with the key): an insertion sort costs little more than a pass.
         for i in 1..order.len() {
             let x = order[i];
