@@ -33,8 +33,8 @@ pub struct FinishTable {
 
 impl FinishTable {
     /// Build the table for `finish` on `board`, normalizing with the symmetries that fix the finish. This is a
-    /// whole enumeration: about 23.5 million classes (about 60 MB) for the English board and a one-peg finish
-    /// on the centre; bigger boards stop at `opts.max_memory` with [`CountError::MemoryLimit`].
+    /// whole enumeration: about 23.5 million classes for the English board and a one-peg finish on the
+    /// centre (about 1.3 s on two cores, 130 MB at the peak); bigger boards stop at `opts.max_memory` with [`CountError::MemoryLimit`].
     pub fn build(
         board: &Board,
         finish: Finish,
