@@ -537,13 +537,17 @@ struct Built<K, D> {
     rounds: u32,
 }
 
-impl<K, D> Built<K, D> {
-    /// Put the timings into `step`; the statistics and the tables.
-    fn note(self, step: &mut StepStats) -> (Acc, Vec<Table<K, D>>) {
+impl<K: TableKey, D: Counter> Built<K, D> {
+    /// Freeze the tables (sorted, packed) into the next level; the source level's statistics. The timings of
+    /// the step go into `step`.
+    fn freeze(self, out: Layout, pool: &Pool<K, D>, step: &mut StepStats) -> (Acc, Frozen<D>) {
         step.expand_secs = self.expand_secs;
         step.merge_secs = self.merge_secs;
         step.rounds = self.rounds;
-        (self.acc, self.tables)
+        let t = std::time::Instant::now();
+        let next = freeze(out, self.tables, pool);
+        step.freeze_secs = t.elapsed().as_secs_f64();
+        (self.acc, next)
     }
 }
 
@@ -971,22 +975,16 @@ fn run_with<N: Counter, K: TableKey>(
             AnyFrozen::Narrow(src) => match build::<K, N, N>(&ctx, src, expected, opts, &pool) {
                 Ok(b) => {
                     recycle(level, &pool, &wide_pool);
-                    let (acc, tables) = b.note(&mut step);
-                    let t = std::time::Instant::now();
-                    let next = AnyFrozen::Narrow(freeze(ctx.out, tables, &pool));
-                    step.freeze_secs = t.elapsed().as_secs_f64();
-                    (acc, next)
+                    let (acc, next) = b.freeze(ctx.out, &pool, &mut step);
+                    (acc, AnyFrozen::Narrow(next))
                 }
                 Err(StepError::Narrow) => {
                     step.rebuilt_wide = true;
                     let b =
                         build::<K, N, u128>(&ctx, src, expected, opts, &wide_pool).map_err(fix)?;
                     recycle(level, &pool, &wide_pool);
-                    let (acc, tables) = b.note(&mut step);
-                    let t = std::time::Instant::now();
-                    let next = AnyFrozen::Wide(freeze(ctx.out, tables, &wide_pool));
-                    step.freeze_secs = t.elapsed().as_secs_f64();
-                    (acc, next)
+                    let (acc, next) = b.freeze(ctx.out, &wide_pool, &mut step);
+                    (acc, AnyFrozen::Wide(next))
                 }
                 Err(e) => return Err(fix(e)),
             },
@@ -994,11 +992,8 @@ fn run_with<N: Counter, K: TableKey>(
                 let b =
                     build::<K, u128, u128>(&ctx, src, expected, opts, &wide_pool).map_err(fix)?;
                 recycle(level, &pool, &wide_pool);
-                let (acc, tables) = b.note(&mut step);
-                let t = std::time::Instant::now();
-                let next = AnyFrozen::Wide(freeze(ctx.out, tables, &wide_pool));
-                step.freeze_secs = t.elapsed().as_secs_f64();
-                (acc, next)
+                let (acc, next) = b.freeze(ctx.out, &wide_pool, &mut step);
+                (acc, AnyFrozen::Wide(next))
             }
         };
         let stats = Level {

@@ -754,16 +754,21 @@ pub(crate) fn count(grid: &Grid, limit: u64) -> (u64, Option<Grid>, u64) {
     (n, first, guesses)
 }
 
+/// Whether this processor has what the `*_x86` copies are compiled for: AVX2, POPCNT, BMI1/2 and LZCNT.
+#[cfg(target_arch = "x86_64")]
+fn has_x86_features() -> bool {
+    std::arch::is_x86_feature_detected!("avx2")
+        && std::arch::is_x86_feature_detected!("popcnt")
+        && std::arch::is_x86_feature_detected!("bmi1")
+        && std::arch::is_x86_feature_detected!("bmi2")
+        && std::arch::is_x86_feature_detected!("lzcnt")
+}
+
 /// [`count`], also keeping the last solution found (the `limit`-th when there are that many).
 pub(crate) fn count_keep_last(grid: &Grid, limit: u64) -> (u64, Option<Grid>, Option<Grid>, u64) {
     #[cfg(target_arch = "x86_64")]
     {
-        if std::arch::is_x86_feature_detected!("avx2")
-            && std::arch::is_x86_feature_detected!("popcnt")
-            && std::arch::is_x86_feature_detected!("bmi1")
-            && std::arch::is_x86_feature_detected!("bmi2")
-            && std::arch::is_x86_feature_detected!("lzcnt")
-        {
+        if has_x86_features() {
             // SAFETY: the features this copy is compiled for were just detected on this processor.
             return unsafe { count_x86(grid, limit) };
         }
@@ -848,12 +853,7 @@ fn count_impl<I: Isa>(grid: &Grid, limit: u64) -> (u64, Option<Grid>, Option<Gri
 pub(crate) fn other_solution(grid: &Grid, avoid: &[u8; CELLS]) -> Option<Grid> {
     #[cfg(target_arch = "x86_64")]
     {
-        if std::arch::is_x86_feature_detected!("avx2")
-            && std::arch::is_x86_feature_detected!("popcnt")
-            && std::arch::is_x86_feature_detected!("bmi1")
-            && std::arch::is_x86_feature_detected!("bmi2")
-            && std::arch::is_x86_feature_detected!("lzcnt")
-        {
+        if has_x86_features() {
             // SAFETY: the features this copy is compiled for were just detected on this processor.
             return unsafe { other_x86(grid, avoid) };
         }
