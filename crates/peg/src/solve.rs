@@ -120,6 +120,9 @@ pub struct Solver {
     /// its lattice distance to the board's centre (the standard vacancy).
     neighbours: Vec<u64>,
     distance: Vec<u32>,
+    /// Positions (bits) whose beam searches found nothing: a question asked again (after a node limit, say)
+    /// goes straight on with the depth-first search.
+    beam_failed: FastSet,
 }
 
 impl Solver {
@@ -174,6 +177,7 @@ impl Solver {
             complete: None,
             neighbours,
             distance,
+            beam_failed: FastSet::default(),
         };
         solver.build_table(&finishes);
         solver
@@ -265,6 +269,12 @@ impl Solver {
         self.finish
     }
 
+    /// Change the number of positions a question may examine ([`SolverOptions::max_nodes`]); what the searches
+    /// so far learnt (dead positions, failed beam searches) is kept, so asking again goes on from there.
+    pub fn set_max_nodes(&mut self, max_nodes: Option<u64>) {
+        self.options.max_nodes = max_nodes;
+    }
+
     /// Positions examined by all searches so far.
     pub fn nodes(&self) -> u64 {
         self.nodes
@@ -298,12 +308,13 @@ impl Solver {
         if let Some(t) = &self.complete {
             return Ok(t.solve(pos));
         }
-        if pos.pegs() as usize >= self.table.len() {
+        if pos.pegs() as usize >= self.table.len() && !self.beam_failed.contains(&pos.bits()) {
             for width in BEAM_WIDTHS {
                 if let Some(path) = self.beam(pos, width) {
                     return Ok(Some(path));
                 }
             }
+            self.beam_failed.insert(pos.bits());
         }
         self.question_start = self.nodes;
         let mut path = Vec::new();
@@ -515,6 +526,32 @@ mod tests {
         assert_eq!(moves.len(), 31);
         let end = replay(b.default_start(), &moves);
         assert_eq!(end, Position::EMPTY.with_peg(d4));
+    }
+
+    #[test]
+    fn a_search_given_more_nodes_goes_on() {
+        // Pegs that can jump but never come together, searched without the backward table: the beam search
+        // fails, the depth-first search gives up after one node, then proves it with the limit lifted.
+        let b = Board::english();
+        let h = |n: &str| b.parse_hole(n).unwrap();
+        let apart = Position::EMPTY
+            .with_peg(h("a3"))
+            .with_peg(h("b3"))
+            .with_peg(h("g5"))
+            .with_peg(h("c7"));
+        let options = SolverOptions {
+            table_entries: 0,
+            max_nodes: Some(1),
+            ..SolverOptions::default()
+        };
+        let mut s = Solver::with_options(&b, Finish::Anywhere, options);
+        assert!(matches!(
+            s.solve(apart),
+            Err(SolveError::NodeLimit { nodes: 2 })
+        ));
+        s.set_max_nodes(None);
+        assert_eq!(s.solve(apart), Ok(None));
+        assert!(s.dead_positions() > 0);
     }
 
     #[test]

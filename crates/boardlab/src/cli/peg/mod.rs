@@ -509,11 +509,9 @@ fn solve(a: SolveArgs, out: &Output) -> anyhow::Result<ExitCode> {
         }
         Err(peg::SolveError::NodeLimit { .. }) => {
             out.log("search budget spent; searching on without a budget");
-            let options = SolverOptions {
-                max_nodes: None,
-                ..options
-            };
-            Solver::with_options(&board, finish, options).solve(start)?
+            // The same solver: the positions it found dead and its failed beam searches are kept.
+            solver.set_max_nodes(None);
+            solver.solve(start)?
         }
         r => r?,
     };
