@@ -49,6 +49,20 @@ impl Output {
         bar
     }
 
+    /// A spinner on stderr with a message (for work of unknown length), hidden unless stderr is a terminal.
+    pub fn spinner(&self, message: &str) -> ProgressBar {
+        if !self.stderr_tty {
+            return ProgressBar::hidden();
+        }
+        let bar = ProgressBar::new_spinner();
+        if let Ok(style) = ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}") {
+            bar.set_style(style);
+        }
+        bar.set_message(message.to_string());
+        bar.enable_steady_tick(std::time::Duration::from_millis(200));
+        bar
+    }
+
     /// A log line on stderr, only when stderr is a terminal.
     pub fn log(&self, line: &str) {
         if self.stderr_tty {

@@ -490,6 +490,10 @@ struct SolveJson<'a> {
     positions: Vec<String>,
 }
 
+/// Positions the depth-first search of `peg solve` examines before it turns to the complete table (on boards
+/// of up to 36 holes), and then per slice of the search on bigger boards.
+const SOLVE_SLICE: u64 = 3_000_000;
+
 fn solve(a: SolveArgs, out: &Output) -> anyhow::Result<ExitCode> {
     let (board, start) = load(&a.sel)?;
     let finish = finish_of(&board, a.finish.as_deref())?;
@@ -498,7 +502,7 @@ fn solve(a: SolveArgs, out: &Output) -> anyhow::Result<ExitCode> {
     // where a whole enumeration is feasible (up to 36 holes), else the search without a budget.
     let options = SolverOptions {
         max_memory,
-        max_nodes: Some(3_000_000),
+        max_nodes: Some(SOLVE_SLICE),
         ..SolverOptions::default()
     };
     let mut solver = Solver::with_options(&board, finish, options);
@@ -509,9 +513,22 @@ fn solve(a: SolveArgs, out: &Output) -> anyhow::Result<ExitCode> {
         }
         Err(peg::SolveError::NodeLimit { .. }) => {
             out.log("search budget spent; searching on without a budget");
-            // The same solver: the positions it found dead and its failed beam searches are kept.
-            solver.set_max_nodes(None);
-            solver.solve(start)?
+            // The same solver, in slices: the positions it found dead and its failed beam searches are kept
+            // from one slice to the next, and the spinner tells how far it got.
+            let spinner = out.spinner("searching");
+            loop {
+                match solver.solve(start) {
+                    Err(peg::SolveError::NodeLimit { .. }) => spinner.set_message(format!(
+                        "searching: {} positions examined, {} known dead",
+                        sep(u128::from(solver.nodes())),
+                        sep(solver.dead_positions() as u128)
+                    )),
+                    r => {
+                        spinner.finish_and_clear();
+                        break r?;
+                    }
+                }
+            }
         }
         r => r?,
     };
