@@ -22,7 +22,9 @@
 use super::Finder;
 use super::state::Candidates;
 use super::step::{Candidate, ChainNode, Rating, Step, Technique, TechniqueSet};
-use super::tables::{ALL_CELLS, CELL_HOUSES, CellSet, Cells, Digits, HOUSE, PEERS, bit, digit_bit};
+use super::tables::{
+    ALL_CELLS, CELL_HOUSES, CellSet, Cells, Digits, HOUSE, PEERS, bit, col_of, digit_bit, row_of,
+};
 
 /// Number of candidates (cell, digit) of a grid.
 const NODES: usize = 729;
@@ -178,96 +180,163 @@ pub(crate) struct Net {
     all: Vec<u16>,
     /// The nodes with a partner for links within houses, within cells, and both.
     live: [Vec<u16>; 3],
+    /// The cell of each node.
+    cell: Vec<u8>,
+    /// The number of nodes.
+    n: usize,
+    /// The length of each list of `live`.
+    live_len: [usize; 3],
+    /// Scratch space of [`Net::rebuild`]: each house's nodes of each digit (`h * 9 + d - 1`) and their number.
+    group: Vec<([u16; 9], u8)>,
 }
 
 impl Net {
     /// The network of the state of `g`, reusing this one's memory.
     fn rebuild(&mut self, g: &Graph) {
         let s = g.s;
-        self.index.resize(NODES, NONE);
-        for v in [
-            &mut self.cand,
-            &mut self.other,
-            &mut self.peer,
-            &mut self.strong,
-        ] {
-            v.clear();
-        }
-        self.mates.clear();
-        self.peer_at.clear();
-        self.strong_at.clear();
-        self.bpeer_at.clear();
-        self.bpeer.clear();
-        for c in Cells(s.unsolved()) {
-            let first = self.cand.len() as u16;
-            let m = s.candidates(c);
-            for d in Digits(m) {
-                let k = c * 9 + usize::from(d - 1);
-                self.index[k] = self.cand.len() as u16;
-                self.cand.push(k as u16);
+        if self.index.len() < NODES {
+            // Room for every candidate of a grid (each cell has at most 20 peers and 3 strong partners).
+            self.index.resize(NODES, NONE);
+            for v in [&mut self.cand, &mut self.other, &mut self.all] {
+                v.resize(NODES, 0);
             }
-            let end = self.cand.len() as u16;
+            for v in &mut self.live {
+                v.resize(NODES, 0);
+            }
+            self.strong.resize(NODES * 3, 0);
+            self.mates.resize(NODES, (0, 0));
+            self.cell.resize(NODES, 0);
+            self.peer.resize(NODES * 20, 0);
+            self.bpeer.resize(NODES * 20, 0);
+            for v in [&mut self.peer_at, &mut self.strong_at, &mut self.bpeer_at] {
+                v.resize(NODES + 1, 0);
+            }
+            self.group.resize(27 * 9, ([0; 9], 0));
+        }
+        // Each house's nodes of each digit (`group[h * 9 + d - 1]`), in node order.
+        for e in self.group.iter_mut() {
+            e.1 = 0;
+        }
+        let mut n = 0usize;
+        for c in Cells(s.unsolved()) {
+            let m = s.candidates(c);
+            let first = n as u16;
+            let end = first + super::basic::pop9(m) as u16;
             let bivalue = end - first == 2;
-            for v in first..end {
-                self.mates.push((first, end));
-                self.other.push(if !bivalue {
+            let [r, col, b] = CELL_HOUSES[c];
+            for d in Digits(m) {
+                let v = n as u16;
+                let di = usize::from(d - 1);
+                let k = c * 9 + di;
+                self.index[k] = v;
+                self.cand[n] = k as u16;
+                self.cell[n] = c as u8;
+                self.mates[n] = (first, end);
+                self.other[n] = if !bivalue {
                     NONE
                 } else if v == first {
                     end - 1
                 } else {
                     first
-                });
+                };
+                for h in [r, col, b] {
+                    let e = &mut self.group[usize::from(h) * 9 + di];
+                    e.0[usize::from(e.1) % 9] = v;
+                    e.1 += 1;
+                }
+                n += 1;
             }
         }
-        for &k in &self.cand {
-            let (c, di) = (usize::from(k) / 9, usize::from(k) % 9);
-            self.peer_at.push(self.peer.len() as u32);
-            self.strong_at.push(self.strong.len() as u32);
-            for p in Cells(PEERS[c] & s.positions(di as u8 + 1)) {
-                self.peer.push(self.index[p * 9 + di]);
-            }
-            for p in Cells(g.strong(di as u8 + 1, c)) {
-                self.strong.push(self.index[p * 9 + di]);
-            }
-        }
-        self.peer_at.push(self.peer.len() as u32);
-        self.strong_at.push(self.strong.len() as u32);
-        for v in 0..self.cand.len() {
-            self.bpeer_at.push(self.bpeer.len() as u32);
-            if self.other[v] != NONE {
-                let (a, b) = (self.peer_at[v] as usize, self.peer_at[v + 1] as usize);
-                for i in a..b {
-                    let u = self.peer[i];
-                    if self.other[usize::from(u)] != NONE {
-                        self.bpeer.push(u);
+        self.n = n;
+        // The links, from slices held in locals (with the vectors' headers behind `self`, every write would
+        // make the compiler load them again).
+        let (cand, cell, other, group) = (
+            &self.cand[..n],
+            &self.cell[..n],
+            &self.other[..n],
+            &self.group[..],
+        );
+        let (peer, bpeer, strong) = (
+            &mut self.peer[..],
+            &mut self.bpeer[..],
+            &mut self.strong[..],
+        );
+        let (peer_at, strong_at, bpeer_at) = (
+            &mut self.peer_at[..=n],
+            &mut self.strong_at[..=n],
+            &mut self.bpeer_at[..=n],
+        );
+        let all = &mut self.all[..n];
+        let [l0, l1, l2] = &mut self.live;
+        let (l0, l1, l2) = (&mut l0[..n], &mut l1[..n], &mut l2[..n]);
+        let (mut np, mut ns, mut nb) = (0usize, 0usize, 0usize);
+        let mut nl = [0usize; 3];
+        for v in 0..n {
+            let v16 = v as u16;
+            let k = usize::from(cand[v]);
+            let (c, di) = (k / 9, k % 9);
+            let [r, col, b] = CELL_HOUSES[c];
+            let (cr, cc) = (row_of(c), col_of(c));
+            let in_bivalue = other[v] != NONE;
+            peer_at[v] = np as u32;
+            strong_at[v] = ns as u32;
+            bpeer_at[v] = nb as u32;
+            let strong_from = ns;
+            for (i, h) in [r, col, b].into_iter().enumerate() {
+                let (list, len) = &group[usize::from(h) * 9 + di];
+                let list = &list[..usize::from(*len).min(9)];
+                // Without branches (which would mispredict): each node is written, and kept by moving on.
+                for &u in list {
+                    let cu = usize::from(cell[usize::from(u)]);
+                    // The box's cells in the row or the column were counted with them.
+                    let skip = u == v16 || (i == 2 && (row_of(cu) == cr || col_of(cu) == cc));
+                    let bi = other[usize::from(u)] != NONE;
+                    peer[np] = u;
+                    np += usize::from(!skip);
+                    bpeer[nb] = u;
+                    nb += usize::from(!skip & in_bivalue & bi);
+                }
+                if list.len() == 2 {
+                    let u = if list[0] == v16 { list[1] } else { list[0] };
+                    if !strong[strong_from..ns].contains(&u) {
+                        strong[ns] = u;
+                        ns += 1;
                     }
                 }
             }
+            let x = ns > strong_from;
+            all[v] = v16;
+            l0[nl[0]] = v16;
+            nl[0] += usize::from(x);
+            l1[nl[1]] = v16;
+            nl[1] += usize::from(in_bivalue);
+            l2[nl[2]] = v16;
+            nl[2] += usize::from(x | in_bivalue);
         }
-        self.bpeer_at.push(self.bpeer.len() as u32);
-        let n = self.cand.len() as u16;
-        self.all.clear();
-        self.all.extend(0..n);
-        for (i, links) in [X, Y, XY].into_iter().enumerate() {
-            let mut live = std::mem::take(&mut self.live[i]);
-            live.clear();
-            let adj = self.adjacency(links);
-            live.extend((0..n).filter(|&v| adj.live(usize::from(v))));
-            self.live[i] = live;
-        }
+        peer_at[n] = np as u32;
+        strong_at[n] = ns as u32;
+        bpeer_at[n] = nb as u32;
+        self.live_len = nl;
     }
 
     /// The nodes with a partner (the only ones a loop passes through, or whose "off" leads on) for `links`.
     fn live_nodes(&self, links: Links) -> &[u16] {
-        &self.live[match (links.x, links.y) {
+        let i = match (links.x, links.y) {
             (true, false) => 0,
             (false, _) => 1,
             (true, true) => 2,
-        }]
+        };
+        &self.live[i][..self.live_len[i]]
     }
 
+    /// The number of nodes.
     fn len(&self) -> usize {
-        self.cand.len()
+        self.n
+    }
+
+    /// Every node, in order.
+    fn all(&self) -> &[u16] {
+        &self.all[..self.n]
     }
 
     /// The same digit in the peer cells of node `v`.
@@ -336,6 +405,8 @@ pub(crate) struct Buffers {
     seen_on: Vec<Word>,
     seen_off: Vec<Word>,
     history: Vec<Word>,
+    /// For the forcing chains: for each node, the nodes without a partner that its "on" turns off.
+    dead_of: Vec<Word>,
 }
 
 /// The first `len` node sets of `W` words in `v`.
@@ -938,9 +1009,36 @@ fn shortest_forcing_chain<const W: usize>(
 ) -> Option<(usize, Node)> {
     let n = net.len();
     let adj = net.adjacency(XY);
-    let (all, live) = (&net.all, net.live_nodes(XY));
+    let (all, live) = (net.all(), net.live_nodes(XY));
     // The "off" of a node without a partner leads nowhere: the search leaves them out, and finds when such a start
-    // reaches its own "off" from the "on" of its weak neighbours.
+    // reaches its own "off" from the "on" of its weak neighbours. Only nodes with a partner are ever reached "on"
+    // (but for the starts): for each of them, the nodes without a partner it turns off.
+    let mut dead_of = std::mem::take(&mut buf.dead_of);
+    dead_of.clear();
+    dead_of.resize(n * W, 0);
+    let dead = sets_mut::<W>(&mut dead_of, n);
+    let mut is_live = [0 as Word; NODES.div_ceil(BITS)];
+    for &v in live {
+        is_live[usize::from(v) / BITS] |= 1 << (usize::from(v) % BITS);
+    }
+    // Without branches (which would mispredict): every node marks its weak neighbours, with no bit when it has a
+    // partner; nodes without a partner have no "on" to look at.
+    for v in 0..n {
+        let b = (!is_live[v / BITS] >> (v % BITS) & 1) << (v % BITS);
+        let w = (v / BITS) % W;
+        for &u in net.peers(v) {
+            dead[usize::from(u)][w] |= b;
+        }
+        let (first, end) = net.mates[v];
+        for u in usize::from(first)..usize::from(end) {
+            dead[u][w] |= b;
+        }
+    }
+    // A node is not its own weak neighbour.
+    for v in 0..n {
+        dead[v][(v / BITS) % W] &= !(1 << (v % BITS));
+    }
+    let dead: &[Set<W>] = dead;
     let mut bfs = Bfs::<W>::new(adj, n, buf, all, true, live, live, false);
     // Forcing chains have an even number of nodes.
     let mut kmax = kmax & !1;
@@ -955,14 +1053,10 @@ fn shortest_forcing_chain<const W: usize>(
         let any = bfs.step(None);
         let l = bfs.level;
         if !bfs.on_level() {
-            let (off, on) = (bfs.front_of(false), bfs.front_of(true));
-            for v in 0..n {
-                let reached = if adj.live(v) {
-                    has(&off[v % Bfs::<W>::CAP], v)
-                } else {
-                    weak_neighbour_in(net, v, |u| has(&on[u % Bfs::<W>::CAP], v))
-                };
-                if reached {
+            let off = bfs.front_of(false);
+            for &v in live {
+                let v = usize::from(v);
+                if has(&off[v % Bfs::<W>::CAP], v) {
                     consider(l, 2 * v, &mut kmax);
                 }
             }
@@ -974,21 +1068,23 @@ fn shortest_forcing_chain<const W: usize>(
                 if adj.partner_in(v, f) {
                     consider(l + 1, 2 * v + 1, &mut kmax);
                 }
+                // The starts without a partner this node turns off, reaching their own "off" at the next level.
+                for w in 0..W {
+                    let mut m = f[w] & dead[v][w];
+                    while m != 0 {
+                        let start = w * BITS + m.trailing_zeros() as usize;
+                        m &= m - 1;
+                        consider(l + 1, 2 * start, &mut kmax);
+                    }
+                }
             }
         }
         if !any {
             break;
         }
     }
+    buf.dead_of = dead_of;
     best.map(|(k, idx)| (k, net.node(idx / 2, idx % 2 == 0)))
-}
-
-/// Whether `f` holds for a node whose "on" turns node `v` off (the same digit in a peer cell, another digit of the
-/// cell).
-fn weak_neighbour_in(net: &Net, v: usize, f: impl Fn(usize) -> bool) -> bool {
-    let (first, end) = net.mates[v];
-    net.peers(v).iter().any(|&u| f(usize::from(u)))
-        || (usize::from(first)..usize::from(end)).any(|u| u != v && f(u))
 }
 
 /// The nodes of `list` whose digit is in `digits` (the list itself when that is every digit).
@@ -1014,7 +1110,7 @@ fn shortest_x_chain<const W: usize>(
 ) -> Option<(usize, Node)> {
     let adj = net.adjacency(X);
     let (nodes, live) = (
-        of_digits(net, &net.all, digits),
+        of_digits(net, net.all(), digits),
         of_digits(net, net.live_nodes(X), digits),
     );
     let mut kmax = kmax;
@@ -1076,6 +1172,29 @@ fn unary(
         (Technique::MixedCycle, XY, true),
     ];
     let n = net.len();
+    // X-chains come first: an X-cycle that eliminates a candidate makes an X-chain from that candidate (assumed
+    // "on", it turns off the loop's node it sees, which turns on the loop's nodes the other way round up to the
+    // other node it sees, which turns it off) of at most two nodes more than the loop. So without X-chains the
+    // X-cycles need no search. The search looks as far as it would with nothing found before it; the
+    // chains longer than the best found by then are dropped.
+    let x_chains = {
+        let t = Technique::XChain;
+        let kmax = longest_useful(t.base_rating(), max, None);
+        (allowed.contains(t) && t.base_rating() <= max && kmax > 0).then(|| {
+            let slot = t as usize;
+            // One digit at a time: a digit whose places did not change since a search in vain up to at least
+            // this length has none.
+            let digits = if kmax <= finder.clean_upto[slot] {
+                finder.scope(slot).digits
+            } else {
+                0x1ff
+            };
+            let found = by_width!(n, shortest_x_chain(net, digits, kmax, &mut finder.buffers));
+            finder.searched(slot, found.is_some());
+            finder.clean_upto[slot] = if found.is_some() { 0 } else { kmax };
+            (kmax, found)
+        })
+    };
     for (t, links, is_loop) in modes {
         let base = t.base_rating();
         if !allowed.contains(t) || base > max {
@@ -1088,18 +1207,31 @@ fn unary(
         if kmax == 0 {
             continue;
         }
-        let found = if links == X {
-            // One digit at a time: a digit whose places did not change since a search in vain up to at least
-            // this length has none.
+        let found = if links == X && !is_loop {
+            // Searched first (below); the chains longer than this search allows are no better than the best.
+            x_chains
+                .and_then(|(_, found)| found)
+                .filter(|&(k, _)| k <= kmax)
+                .map(|(k, start)| (k, start, None))
+        } else if links == X {
             let slot = t as usize;
-            let digits = if kmax <= finder.clean_upto[slot] {
-                finder.scope(slot).digits
+            if x_chains
+                .is_some_and(|(upto, found)| found.is_none() && upto >= (kmax + 2).min(X_CHAIN_MAX))
+            {
+                // No X-chain, hence no X-cycle that eliminates anything.
+                finder.searched(slot, false);
+                finder.clean_upto[slot] = kmax;
+                None
             } else {
-                0x1ff
-            };
-            let found = if is_loop {
+                // One digit at a time: a digit whose places did not change since a search in vain up to at least
+                // this length has none.
+                let digits = if kmax <= finder.clean_upto[slot] {
+                    finder.scope(slot).digits
+                } else {
+                    0x1ff
+                };
                 let live = of_digits(net, net.live_nodes(links), digits);
-                by_width!(
+                let found = by_width!(
                     n,
                     shortest_loop(
                         g,
@@ -1112,19 +1244,16 @@ fn unary(
                         &mut finder.buffers
                     )
                 )
-                .map(|(k, start, cycle)| (k, start, Some(cycle)))
-            } else {
-                by_width!(n, shortest_x_chain(net, digits, kmax, &mut finder.buffers))
-                    .map(|(k, start)| (k, start, None))
-            };
-            if found.is_some() {
-                finder.searched(slot, true);
-                finder.clean_upto[slot] = 0;
-            } else {
-                finder.searched(slot, false);
-                finder.clean_upto[slot] = kmax;
+                .map(|(k, start, cycle)| (k, start, Some(cycle)));
+                if found.is_some() {
+                    finder.searched(slot, true);
+                    finder.clean_upto[slot] = 0;
+                } else {
+                    finder.searched(slot, false);
+                    finder.clean_upto[slot] = kmax;
+                }
+                found
             }
-            found
         } else if links == Y {
             // Y-cycles stay in bivalue cells: with the same bivalue cells (hence the same two digits in each) as
             // at a search in vain up to at least this length, the loops are the same and their eliminations
@@ -1188,6 +1317,10 @@ fn unary(
     best
 }
 
+/// A chain length no X-chain reaches: a shortest one passes each of its digit's places at most once "on" and once
+/// "off".
+const X_CHAIN_MAX: usize = 2 * 81;
+
 /// The best multiple forcing chain: (rating, complexity, technique, branch starts, conclusion, house).
 type Multiple = (Rating, usize, Technique, Vec<Node>, Node, usize);
 
@@ -1220,7 +1353,7 @@ fn multiple_w<const W: usize>(
     let n = net.len();
     let base = Technique::CellForcingChains.base_rating();
     let adj = net.adjacency(XY);
-    let (all, live) = (&net.all, net.live_nodes(XY));
+    let (all, live) = (net.all(), net.live_nodes(XY));
     // The whole consequences of every candidate assumed true, with every level kept.
     let mut bfs = Bfs::<W>::new(adj, n, buf, all, true, all, live, true);
     while bfs.level < usize::from(u8::MAX) && bfs.step(None) {}
