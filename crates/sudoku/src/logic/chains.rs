@@ -135,12 +135,6 @@ struct Adjacency<'a> {
 }
 
 impl Adjacency<'_> {
-    /// Whether node `v` has a partner: only then can it be turned on (or close a loop).
-    fn live(&self, v: usize) -> bool {
-        (self.links.x && !self.net.strongs(v).is_empty())
-            || (self.links.y && self.net.other[v] != NONE)
-    }
-
     /// Whether one of the partners of node `v` is in `set`.
     fn partner_in<const W: usize>(&self, v: usize, set: &Set<W>) -> bool {
         (self.links.x
@@ -999,17 +993,23 @@ fn shortest_loop<const W: usize>(
     None
 }
 
-/// The shortest forcing chain (both kinds of links) of at most `kmax` nodes: (length, start). A start "on" that
-/// reaches its own "off" (at its level), or a start "off" one of whose partners, assumed "on", reaches it "on"
-/// (one more than that level). Among chains of the same length, the first start wins (node order, "on" first).
-fn shortest_forcing_chain<const W: usize>(
+/// The shortest chain following `links` of at most `kmax` nodes from `starts` (every node of some digits):
+/// (length, start). A start "on" that reaches its own "off" (at its level), or a start "off" one of whose
+/// partners, assumed "on", reaches it "on" (one more than that level). Among chains of the same length, the first
+/// start wins (node order, "on" first). `live` holds the starts with a partner.
+///
+/// One search from every start assumed "on" finds both kinds: a start "off" turns on its partners and nothing
+/// else, so what it reaches after that is what its partners reach, one level later.
+fn shortest_chain<const W: usize>(
     net: &Net,
+    links: Links,
+    starts: &[u16],
+    live: &[u16],
     kmax: usize,
     buf: &mut Buffers,
 ) -> Option<(usize, Node)> {
     let n = net.len();
-    let adj = net.adjacency(XY);
-    let (all, live) = (net.all(), net.live_nodes(XY));
+    let adj = net.adjacency(links);
     // The "off" of a node without a partner leads nowhere: the search leaves them out, and finds when such a start
     // reaches its own "off" from the "on" of its weak neighbours. Only nodes with a partner are ever reached "on"
     // (but for the starts): for each of them, the nodes without a partner it turns off.
@@ -1021,27 +1021,27 @@ fn shortest_forcing_chain<const W: usize>(
     for &v in live {
         is_live[usize::from(v) / BITS] |= 1 << (usize::from(v) % BITS);
     }
-    // Without branches (which would mispredict): every node marks its weak neighbours, with no bit when it has a
+    // Without branches (which would mispredict): every start marks its weak neighbours, with no bit when it has a
     // partner; nodes without a partner have no "on" to look at.
-    for v in 0..n {
+    for &v in starts {
+        let v = usize::from(v);
         let b = (!is_live[v / BITS] >> (v % BITS) & 1) << (v % BITS);
         let w = (v / BITS) % W;
         for &u in net.peers(v) {
             dead[usize::from(u)][w] |= b;
         }
-        let (first, end) = net.mates[v];
-        for u in usize::from(first)..usize::from(end) {
-            dead[u][w] |= b;
+        if links.y {
+            let (first, end) = net.mates[v];
+            for u in usize::from(first)..usize::from(end) {
+                dead[u][w] |= b;
+            }
+            // A node is not its own weak neighbour.
+            dead[v][w] &= !(1 << (v % BITS));
         }
     }
-    // A node is not its own weak neighbour.
-    for v in 0..n {
-        dead[v][(v / BITS) % W] &= !(1 << (v % BITS));
-    }
     let dead: &[Set<W>] = dead;
-    let mut bfs = Bfs::<W>::new(adj, n, buf, all, true, live, live, false);
-    // Forcing chains have an even number of nodes.
-    let mut kmax = kmax & !1;
+    let mut bfs = Bfs::<W>::new(adj, n, buf, starts, true, live, live, false);
+    let mut kmax = kmax;
     let mut best: Option<(usize, usize)> = None;
     let mut consider = |k: usize, idx: usize, kmax: &mut usize| {
         if best.is_none_or(|b| (k, idx) < b) {
@@ -1099,59 +1099,6 @@ fn of_digits<'a>(net: &Net, list: &'a [u16], digits: u16) -> std::borrow::Cow<'a
     }
 }
 
-/// The shortest X-chain (one digit) of at most `kmax` nodes, among the starts of the digits of `digits`:
-/// (length, start). A start "on" that reaches its own "off", or a start "off" that reaches its own "on". Among
-/// chains of the same length, the first start wins (node order, "on" first).
-fn shortest_x_chain<const W: usize>(
-    net: &Net,
-    digits: u16,
-    kmax: usize,
-    buf: &mut Buffers,
-) -> Option<(usize, Node)> {
-    let adj = net.adjacency(X);
-    let (nodes, live) = (
-        of_digits(net, net.all(), digits),
-        of_digits(net, net.live_nodes(X), digits),
-    );
-    let mut kmax = kmax;
-    let mut best: Option<(usize, usize)> = None;
-    for start_on in [true, false] {
-        // A start "off" leads anywhere only through a partner.
-        let starts: &[u16] = if start_on { &nodes } else { &live };
-        // Only nodes with a partner lead on from their "off"; a start "on" without one is found reaching its own
-        // "off" from the "on" of its peers.
-        let mut bfs = Bfs::<W>::new(adj, net.len(), buf, starts, start_on, &live, &live, false);
-        while bfs.level < kmax {
-            let any = bfs.step(None);
-            // A start reached with the other polarity, at this level.
-            if bfs.on_level() != start_on {
-                let (front, on) = (bfs.front(), bfs.front_of(true));
-                for &v in starts {
-                    let v = usize::from(v);
-                    let reached = if start_on && !adj.live(v) {
-                        net.peers(v)
-                            .iter()
-                            .any(|&u| has(&on[usize::from(u) % Bfs::<W>::CAP], v))
-                    } else {
-                        has(&front[v % Bfs::<W>::CAP], v)
-                    };
-                    if reached {
-                        let found = (bfs.level, 2 * v + usize::from(!start_on));
-                        if best.is_none_or(|b| found < b) {
-                            best = Some(found);
-                            kmax = kmax.min(bfs.level);
-                        }
-                    }
-                }
-            }
-            if !any {
-                break;
-            }
-        }
-    }
-    best.map(|(k, idx)| (k, net.node(idx / 2, idx % 2 == 0)))
-}
-
 /// Loops and forcing chains, easiest first: X-cycles and Y-cycles (6.5), X-chains (6.6), mixed cycles and
 /// forcing chains (7.0), each plus its length bonus. The best is the lowest rated, then the shortest, then the
 /// first found (technique in this order, then start in node order).
@@ -1189,7 +1136,14 @@ fn unary(
             } else {
                 0x1ff
             };
-            let found = by_width!(n, shortest_x_chain(net, digits, kmax, &mut finder.buffers));
+            let (nodes, live) = (
+                of_digits(net, net.all(), digits),
+                of_digits(net, net.live_nodes(X), digits),
+            );
+            let found = by_width!(
+                n,
+                shortest_chain(net, X, &nodes, &live, kmax, &mut finder.buffers)
+            );
             finder.searched(slot, found.is_some());
             finder.clean_upto[slot] = if found.is_some() { 0 } else { kmax };
             (kmax, found)
@@ -1300,8 +1254,13 @@ fn unary(
             )
             .map(|(k, start, cycle)| (k, start, Some(cycle)))
         } else {
-            by_width!(n, shortest_forcing_chain(net, kmax, &mut finder.buffers))
-                .map(|(k, start)| (k, start, None))
+            // Forcing chains have an even number of nodes.
+            let (all, live) = (net.all(), net.live_nodes(XY));
+            by_width!(
+                n,
+                shortest_chain(net, XY, all, live, kmax & !1, &mut finder.buffers)
+            )
+            .map(|(k, start)| (k, start, None))
         };
         if let Some((k, start, cycle)) = found {
             best = Some(Unary {
