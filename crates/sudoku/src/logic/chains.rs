@@ -189,7 +189,7 @@ impl Net {
     fn rebuild(&mut self, g: &Graph) {
         let s = g.s;
         if self.index.len() < NODES {
-            // Room for every candidate of a grid (each cell has at most 20 peers and 3 strong partners).
+            // Room for every candidate of a grid.
             self.index.resize(NODES, NONE);
             for v in [&mut self.cand, &mut self.other, &mut self.all] {
                 v.resize(NODES, 0);
@@ -197,11 +197,8 @@ impl Net {
             for v in &mut self.live {
                 v.resize(NODES, 0);
             }
-            self.strong.resize(NODES * 3, 0);
             self.mates.resize(NODES, (0, 0));
             self.cell.resize(NODES, 0);
-            self.peer.resize(NODES * 20, 0);
-            self.bpeer.resize(NODES * 20, 0);
             for v in [&mut self.peer_at, &mut self.strong_at, &mut self.bpeer_at] {
                 v.resize(NODES + 1, 0);
             }
@@ -242,6 +239,13 @@ impl Net {
             }
         }
         self.n = n;
+        // Room for the links (each node has at most 20 peers and 3 strong partners); along a solve the number of
+        // nodes only goes down.
+        if self.peer.len() < n * 20 {
+            self.peer.resize(n * 20, 0);
+            self.bpeer.resize(n * 20, 0);
+            self.strong.resize(n * 3, 0);
+        }
         // The links, from slices held in locals (with the vectors' headers behind `self`, every write would
         // make the compiler load them again).
         let (cand, cell, other, group) = (
@@ -1320,19 +1324,26 @@ fn multiple_w<const W: usize>(
     let words = n.div_ceil(64);
     let mut reach_on = vec![0u64; n * words];
     let mut reach_off = vec![0u64; n * words];
-    for v in 0..n {
-        let cap = Bfs::<W>::CAP;
-        for (reach, seen) in [
-            (&mut reach_on, bfs.seen(true)),
-            (&mut reach_off, bfs.seen(false)),
-        ] {
-            for (w, &word) in seen[v % cap].iter().enumerate() {
-                let mut m = word;
-                while m != 0 {
-                    let start = w * BITS + m.trailing_zeros() as usize;
-                    m &= m - 1;
+    let cap = Bfs::<W>::CAP;
+    for (reach, seen) in [
+        (&mut reach_on, bfs.seen(true)),
+        (&mut reach_off, bfs.seen(false)),
+    ] {
+        // 64 nodes by 64 starts at a time.
+        for vb in 0..words {
+            for sb in 0..words {
+                let mut block = [0u64; 64];
+                for (i, row) in block.iter_mut().enumerate() {
+                    let v = vb * 64 + i;
+                    if v < n {
+                        *row = seen[v % cap][sb % W];
+                    }
+                }
+                transpose64(&mut block);
+                for (j, &row) in block.iter().enumerate() {
+                    let start = sb * 64 + j;
                     if start < n {
-                        reach[start * words + v / 64] |= 1 << (v % 64);
+                        reach[start * words + vb] = row;
                     }
                 }
             }
@@ -1349,8 +1360,12 @@ fn multiple_w<const W: usize>(
     }
     let mut best: Option<Multiple> = None;
     let mut common = vec![0u64; words];
-    let mut targets: Vec<(u16, u16)> = Vec::new();
     let mut consider = |t: Technique, branches: &[usize], house: usize| {
+        // Every branch has at least one node: a chain no shorter than the best cannot beat it (with the same
+        // base, a longer chain is rated no lower).
+        if best.as_ref().is_some_and(|b| branches.len() >= b.1) {
+            return;
+        }
         for on in [true, false] {
             let reach = if on { &reach_on } else { &reach_off };
             common.fill(!0);
@@ -1359,20 +1374,30 @@ fn multiple_w<const W: usize>(
                     *c &= r;
                 }
             }
-            // The common conclusions, in digit order, then cell order.
-            targets.clear();
+            // The common conclusion of the shortest branches, the first in digit order (then cell order) among
+            // equals: with the same base, a shorter chain is rated no higher, so only a shorter one than the best
+            // beats it (the sums stop as soon as they cannot).
+            let limit = best.as_ref().map_or(usize::MAX, |b| b.1);
+            let mut pick: Option<(usize, u16, usize)> = None;
             for (w, &word) in common.iter().enumerate() {
                 let mut m = word;
                 while m != 0 {
                     let v = w * 64 + m.trailing_zeros() as usize;
                     m &= m - 1;
-                    targets.push((rank[v], v as u16));
+                    let bound = pick.map_or(limit, |p| limit.min(p.0 + 1));
+                    let mut k = 0;
+                    for &b in branches {
+                        k += bfs.level_of(b, v, on);
+                        if k >= bound {
+                            break;
+                        }
+                    }
+                    if k < bound && pick.is_none_or(|p| (k, rank[v]) < (p.0, p.1)) {
+                        pick = Some((k, rank[v], v));
+                    }
                 }
             }
-            targets.sort_unstable();
-            for &(_, v) in &targets {
-                let v = usize::from(v);
-                let k: usize = branches.iter().map(|&b| bfs.level_of(b, v, on)).sum();
+            if let Some((k, _, v)) = pick {
                 let r = chain_rating(base, k);
                 if r <= max && best.as_ref().is_none_or(|b| (r, k) < (b.0, b.1)) {
                     let starts = branches.iter().map(|&b| net.node(b, true)).collect();
@@ -1408,6 +1433,26 @@ fn multiple_w<const W: usize>(
         }
     }
     best
+}
+
+/// Turns a 64 × 64 bit matrix around: bit `c` of row `r` goes to bit `r` of row `c`. Blocks of half the size
+/// trade places across the diagonal, then their halves within them, and so on.
+fn transpose64(a: &mut [u64; 64]) {
+    let mut j = 32;
+    // The columns of the first half of each block of 2j.
+    let mut m: u64 = 0x0000_0000_ffff_ffff;
+    while j != 0 {
+        let mut k = 0;
+        while k < 64 {
+            let t = ((a[k] >> j) ^ a[k + j]) & m;
+            a[k + j] ^= t;
+            a[k] ^= t << j;
+            // The next row with bit j clear.
+            k = ((k | j) + 1) & !j;
+        }
+        j >>= 1;
+        m ^= m << j;
+    }
 }
 
 /// The easiest chain step rated at most `max`.
@@ -1522,6 +1567,26 @@ fn fill_chain(step: &mut Step, nodes: &[Node]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn transpose64_turns_the_matrix_around() {
+        // A pseudo-random matrix (xorshift), checked bit by bit.
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut a = [0u64; 64];
+        for row in &mut a {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            *row = x;
+        }
+        let mut t = a;
+        transpose64(&mut t);
+        for r in 0..64 {
+            for c in 0..64 {
+                assert_eq!(a[r] >> c & 1, t[c] >> r & 1, "row {r} column {c}");
+            }
+        }
+    }
 
     #[test]
     fn length_bonus_follows_se_thresholds() {
