@@ -239,11 +239,11 @@ impl Net {
             }
         }
         self.n = n;
-        // Room for the links (each node has at most 20 peers and 3 strong partners); along a solve the number of
-        // nodes only goes down.
-        if self.peer.len() < n * 20 {
-            self.peer.resize(n * 20, 0);
-            self.bpeer.resize(n * 20, 0);
+        // Room for the links (each node has at most 20 peers and 3 strong partners, and the peers are written one
+        // place past the last kept); along a solve the number of nodes only goes down.
+        if self.peer.len() <= n * 20 {
+            self.peer.resize(n * 20 + 1, 0);
+            self.bpeer.resize(n * 20 + 1, 0);
             self.strong.resize(n * 3, 0);
         }
         // The links, from slices held in locals (with the vectors' headers behind `self`, every write would
@@ -1567,6 +1567,19 @@ fn fill_chain(step: &mut Step, nodes: &[Node]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_empty_grid_has_no_step_and_no_panic() {
+        // Every cell full of candidates: the largest network there is (20 peers for every node).
+        let mut step = Step::default();
+        let found = super::super::find_step(
+            &Candidates::new(),
+            &mut step,
+            Rating(u8::MAX),
+            TechniqueSet::ALL,
+        );
+        assert!(!found);
+    }
 
     #[test]
     fn transpose64_turns_the_matrix_around() {
