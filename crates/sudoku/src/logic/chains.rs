@@ -22,9 +22,7 @@
 use super::Finder;
 use super::state::Candidates;
 use super::step::{Candidate, ChainNode, Rating, Step, Technique, TechniqueSet};
-use super::tables::{
-    ALL_CELLS, CELL_HOUSES, CellSet, Cells, Digits, HOUSE, PEERS, bit, col_of, digit_bit, row_of,
-};
+use super::tables::{ALL_CELLS, CELL_HOUSES, CellSet, Cells, Digits, HOUSE, PEERS, bit, digit_bit};
 
 /// Number of candidates (cell, digit) of a grid.
 const NODES: usize = 729;
@@ -161,27 +159,26 @@ pub(crate) struct Net {
     mates: Vec<(u16, u16)>,
     /// The other node of a bivalue cell, [`NONE`] in other cells.
     other: Vec<u16>,
-    /// For each node, the same digit in its peer cells (weak links through houses): `peer[peer_at[v]..]`.
+    /// For each node, the other nodes of its cell then the same digit in its peer cells (its weak links):
+    /// `peer[weak_at[v]..weak_at[v + 1]]`, the peers from `peer_at[v]` on.
+    weak_at: Vec<u32>,
     peer_at: Vec<u32>,
     peer: Vec<u16>,
     /// For each node, its strong partners (the same digit's only other place in a house): `strong[strong_at[v]..]`.
     strong_at: Vec<u32>,
     strong: Vec<u16>,
-    /// For each node of a bivalue cell, the same digit in its peer bivalue cells: `bpeer[bpeer_at[v]..]`.
+    /// For each node of a bivalue cell, the cell's other node then the same digit in its peer bivalue cells:
+    /// `bpeer[bpeer_at[v]..bpeer_at[v + 1]]`.
     bpeer_at: Vec<u32>,
     bpeer: Vec<u16>,
     /// Every node.
     all: Vec<u16>,
     /// The nodes with a partner for links within houses, within cells, and both.
     live: [Vec<u16>; 3],
-    /// The cell of each node.
-    cell: Vec<u8>,
     /// The number of nodes.
     n: usize,
     /// The length of each list of `live`.
     live_len: [usize; 3],
-    /// Scratch space of [`Net::rebuild`]: each house's nodes of each digit (`h * 9 + d - 1`) and their number.
-    group: Vec<([u16; 9], u8)>,
 }
 
 impl Net {
@@ -198,15 +195,14 @@ impl Net {
                 v.resize(NODES, 0);
             }
             self.mates.resize(NODES, (0, 0));
-            self.cell.resize(NODES, 0);
-            for v in [&mut self.peer_at, &mut self.strong_at, &mut self.bpeer_at] {
+            for v in [
+                &mut self.weak_at,
+                &mut self.peer_at,
+                &mut self.strong_at,
+                &mut self.bpeer_at,
+            ] {
                 v.resize(NODES + 1, 0);
             }
-            self.group.resize(27 * 9, ([0; 9], 0));
-        }
-        // Each house's nodes of each digit (`group[h * 9 + d - 1]`), in node order.
-        for e in self.group.iter_mut() {
-            e.1 = 0;
         }
         let mut n = 0usize;
         for c in Cells(s.unsolved()) {
@@ -214,14 +210,12 @@ impl Net {
             let first = n as u16;
             let end = first + super::basic::pop9(m) as u16;
             let bivalue = end - first == 2;
-            let [r, col, b] = CELL_HOUSES[c];
             for d in Digits(m) {
                 let v = n as u16;
                 let di = usize::from(d - 1);
                 let k = c * 9 + di;
                 self.index[k] = v;
                 self.cand[n] = k as u16;
-                self.cell[n] = c as u8;
                 self.mates[n] = (first, end);
                 self.other[n] = if !bivalue {
                     NONE
@@ -230,36 +224,33 @@ impl Net {
                 } else {
                     first
                 };
-                for h in [r, col, b] {
-                    let e = &mut self.group[usize::from(h) * 9 + di];
-                    e.0[usize::from(e.1) % 9] = v;
-                    e.1 += 1;
-                }
                 n += 1;
             }
         }
         self.n = n;
-        // Room for the links (each node has at most 20 peers and 3 strong partners, and the peers are written one
-        // place past the last kept); along a solve the number of nodes only goes down.
-        if self.peer.len() <= n * 20 {
-            self.peer.resize(n * 20 + 1, 0);
-            self.bpeer.resize(n * 20 + 1, 0);
+        // Room for the links (each node has at most 8 mates, 20 peers and 3 strong partners, and the weak links
+        // are written one place past the last kept); along a solve the number of nodes only goes down.
+        if self.peer.len() <= n * 28 {
+            self.peer.resize(n * 28 + 1, 0);
+            self.bpeer.resize(n * 21 + 1, 0);
             self.strong.resize(n * 3, 0);
         }
         // The links, from slices held in locals (with the vectors' headers behind `self`, every write would
         // make the compiler load them again).
-        let (cand, cell, other, group) = (
+        let (cand, other, mates, index) = (
             &self.cand[..n],
-            &self.cell[..n],
             &self.other[..n],
-            &self.group[..],
+            &self.mates[..n],
+            &self.index[..],
         );
+        let bivalue = g.bivalue;
         let (peer, bpeer, strong) = (
             &mut self.peer[..],
             &mut self.bpeer[..],
             &mut self.strong[..],
         );
-        let (peer_at, strong_at, bpeer_at) = (
+        let (weak_at, peer_at, strong_at, bpeer_at) = (
+            &mut self.weak_at[..=n],
             &mut self.peer_at[..=n],
             &mut self.strong_at[..=n],
             &mut self.bpeer_at[..=n],
@@ -274,33 +265,40 @@ impl Net {
             let k = usize::from(cand[v]);
             let (c, di) = (k / 9, k % 9);
             let [r, col, b] = CELL_HOUSES[c];
-            let (cr, cc) = (row_of(c), col_of(c));
             let in_bivalue = other[v] != NONE;
+            weak_at[v] = np as u32;
+            let (first, end) = mates[v];
+            for u in first..end {
+                peer[np] = u;
+                np += usize::from(u != v16);
+            }
             peer_at[v] = np as u32;
             strong_at[v] = ns as u32;
             bpeer_at[v] = nb as u32;
+            bpeer[nb] = other[v];
+            nb += usize::from(in_bivalue);
             let strong_from = ns;
-            for (i, h) in [r, col, b].into_iter().enumerate() {
-                let (list, len) = &group[usize::from(h) * 9 + di];
-                let list = &list[..usize::from(*len).min(9)];
-                // Without branches (which would mispredict): each node is written, and kept by moving on.
-                for &u in list {
-                    let cu = usize::from(cell[usize::from(u)]);
-                    // The box's cells in the row or the column were counted with them.
-                    let skip = u == v16 || (i == 2 && (row_of(cu) == cr || col_of(cu) == cc));
-                    let bi = other[usize::from(u)] != NONE;
-                    peer[np] = u;
-                    np += usize::from(!skip);
-                    bpeer[nb] = u;
-                    nb += usize::from(!skip & in_bivalue & bi);
-                }
-                if list.len() == 2 {
-                    let u = if list[0] == v16 { list[1] } else { list[0] };
-                    if !strong[strong_from..ns].contains(&u) {
-                        strong[ns] = u;
-                        ns += 1;
-                    }
-                }
+            let pos = s.positions(di as u8 + 1);
+            // Without branches in the loop (which would mispredict): each node is written, and kept by moving on.
+            let mut m = PEERS[c] & pos;
+            while m != 0 {
+                let p = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let u = index[p * 9 + di];
+                peer[np] = u;
+                np += 1;
+                bpeer[nb] = u;
+                nb += usize::from(in_bivalue & (bivalue >> p & 1 != 0));
+            }
+            // The other place of each of its houses with two places for the digit.
+            let mut sp = 0u128;
+            for h in [r, col, b] {
+                let mh = pos & HOUSE[usize::from(h)];
+                sp |= mh & 0u128.wrapping_sub(u128::from(two(mh)));
+            }
+            for p in Cells(sp & !bit(c)) {
+                strong[ns] = index[p * 9 + di];
+                ns += 1;
             }
             let x = ns > strong_from;
             all[v] = v16;
@@ -311,7 +309,7 @@ impl Net {
             l2[nl[2]] = v16;
             nl[2] += usize::from(x | in_bivalue);
         }
-        peer_at[n] = np as u32;
+        weak_at[n] = np as u32;
         strong_at[n] = ns as u32;
         bpeer_at[n] = nb as u32;
         self.live_len = nl;
@@ -340,12 +338,19 @@ impl Net {
     /// The same digit in the peer cells of node `v`.
     #[inline]
     fn peers(&self, v: usize) -> &[u16] {
-        &self.peer[self.peer_at[v] as usize..self.peer_at[v + 1] as usize]
+        &self.peer[self.peer_at[v] as usize..self.weak_at[v + 1] as usize]
     }
 
-    /// The same digit in the peer bivalue cells of node `v` (a node of a bivalue cell).
+    /// The nodes node `v` turns off: the other nodes of its cell, then the same digit in its peer cells.
     #[inline]
-    fn bivalue_peers(&self, v: usize) -> &[u16] {
+    fn weak(&self, v: usize) -> &[u16] {
+        &self.peer[self.weak_at[v] as usize..self.weak_at[v + 1] as usize]
+    }
+
+    /// For a node of a bivalue cell, the nodes it turns off in bivalue cells: its cell's other node, then the
+    /// same digit in its peer bivalue cells.
+    #[inline]
+    fn bivalue_weak(&self, v: usize) -> &[u16] {
         &self.bpeer[self.bpeer_at[v] as usize..self.bpeer_at[v + 1] as usize]
     }
 
@@ -545,21 +550,13 @@ impl<'a, const W: usize> Bfs<'a, W> {
                 let v = usize::from(v);
                 let mut acc: Set<W> = [0; W];
                 // Without links through houses only bivalue cells are ever "on" (the starts and their partners).
-                let peers = if LX {
-                    net.peers(v)
-                } else {
-                    net.bivalue_peers(v)
+                let weak = match (LX, LY) {
+                    (true, true) => net.weak(v),
+                    (true, false) => net.peers(v),
+                    _ => net.bivalue_weak(v),
                 };
-                for &u in peers {
+                for &u in weak {
                     or_into(&mut acc, &src[usize::from(u) % cap]);
-                }
-                if links.y {
-                    let (first, end) = net.mates[v];
-                    for u in usize::from(first)..usize::from(end) {
-                        if u != v {
-                            or_into(&mut acc, &src[u % cap]);
-                        }
-                    }
                 }
                 if exclude {
                     // A loop leaves its start by another way than the one that closes it.
@@ -1031,16 +1028,9 @@ fn shortest_chain<const W: usize>(
         let v = usize::from(v);
         let b = (!is_live[v / BITS] >> (v % BITS) & 1) << (v % BITS);
         let w = (v / BITS) % W;
-        for &u in net.peers(v) {
+        let weak = if links.y { net.weak(v) } else { net.peers(v) };
+        for &u in weak {
             dead[usize::from(u)][w] |= b;
-        }
-        if links.y {
-            let (first, end) = net.mates[v];
-            for u in usize::from(first)..usize::from(end) {
-                dead[u][w] |= b;
-            }
-            // A node is not its own weak neighbour.
-            dead[v][w] &= !(1 << (v % BITS));
         }
     }
     let dead: &[Set<W>] = dead;
