@@ -410,6 +410,10 @@ pub(crate) struct Buffers {
     history: Vec<Word>,
     /// For the forcing chains: for each node, the nodes without a partner that its "on" turns off.
     dead_of: Vec<Word>,
+    /// The queue of the single searches that rebuild a chain's path.
+    queue: Vec<(u16, u16)>,
+    /// Lists of nodes of some digits, for the searches on one digit at a time.
+    digit_nodes: [Vec<u16>; 2],
 }
 
 /// The first `len` node sets of `W` words in `v`.
@@ -965,7 +969,7 @@ fn shortest_loop<const W: usize>(
         nodes,
         false,
     );
-    let mut done = vec![false; net.len()];
+    let mut done = [0 as Word; NODES.div_ceil(BITS)];
     let mut looped = Vec::new();
     // A loop back to the start at level L (odd: an "on" level) has L - 1 nodes; the last level worth computing is
     // the last odd one up to kmax + 1.
@@ -975,9 +979,10 @@ fn shortest_loop<const W: usize>(
         let any = bfs.step(Some(&mut looped));
         for &v in &looped {
             let v = usize::from(v);
-            if std::mem::replace(&mut done[v], true) {
+            if done[v / BITS] >> (v % BITS) & 1 != 0 {
                 continue;
             }
+            done[v / BITS] |= 1 << (v % BITS);
             left -= 1;
             let start = net.node(v, true);
             if links == Y && !y_loop_may_eliminate(g, start, bfs.level - 1) {
@@ -1081,15 +1086,19 @@ fn shortest_chain<const W: usize>(
     best.map(|(k, idx)| (k, net.node(idx / 2, idx % 2 == 0)))
 }
 
-/// The nodes of `list` whose digit is in `digits` (the list itself when that is every digit).
-fn of_digits<'a>(net: &Net, list: &'a [u16], digits: u16) -> std::borrow::Cow<'a, [u16]> {
+/// The nodes of `list` whose digit is in `digits`: the list itself when that is every digit, else `out` filled
+/// with them.
+fn of_digits<'a>(net: &Net, list: &'a [u16], digits: u16, out: &'a mut Vec<u16>) -> &'a [u16] {
     if digits == 0x1ff {
-        std::borrow::Cow::Borrowed(list)
+        list
     } else {
-        list.iter()
-            .copied()
-            .filter(|&v| digits & digit_bit(net.digit(usize::from(v))) != 0)
-            .collect()
+        out.clear();
+        out.extend(
+            list.iter()
+                .copied()
+                .filter(|&v| digits & digit_bit(net.digit(usize::from(v))) != 0),
+        );
+        out
     }
 }
 
@@ -1130,14 +1139,16 @@ fn unary(
             } else {
                 0x1ff
             };
+            let [mut a, mut b] = std::mem::take(&mut finder.buffers.digit_nodes);
             let (nodes, live) = (
-                of_digits(net, net.all(), digits),
-                of_digits(net, net.live_nodes(X), digits),
+                of_digits(net, net.all(), digits, &mut a),
+                of_digits(net, net.live_nodes(X), digits, &mut b),
             );
             let found = by_width!(
                 n,
-                shortest_chain(net, X, &nodes, &live, kmax, &mut finder.buffers)
+                shortest_chain(net, X, nodes, live, kmax, &mut finder.buffers)
             );
+            finder.buffers.digit_nodes = [a, b];
             finder.searched(slot, found.is_some());
             finder.clean_upto[slot] = if found.is_some() { 0 } else { kmax };
             (kmax, found)
@@ -1178,21 +1189,14 @@ fn unary(
                 } else {
                     0x1ff
                 };
-                let live = of_digits(net, net.live_nodes(links), digits);
+                let [mut a, b] = std::mem::take(&mut finder.buffers.digit_nodes);
+                let live = of_digits(net, net.live_nodes(links), digits, &mut a);
                 let found = by_width!(
                     n,
-                    shortest_loop(
-                        g,
-                        net,
-                        links,
-                        &live,
-                        &live,
-                        kmax,
-                        queue,
-                        &mut finder.buffers
-                    )
+                    shortest_loop(g, net, links, live, live, kmax, queue, &mut finder.buffers)
                 )
                 .map(|(k, start, cycle)| (k, start, Some(cycle)));
+                finder.buffers.digit_nodes = [a, b];
                 if found.is_some() {
                     finder.searched(slot, true);
                     finder.clean_upto[slot] = 0;
@@ -1461,7 +1465,9 @@ pub(crate) fn find(
     let g = Graph::new(s);
     let mut net = std::mem::take(&mut finder.net);
     net.rebuild(&g);
-    let found = find_in(&g, &net, step, max, allowed, finder);
+    let mut queue = std::mem::take(&mut finder.buffers.queue);
+    let found = find_in(&g, &net, step, max, allowed, finder, &mut queue);
+    finder.buffers.queue = queue;
     finder.net = net;
     found
 }
@@ -1474,11 +1480,11 @@ fn find_in(
     max: Rating,
     allowed: TechniqueSet,
     finder: &mut Finder,
+    queue: &mut Vec<(u16, u16)>,
 ) -> bool {
     let s = g.s;
     let explain = finder.explain;
-    let mut queue = Vec::with_capacity(2 * NODES);
-    if let Some(u) = unary(g, net, max, allowed, finder, &mut queue) {
+    if let Some(u) = unary(g, net, max, allowed, finder, queue) {
         step.start(u.technique);
         step.rating = u.rating;
         let start = u.start;
@@ -1499,7 +1505,7 @@ fn find_in(
             ..start
         };
         if explain {
-            let nodes = path(g, start, target, u.links, &mut queue);
+            let nodes = path(g, start, target, u.links, queue);
             fill_chain(step, &nodes);
         }
         let cand = Candidate::new(start.cell(), start.digit());
@@ -1519,7 +1525,7 @@ fn find_in(
         step.rating = r;
         if explain {
             for &b in &branches {
-                let nodes = path(g, b, target, XY, &mut queue);
+                let nodes = path(g, b, target, XY, queue);
                 fill_chain(step, &nodes);
             }
         }
