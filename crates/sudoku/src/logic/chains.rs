@@ -946,7 +946,8 @@ fn longest_useful(base: Rating, max: Rating, best: Option<(Rating, usize)>) -> u
 /// The shortest loop of at most `kmax` nodes through a start ("on") of `starts` (in node order), following
 /// `links`, whose loop has eliminations: (length, start, loop). Among loops of the same length, the first start
 /// wins; a start whose shortest loop eliminates nothing is not taken further. The search runs through `nodes`
-/// (which hold every node that has a partner, the only ones a loop can pass through).
+/// (which hold every node that has a partner, the only ones a loop can pass through). The loops shorter than
+/// `min_k` are known to eliminate nothing (see [`unary`]).
 #[allow(clippy::too_many_arguments)] // one search's parameters
 fn shortest_loop<const W: usize>(
     g: &Graph,
@@ -955,9 +956,15 @@ fn shortest_loop<const W: usize>(
     starts: &[u16],
     nodes: &[u16],
     kmax: usize,
+    min_k: usize,
     queue: &mut Vec<(u16, u16)>,
     buf: &mut Buffers,
 ) -> Option<(usize, Node, Cycle)> {
+    // Loops have an even number of nodes (they close at an "on" level).
+    let min_k = min_k.saturating_add(1) & !1;
+    if min_k > kmax {
+        return None;
+    }
     let mut left = starts.len();
     let mut bfs = Bfs::<W>::new(
         net.adjacency(links),
@@ -985,10 +992,14 @@ fn shortest_loop<const W: usize>(
             done[v / BITS] |= 1 << (v % BITS);
             left -= 1;
             let start = net.node(v, true);
-            if links == Y && !y_loop_may_eliminate(g, start, bfs.level - 1) {
+            if bfs.level - 1 < min_k
+                || (links == Y && !y_loop_may_eliminate(g, start, bfs.level - 1))
+            {
                 continue;
             }
             if let Some(cycle) = cycle_nodes(g, start, links, queue) {
+                // The loop rebuilt is a shortest one, as the search's.
+                debug_assert_eq!(cycle.0.len(), bfs.level - 1);
                 return Some((bfs.level - 1, start, cycle));
             }
         }
@@ -1002,7 +1013,8 @@ fn shortest_loop<const W: usize>(
 /// The shortest chain following `links` of at most `kmax` nodes from `starts` (every node of some digits):
 /// (length, start). A start "on" that reaches its own "off" (at its level), or a start "off" one of whose
 /// partners, assumed "on", reaches it "on" (one more than that level). Among chains of the same length, the first
-/// start wins (node order, "on" first). `live` holds the starts with a partner.
+/// start wins (node order, "on" first). `live` holds the starts with a partner. Also returns a bound: every chain
+/// from a start "on" (to its own "off") has at least that many nodes (`usize::MAX` when there is none).
 ///
 /// One search from every start assumed "on" finds both kinds: a start "off" turns on its partners and nothing
 /// else, so what it reaches after that is what its partners reach, one level later.
@@ -1013,7 +1025,7 @@ fn shortest_chain<const W: usize>(
     live: &[u16],
     kmax: usize,
     buf: &mut Buffers,
-) -> Option<(usize, Node)> {
+) -> (Option<(usize, Node)>, usize) {
     let n = net.len();
     let adj = net.adjacency(links);
     // The "off" of a node without a partner leads nowhere: the search leaves them out, and finds when such a start
@@ -1042,7 +1054,13 @@ fn shortest_chain<const W: usize>(
     let mut bfs = Bfs::<W>::new(adj, n, buf, starts, true, live, live, false);
     let mut kmax = kmax;
     let mut best: Option<(usize, usize)> = None;
+    // The shortest chain seen from a start "on", better than the best or not.
+    let mut on_min = usize::MAX;
+    let mut exhausted = false;
     let mut consider = |k: usize, idx: usize, kmax: &mut usize| {
+        if idx % 2 == 0 {
+            on_min = on_min.min(k);
+        }
         if best.is_none_or(|b| (k, idx) < b) {
             best = Some((k, idx));
             *kmax = (*kmax).min(k);
@@ -1079,11 +1097,22 @@ fn shortest_chain<const W: usize>(
             }
         }
         if !any {
+            exhausted = true;
             break;
         }
     }
+    // Every chain from a start "on" up to the last level was seen (its last step at an "off" level, or, from a
+    // start without a partner, at the "on" level before); after a level that reached nothing new, every chain.
+    let on_bound = if exhausted {
+        on_min
+    } else {
+        on_min.min(bfs.level + 1)
+    };
     buf.dead_of = dead_of;
-    best.map(|(k, idx)| (k, net.node(idx / 2, idx % 2 == 0)))
+    (
+        best.map(|(k, idx)| (k, net.node(idx / 2, idx % 2 == 0))),
+        on_bound,
+    )
 }
 
 /// The nodes of `list` whose digit is in `digits`: the list itself when that is every digit, else `out` filled
@@ -1144,7 +1173,7 @@ fn unary(
                 of_digits(net, net.all(), digits, &mut a),
                 of_digits(net, net.live_nodes(X), digits, &mut b),
             );
-            let found = by_width!(
+            let (found, _) = by_width!(
                 n,
                 shortest_chain(net, X, nodes, live, kmax, &mut finder.buffers)
             );
@@ -1154,6 +1183,28 @@ fn unary(
             (kmax, found)
         })
     };
+    // Then, unless an X-chain is found (which often makes them useless), the forcing chains, as far as they would
+    // look with nothing found before them. A cycle (Y or mixed) that eliminates a candidate makes a forcing chain
+    // from that candidate assumed "on" of at most two nodes more than the cycle (as for X-cycles above), so the
+    // cycles shorter than the shortest such chain less two eliminate nothing and need no look.
+    let forcing = {
+        let t = Technique::ForcingChain;
+        // Forcing chains have an even number of nodes.
+        let kmax = longest_useful(t.base_rating(), max, None) & !1;
+        (allowed.contains(t)
+            && t.base_rating() <= max
+            && kmax > 0
+            && x_chains.is_none_or(|(_, found)| found.is_none()))
+        .then(|| {
+            let (all, live) = (net.all(), net.live_nodes(XY));
+            by_width!(
+                n,
+                shortest_chain(net, XY, all, live, kmax, &mut finder.buffers)
+            )
+        })
+    };
+    // The shortest cycle worth rebuilding, from the forcing chains searched so far.
+    let mut min_cycle = forcing.map_or(0, |(_, on_bound)| on_bound.saturating_sub(2));
     for (t, links, is_loop) in modes {
         let base = t.base_rating();
         if !allowed.contains(t) || base > max {
@@ -1193,7 +1244,17 @@ fn unary(
                 let live = of_digits(net, net.live_nodes(links), digits, &mut a);
                 let found = by_width!(
                     n,
-                    shortest_loop(g, net, links, live, live, kmax, queue, &mut finder.buffers)
+                    shortest_loop(
+                        g,
+                        net,
+                        links,
+                        live,
+                        live,
+                        kmax,
+                        0,
+                        queue,
+                        &mut finder.buffers
+                    )
                 )
                 .map(|(k, start, cycle)| (k, start, Some(cycle)));
                 finder.buffers.digit_nodes = [a, b];
@@ -1223,9 +1284,10 @@ fn unary(
                         g,
                         net,
                         links,
-                        &live,
-                        &live,
+                        live,
+                        live,
                         kmax,
+                        min_cycle,
                         queue,
                         &mut finder.buffers
                     )
@@ -1243,22 +1305,29 @@ fn unary(
                     g,
                     net,
                     links,
-                    &live,
-                    &live,
+                    live,
+                    live,
                     kmax,
+                    min_cycle,
                     queue,
                     &mut finder.buffers
                 )
             )
             .map(|(k, start, cycle)| (k, start, Some(cycle)))
+        } else if let Some((found, _)) = forcing {
+            // Searched first (above); the chains longer than this search allows are no better than the best.
+            found
+                .filter(|&(k, _)| k <= kmax)
+                .map(|(k, start)| (k, start, None))
         } else {
             // Forcing chains have an even number of nodes.
             let (all, live) = (net.all(), net.live_nodes(XY));
-            by_width!(
+            let (found, on_bound) = by_width!(
                 n,
                 shortest_chain(net, XY, all, live, kmax & !1, &mut finder.buffers)
-            )
-            .map(|(k, start)| (k, start, None))
+            );
+            min_cycle = on_bound.saturating_sub(2);
+            found.map(|(k, start)| (k, start, None))
         };
         if let Some((k, start, cycle)) = found {
             best = Some(Unary {
