@@ -1058,7 +1058,7 @@ fn shortest_chain<const W: usize>(
     let mut on_min = usize::MAX;
     let mut exhausted = false;
     let mut consider = |k: usize, idx: usize, kmax: &mut usize| {
-        if idx % 2 == 0 {
+        if idx.is_multiple_of(2) {
             on_min = on_min.min(k);
         }
         if best.is_none_or(|b| (k, idx) < b) {
