@@ -279,7 +279,7 @@ impl Net {
             nb += usize::from(in_bivalue);
             let strong_from = ns;
             let pos = s.positions(di as u8 + 1);
-            // Without branches in the loop (which would mispredict): each node is written, and kept by moving on.
+            // The peers, and those in bivalue cells (each written, and kept by moving on: no branch to mispredict).
             let mut m = PEERS[c] & pos;
             while m != 0 {
                 let p = m.trailing_zeros() as usize;
