@@ -136,10 +136,14 @@ fn push_single(step: &mut Step, cell: usize, d: u8, house: usize) {
 pub(crate) struct LockedSites([[u16; 9]; 4]);
 
 impl LockedSites {
-    /// The sites of the state whose house views are `views`.
-    pub(crate) fn new(views: &[HouseView; 27]) -> Self {
+    /// The sites of the state whose house views are `views`, for the digits in `digits` (bit `d - 1`; the other
+    /// digits get none: [`locked`] looks only at the digits of its scope).
+    pub(crate) fn new(views: &[HouseView; 27], digits: u16) -> Self {
         let mut t = [[0u16; 9]; 4];
         for di in 0..9 {
+            if digits & 1 << di == 0 {
+                continue;
+            }
             let hp = |h: usize| views[h].pos[di];
             for i in 0..9 {
                 let (band, stack) = (i / 3, i % 3);

@@ -228,7 +228,17 @@ impl Finder {
             return false;
         }
         let views = basic::house_views(s);
-        let sites = basic::LockedSites::new(&views);
+        // Sites only for the digits the four kinds of locked candidates will look at (their scopes stay as they
+        // are until each has searched).
+        let locked_digits = [
+            T::DirectPointing,
+            T::DirectClaiming,
+            T::Pointing,
+            T::Claiming,
+        ]
+        .iter()
+        .fold(0, |a, &t| a | self.scope(t as usize).digits);
+        let sites = basic::LockedSites::new(&views, locked_digits);
         scoped!(T::DirectPointing, T::DirectPointing, |sc| basic::locked(
             s, &views, &sites, step, true, true, sc
         ));
@@ -401,9 +411,33 @@ pub(crate) fn fill_with_singles(
 }
 
 /// Solve as far as the techniques allow, easiest first.
-pub fn solve(mut state: Candidates, opts: &Options) -> Outcome {
-    let mut step = Step::default();
+pub fn solve(state: Candidates, opts: &Options) -> Outcome {
     let mut finder = Finder::new(opts.record);
+    // The chain searches' memory of the last puzzle solved on this thread, instead of new (zeroed) memory: the
+    // searches rebuild what they read, so this saves only the allocations.
+    if let Some((buffers, net)) = SPARE.with(|s| s.borrow_mut().take()) {
+        finder.buffers = buffers;
+        finder.net = net;
+    }
+    let outcome = solve_with(state, opts, &mut finder);
+    SPARE.with(|s| {
+        *s.borrow_mut() = Some((
+            std::mem::take(&mut finder.buffers),
+            std::mem::take(&mut finder.net),
+        ));
+    });
+    outcome
+}
+
+thread_local! {
+    /// The chain searches' memory, kept on each thread from one [`solve`] to the next.
+    static SPARE: std::cell::RefCell<Option<(chains::Buffers, chains::Net)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// [`solve`] with the finder given.
+fn solve_with(mut state: Candidates, opts: &Options, finder: &mut Finder) -> Outcome {
+    let mut step = Step::default();
     let mut hardest: Option<Technique> = None;
     let mut rating = Rating(0);
     let mut steps = Vec::new();
