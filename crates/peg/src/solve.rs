@@ -107,7 +107,9 @@ pub struct Solver {
     finish_classes: Vec<u8>,
     /// Pagoda weights scaled to integers, rounded up, and the finish's weight rounded down.
     pagoda: Option<(Vec<u64>, u64)>,
-    /// `table[k]`: normal forms of the positions with `k` pegs from which the finish can be reached.
+    /// `table[k]`: normal forms of the positions with `k` pegs from which the finish can be reached. Built at
+    /// the first question that passes the position-class test (empty until then), so that a question refused
+    /// by its class is answered at once.
     table: Vec<FastSet>,
     dead: FastSet,
     options: SolverOptions,
@@ -163,7 +165,7 @@ impl Solver {
             .map(|h| lattice_distance(board, h, centre))
             .collect();
 
-        let mut solver = Solver {
+        Solver {
             board: board.clone(),
             finish,
             kernel,
@@ -178,9 +180,7 @@ impl Solver {
             neighbours,
             distance,
             beam_failed: FastSet::default(),
-        };
-        solver.build_table(&finishes);
-        solver
+        }
     }
 
     /// A solver with the complete table of finishable positions ([`FinishTable`]): every question is then a
@@ -223,10 +223,12 @@ impl Solver {
     }
 
     /// Build the backward table: level 1 is the finish, level k+1 the positions with a jump into level k.
-    fn build_table(&mut self, finishes: &[usize]) {
+    fn build_table(&mut self) {
         let mut level1 = FastSet::default();
-        for &h in finishes {
-            level1.insert(self.norm(Position::EMPTY.with_peg(h)));
+        for h in 0..self.board.holes() {
+            if self.finish.is_finished(Position::EMPTY.with_peg(h)) {
+                level1.insert(self.norm(Position::EMPTY.with_peg(h)));
+            }
         }
         self.table = vec![FastSet::default(), level1];
         let mut total = 0usize;
@@ -285,9 +287,9 @@ impl Solver {
         self.dead.len()
     }
 
-    /// Largest number of pegs covered by the backward table.
+    /// Largest number of pegs covered by the backward table (0 before the first question that needed it).
     pub fn table_pegs(&self) -> usize {
-        self.table.len() - 1
+        self.table.len().saturating_sub(1)
     }
 
     /// Whether the finish can still be reached from `pos`.
@@ -307,6 +309,9 @@ impl Solver {
         }
         if let Some(t) = &self.complete {
             return Ok(t.solve(pos));
+        }
+        if self.table.is_empty() {
+            self.build_table();
         }
         if pos.pegs() as usize >= self.table.len() && !self.beam_failed.contains(&pos.bits()) {
             for width in BEAM_WIDTHS {
@@ -613,6 +618,12 @@ mod tests {
         let f = Board::builtin("french").unwrap();
         let mut s = Solver::new(&f, Finish::Anywhere);
         assert_eq!(s.solve(f.default_start()).unwrap(), None);
+        // Refused by its class alone: the backward table was not even built, nor any position examined.
+        assert_eq!((s.table_pegs(), s.nodes()), (0, 0));
+        // A question that passes the class test builds it.
+        let a3 = f.full().without_peg(f.parse_hole("a3").unwrap());
+        assert!(s.solve(a3).unwrap().is_some());
+        assert!(s.table_pegs() > 1);
     }
 
     #[test]
