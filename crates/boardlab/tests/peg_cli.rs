@@ -281,3 +281,40 @@ fn triangular_layout_file() {
     assert_eq!(v["holes"], 10);
     assert_eq!(v["start"], serde_json::json!(["5"]));
 }
+
+#[test]
+fn solve_gives_up_at_the_time_limit_with_a_message() {
+    // A diamond start that no search here decides quickly: the limit ends it with one line on stderr.
+    let started = std::time::Instant::now();
+    fails_with(
+        &[
+            "peg",
+            "solve",
+            "--board",
+            "diamond",
+            "--start",
+            "e1",
+            "--time-limit",
+            "1s",
+        ],
+        "no answer within the time limit of 1s",
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(60));
+    // A question answered in time is not affected.
+    boardlab()
+        .args([
+            "peg",
+            "solve",
+            "--board",
+            "diamond",
+            "--start",
+            "c5",
+            "--time-limit",
+            "1m",
+        ])
+        .assert()
+        .success();
+    usage_error(&["peg", "solve", "--time-limit", "0"], "not a duration");
+    usage_error(&["peg", "solve", "--time-limit", "5x"], "not a duration");
+    usage_error(&["peg", "solve", "--time-limit=-3"], "not a duration");
+}

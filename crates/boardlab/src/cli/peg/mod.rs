@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand, ValueEnum};
@@ -89,6 +90,48 @@ struct SolveArgs {
     /// available.
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     max_memory: Option<u64>,
+    /// Give up when the search has run this long without an answer (for example 30s, 5m or 2h; a bare number is
+    /// seconds). Default: no limit. Checked every few million positions, on boards of more than 36 holes (smaller
+    /// boards are decided by a complete enumeration when the search is slow).
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    time_limit: Option<Duration>,
+}
+
+/// A duration as the user would write it: `90s`, `2.5m`, `1.2h`.
+fn humantime(d: Duration) -> String {
+    let secs = d.as_secs_f64();
+    if secs < 120.0 {
+        format!("{}s", trim_float(secs))
+    } else if secs < 7200.0 {
+        format!("{}m", trim_float(secs / 60.0))
+    } else {
+        format!("{}h", trim_float(secs / 3600.0))
+    }
+}
+
+/// A number with at most one decimal, without a trailing `.0`.
+fn trim_float(x: f64) -> String {
+    let s = format!("{x:.1}");
+    s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
+}
+
+/// Parse a duration such as `30`, `30s`, `1.5m` or `2h`.
+fn parse_duration(s: &str) -> Result<Duration, String> {
+    let t = s.trim();
+    let (num, scale) = match t.char_indices().last() {
+        Some((i, 's')) => (&t[..i], 1.0),
+        Some((i, 'm')) => (&t[..i], 60.0),
+        Some((i, 'h')) => (&t[..i], 3600.0),
+        _ => (t, 1.0),
+    };
+    match num.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 && x * scale < 1e9 => {
+            Ok(Duration::from_secs_f64(x * scale))
+        }
+        _ => Err(format!(
+            "'{s}' is not a duration: give a positive number of seconds, or one ending in s, m or h (30s, 5m, 2h)"
+        )),
+    }
 }
 
 /// Parse a size such as `512M`, `4G`, `1.5GiB`, `300MB`, or a bare number of MiB.
@@ -505,6 +548,7 @@ fn solve(a: SolveArgs, out: &Output) -> anyhow::Result<ExitCode> {
         max_nodes: Some(SOLVE_SLICE),
         ..SolverOptions::default()
     };
+    let began = Instant::now();
     let mut solver = Solver::with_options(&board, finish, options);
     let result = match solver.solve(start) {
         Err(peg::SolveError::NodeLimit { .. }) if board.holes() <= 36 => {
@@ -518,11 +562,25 @@ fn solve(a: SolveArgs, out: &Output) -> anyhow::Result<ExitCode> {
             let spinner = out.spinner("searching");
             loop {
                 match solver.solve(start) {
-                    Err(peg::SolveError::NodeLimit { .. }) => spinner.set_message(format!(
-                        "searching: {} positions examined, {} known dead",
-                        sep(u128::from(solver.nodes())),
-                        sep(solver.dead_positions() as u128)
-                    )),
+                    Err(peg::SolveError::NodeLimit { .. }) => {
+                        if let Some(limit) = a.time_limit
+                            && began.elapsed() >= limit
+                        {
+                            spinner.finish_and_clear();
+                            anyhow::bail!(
+                                "no answer within the time limit of {}: the search examined {} positions and \
+                                 knows {} dead ones; give it more time with --time-limit",
+                                humantime(limit),
+                                sep(u128::from(solver.nodes())),
+                                sep(solver.dead_positions() as u128)
+                            );
+                        }
+                        spinner.set_message(format!(
+                            "searching: {} positions examined, {} known dead",
+                            sep(u128::from(solver.nodes())),
+                            sep(solver.dead_positions() as u128)
+                        ))
+                    }
                     r => {
                         spinner.finish_and_clear();
                         break r?;
