@@ -563,22 +563,20 @@ fn solve(a: SolveArgs, out: &Output) -> anyhow::Result<ExitCode> {
             loop {
                 match solver.solve(start) {
                     Err(peg::SolveError::NodeLimit { .. }) => {
+                        let examined = sep(u128::from(solver.nodes()));
+                        let dead = sep(solver.dead_positions() as u128);
                         if let Some(limit) = a.time_limit
                             && began.elapsed() >= limit
                         {
                             spinner.finish_and_clear();
-                            anyhow::bail!(
-                                "no answer within the time limit of {}: the search examined {} positions and \
-                                 knows {} dead ones; give it more time with --time-limit",
-                                humantime(limit),
-                                sep(u128::from(solver.nodes())),
-                                sep(solver.dead_positions() as u128)
+                            bail!(
+                                "no answer within the time limit of {}: the search examined {examined} positions \
+                                 and knows {dead} dead ones; give it more time with --time-limit",
+                                humantime(limit)
                             );
                         }
                         spinner.set_message(format!(
-                            "searching: {} positions examined, {} known dead",
-                            sep(u128::from(solver.nodes())),
-                            sep(solver.dead_positions() as u128)
+                            "searching: {examined} positions examined, {dead} known dead"
                         ))
                     }
                     r => {
