@@ -54,10 +54,7 @@ impl FinishTable {
         group: &[Symmetry],
         opts: &Options<'_>,
     ) -> Result<FinishTable, CountError> {
-        let starts: Vec<u64> = match finish {
-            Finish::Anywhere => (0..board.holes()).map(|h| 1u64 << h).collect(),
-            Finish::Hole(h) => vec![1u64 << h],
-        };
+        let starts: Vec<u64> = finish.holes(board.holes()).map(|h| 1u64 << h).collect();
         FinishTable::build_from(board, finish, group, &starts, None, opts)
     }
 

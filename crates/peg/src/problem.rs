@@ -21,6 +21,14 @@ impl Finish {
                 Finish::Hole(h) => pos.has_peg(h),
             }
     }
+
+    /// The holes the last peg may end on, on a board of `holes` holes.
+    pub(crate) fn holes(self, holes: usize) -> std::ops::Range<usize> {
+        match self {
+            Finish::Anywhere => 0..holes,
+            Finish::Hole(h) => h..h + 1,
+        }
+    }
 }
 
 /// Why a problem cannot be set up.

@@ -140,13 +140,9 @@ impl Solver {
             Finish::Hole(h) => board.stabilizer(Position::EMPTY.with_peg(h)),
         };
         let kernel = Kernel::new(board, &group);
-        let finishes: Vec<usize> = match finish {
-            Finish::Anywhere => (0..board.holes()).collect(),
-            Finish::Hole(h) => vec![h],
-        };
-        let mut finish_classes: Vec<u8> = finishes
-            .iter()
-            .map(|&h| board.position_class(Position::EMPTY.with_peg(h)))
+        let mut finish_classes: Vec<u8> = finish
+            .holes(board.holes())
+            .map(|h| board.position_class(Position::EMPTY.with_peg(h)))
             .collect();
         finish_classes.sort_unstable();
         finish_classes.dedup();
@@ -225,10 +221,8 @@ impl Solver {
     /// Build the backward table: level 1 is the finish, level k+1 the positions with a jump into level k.
     fn build_table(&mut self) {
         let mut level1 = FastSet::default();
-        for h in 0..self.board.holes() {
-            if self.finish.is_finished(Position::EMPTY.with_peg(h)) {
-                level1.insert(self.norm(Position::EMPTY.with_peg(h)));
-            }
+        for h in self.finish.holes(self.board.holes()) {
+            level1.insert(self.norm(Position::EMPTY.with_peg(h)));
         }
         self.table = vec![FastSet::default(), level1];
         let mut total = 0usize;
