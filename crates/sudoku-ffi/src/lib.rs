@@ -104,23 +104,26 @@ pub unsafe extern "C" fn boardlab_sudoku_solve(
     };
     // A limit of SIZE_MAX counts to one less, so that a count never reads as INVALID.
     let limit = limit.min(INVALID - 1) as u64;
-    let (counted, stats) = sudoku::count_solutions_with_stats(&grid, limit);
-    if let Some(first) = counted.first
-        && !solution.is_null()
-    {
-        let mut out = [0u8; CELLS];
-        for (o, &v) in out.iter_mut().zip(first.digits()) {
-            *o = b'0' + v;
+    let (count, stats) = if solution.is_null() {
+        sudoku::solver::count_solutions_only_with_stats(&grid, limit)
+    } else {
+        let (counted, stats) = sudoku::count_solutions_with_stats(&grid, limit);
+        if let Some(first) = counted.first {
+            let mut out = [0u8; CELLS];
+            for (o, &v) in out.iter_mut().zip(first.digits()) {
+                *o = b'0' + v;
+            }
+            // SAFETY: the caller guarantees 81 writable bytes at `solution`; the puzzle was copied out before.
+            unsafe { std::ptr::copy_nonoverlapping(out.as_ptr(), solution.cast::<u8>(), CELLS) };
         }
-        // SAFETY: the caller guarantees 81 writable bytes at `solution`; the puzzle was copied out before.
-        unsafe { std::ptr::copy_nonoverlapping(out.as_ptr(), solution.cast::<u8>(), CELLS) };
-    }
+        (counted.count, stats)
+    };
     if !guesses.is_null() {
         // SAFETY: the caller guarantees a writable size_t at `guesses`.
         unsafe { guesses.write(usize::try_from(stats.guesses).unwrap_or(usize::MAX)) };
     }
     // The count is at most the limit, which fits a usize.
-    usize::try_from(counted.count).unwrap_or(INVALID - 1)
+    usize::try_from(count).unwrap_or(INVALID - 1)
 }
 
 /// Where `puzzle` cannot be read: the index of the first byte that is neither a digit nor `'.'`, `-1` when all
@@ -157,7 +160,12 @@ mod tests {
         let mut sol = [b'x'; 81];
         let mut guesses = usize::MAX;
         let n = unsafe {
-            boardlab_sudoku_solve(p.as_ptr().cast(), limit, sol.as_mut_ptr().cast(), &mut guesses)
+            boardlab_sudoku_solve(
+                p.as_ptr().cast(),
+                limit,
+                sol.as_mut_ptr().cast(),
+                &mut guesses,
+            )
         };
         (n, (sol[0] != b'x').then_some(sol), guesses)
     }
@@ -168,11 +176,20 @@ mod tests {
         assert_eq!(n, 1);
         assert_eq!(&sol.unwrap(), NORVIG_HARD_SOLUTION);
         // Zeros for empty cells read the same.
-        let zeros: Vec<u8> = NORVIG_HARD.iter().map(|&b| if b == b'.' { b'0' } else { b }).collect();
+        let zeros: Vec<u8> = NORVIG_HARD
+            .iter()
+            .map(|&b| if b == b'.' { b'0' } else { b })
+            .collect();
         assert_eq!(solve(&zeros, 2).1.unwrap(), *NORVIG_HARD_SOLUTION);
         let empty = [b'.'; 81];
-        assert_eq!(unsafe { boardlab_sudoku_count(empty.as_ptr().cast(), 100) }, 100);
-        assert_eq!(unsafe { boardlab_sudoku_count(empty.as_ptr().cast(), 0) }, 0);
+        assert_eq!(
+            unsafe { boardlab_sudoku_count(empty.as_ptr().cast(), 100) },
+            100
+        );
+        assert_eq!(
+            unsafe { boardlab_sudoku_count(empty.as_ptr().cast(), 0) },
+            0
+        );
         // A repeated clue: no solution, and the solution buffer untouched.
         let mut twice = *NORVIG_HARD;
         twice[1] = b'4';
@@ -180,7 +197,10 @@ mod tests {
         // In place.
         let mut buf = *NORVIG_HARD;
         let p = buf.as_mut_ptr().cast::<c_char>();
-        assert_eq!(unsafe { boardlab_sudoku_solve(p, 1, p, std::ptr::null_mut()) }, 1);
+        assert_eq!(
+            unsafe { boardlab_sudoku_solve(p, 1, p, std::ptr::null_mut()) },
+            1
+        );
         assert_eq!(&buf, NORVIG_HARD_SOLUTION);
     }
 
@@ -191,10 +211,19 @@ mod tests {
         let (n, sol, guesses) = solve(&bad, 2);
         assert_eq!((n, sol, guesses), (INVALID, None, usize::MAX));
         assert_eq!(unsafe { boardlab_sudoku_check(bad.as_ptr().cast()) }, 40);
-        assert_eq!(unsafe { boardlab_sudoku_check(NORVIG_HARD.as_ptr().cast()) }, -1);
+        assert_eq!(
+            unsafe { boardlab_sudoku_check(NORVIG_HARD.as_ptr().cast()) },
+            -1
+        );
         assert_eq!(unsafe { boardlab_sudoku_check(std::ptr::null()) }, -2);
-        assert_eq!(unsafe { boardlab_sudoku_count(std::ptr::null(), 2) }, INVALID);
+        assert_eq!(
+            unsafe { boardlab_sudoku_count(std::ptr::null(), 2) },
+            INVALID
+        );
         // A limit of SIZE_MAX never returns INVALID for a readable puzzle.
-        assert_eq!(unsafe { boardlab_sudoku_count(NORVIG_HARD.as_ptr().cast(), usize::MAX) }, 1);
+        assert_eq!(
+            unsafe { boardlab_sudoku_count(NORVIG_HARD.as_ptr().cast(), usize::MAX) },
+            1
+        );
     }
 }

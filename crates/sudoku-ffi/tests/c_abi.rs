@@ -25,7 +25,9 @@ fn static_lib() -> Option<PathBuf> {
 /// Compiles and links the C check program; `None` (with a notice) where that cannot be done here.
 fn build_c_program() -> Option<PathBuf> {
     let Some(lib) = static_lib() else {
-        eprintln!("NOTICE: libboardlab_sudoku.a not found beside the test binary; skipping the C test");
+        eprintln!(
+            "NOTICE: libboardlab_sudoku.a not found beside the test binary; skipping the C test"
+        );
         return None;
     };
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -80,7 +82,8 @@ fn build_c_program() -> Option<PathBuf> {
 /// top 95 when the shared data is beside the repository.
 fn puzzles() -> Vec<String> {
     let mut out = vec![
-        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......".to_string(),
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+            .to_string(),
         // Only two rows given: many solutions.
         format!("123456789456789123{}", ".".repeat(63)),
         // A 1 twice in column 1.
@@ -88,17 +91,23 @@ fn puzzles() -> Vec<String> {
         // A bad byte at index 3.
         format!("123?{}", ".".repeat(77)),
     ];
-    let top95 = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/sudoku-data/norvig_top95.txt");
+    let top95 =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/sudoku-data/norvig_top95.txt");
     match std::fs::read_to_string(&top95) {
         Ok(text) => out.extend(text.lines().filter(|l| l.len() >= 81).map(str::to_string)),
-        Err(_) => eprintln!("NOTICE: {} is absent; the C test uses its own puzzles only", top95.display()),
+        Err(_) => eprintln!(
+            "NOTICE: {} is absent; the C test uses its own puzzles only",
+            top95.display()
+        ),
     }
     out
 }
 
 #[test]
 fn c_program_agrees_with_the_reference_solver() {
-    let Some(program) = build_c_program() else { return };
+    let Some(program) = build_c_program() else {
+        return;
+    };
     let puzzles = puzzles();
     let mut child = Command::new(&program)
         .stdin(Stdio::piped())
@@ -127,7 +136,10 @@ fn c_program_agrees_with_the_reference_solver() {
             assert_eq!(*answer, "invalid at 3", "{p}");
             continue;
         }
-        let digits: Vec<u8> = bytes.iter().map(|&b| if b == b'.' { 0 } else { b - b'0' }).collect();
+        let digits: Vec<u8> = bytes
+            .iter()
+            .map(|&b| if b == b'.' { 0 } else { b - b'0' })
+            .collect();
         let grid = Grid::from_digits_allow_conflicts(digits.try_into().unwrap()).unwrap();
         let (count, first) = reference::count_solutions_with_first(&grid, 2);
         let (n, sol) = answer.split_once(' ').unwrap();

@@ -1,4 +1,6 @@
-//! Solving whole data files with a uniqueness check (counting up to 2 solutions), single thread.
+//! Solving whole data files, single thread: with a uniqueness check (counting up to 2 solutions, group
+//! `count_to_2`) and stopping at the first solution (group `first_solution`), on the sets of the side-by-side
+//! comparison with tdoku in the README.
 //!
 //! Reads `../shared/sudoku-data` beside the repository and skips (with a notice) when it is absent. Throughput
 //! is in puzzles per second ("elem/s"). Run with `cargo bench -p sudoku --bench solve`; pass a filter such as
@@ -19,6 +21,7 @@ const SETS: &[(&str, &str)] = &[
     ("forum_hardest_1106", "puzzles6_forum_hardest_1106"),
     ("serg_benchmark", "puzzles7_serg_benchmark"),
     ("unbiased_first1000", "puzzles1_unbiased_first1000"),
+    ("norvig_top95", "norvig_top95.txt"),
 ];
 
 fn load(file: &str) -> Option<Vec<Grid>> {
@@ -50,25 +53,30 @@ fn load(file: &str) -> Option<Vec<Grid>> {
 }
 
 fn solve_sets(c: &mut Criterion) {
-    let mut group = c.benchmark_group("count_to_2");
-    group
-        .sample_size(10)
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(5));
-    for &(name, file) in SETS {
-        let Some(puzzles) = load(file) else { continue };
-        group.throughput(Throughput::Elements(puzzles.len() as u64));
-        group.bench_function(name, |b| {
-            b.iter(|| {
-                let mut total = 0u64;
-                for p in &puzzles {
-                    total += sudoku::count_solutions(black_box(p), 2);
-                }
-                black_box(total)
-            })
-        });
+    let sets: Vec<(&str, Vec<Grid>)> = SETS
+        .iter()
+        .filter_map(|&(name, file)| Some((name, load(file)?)))
+        .collect();
+    for (group_name, limit) in [("count_to_2", 2), ("first_solution", 1)] {
+        let mut group = c.benchmark_group(group_name);
+        group
+            .sample_size(10)
+            .warm_up_time(Duration::from_secs(1))
+            .measurement_time(Duration::from_secs(5));
+        for (name, puzzles) in &sets {
+            group.throughput(Throughput::Elements(puzzles.len() as u64));
+            group.bench_function(*name, |b| {
+                b.iter(|| {
+                    let mut total = 0u64;
+                    for p in puzzles {
+                        total += sudoku::count_solutions(black_box(p), limit);
+                    }
+                    black_box(total)
+                })
+            });
+        }
+        group.finish();
     }
-    group.finish();
 }
 
 criterion_group!(benches, solve_sets);

@@ -16,6 +16,7 @@ const SETS: &[&str] = &[
     "puzzles6_forum_hardest_1106",
     "puzzles7_serg_benchmark",
     "puzzles1_unbiased_first1000",
+    "norvig_top95.txt",
 ];
 
 fn load(file: &str) -> Option<Vec<Grid>> {

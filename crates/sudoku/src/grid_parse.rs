@@ -242,6 +242,16 @@ impl PuzzleReader {
         self.line += 1;
         let line_no = self.line;
         let line = line.strip_suffix('\r').unwrap_or(line);
+        // The common case first: exactly 81 cells, digits and '.' or '0', outside a block, no repeated digit.
+        // Anything else (including a repeated digit, for its message) takes the general path below.
+        if self.block.is_none()
+            && let Some(grid) = plain_line(line.as_bytes())
+        {
+            return LineResults::one(Ok(ParsedPuzzle {
+                grid,
+                line: line_no,
+            }));
+        }
         let mut buf = LineBuf {
             cells: [0; CELLS],
             cols: [0; CELLS],
@@ -390,6 +400,36 @@ impl Iterator for LineResults {
     fn next(&mut self) -> Option<Self::Item> {
         self.items[0].take().or_else(|| self.items[1].take())
     }
+}
+
+/// The grid of a line of exactly 81 bytes, each `'1'..='9'`, `'.'` or `'0'`, with no digit repeated in a unit;
+/// `None` for any other line.
+fn plain_line(bytes: &[u8]) -> Option<Grid> {
+    let bytes: &[u8; CELLS] = bytes.try_into().ok()?;
+    let mut cells = [0u8; CELLS];
+    let mut bad = false;
+    for (c, &b) in cells.iter_mut().zip(bytes) {
+        let v = b.wrapping_sub(b'0');
+        bad |= v > 9 && b != b'.';
+        *c = if v > 9 { 0 } else { v };
+    }
+    if bad {
+        return None;
+    }
+    // Each digit at most once per row, column and box: 27 masks of seen digits.
+    let mut seen = [0u16; 27];
+    let mut repeat = 0u16;
+    for (i, &v) in cells.iter().enumerate() {
+        // Bit 0 stands for an empty cell and is ignored.
+        let bit = (1u16 << v) & !1;
+        let (r, c) = (i / 9, i % 9);
+        let b = 18 + (r / 3) * 3 + c / 3;
+        repeat |= (seen[r] | seen[9 + c] | seen[b]) & bit;
+        seen[r] |= bit;
+        seen[9 + c] |= bit;
+        seen[b] |= bit;
+    }
+    (repeat == 0).then(|| Grid::from_raw(cells))
 }
 
 /// Check a complete grid for repeated digits; `pos` gives each cell's line and column.

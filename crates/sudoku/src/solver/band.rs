@@ -192,7 +192,18 @@ trait Isa {
 
     /// Occupied minirows of a band-digit word (bit `3r + k`).
     fn minirows(w: u32) -> usize;
+
+    /// From the columns of a digit in the three bands (`c_0 | c_1 << 9 | c_2 << 18`, 9 bits each), the
+    /// minicolumns of stack `s`: bit `3b + k` for band `b` and column `3s + k`.
+    fn stack_minicols(cols: u32, s: usize) -> usize;
+
+    /// The inverse of [`Isa::stack_minicols`]: a 9-bit minicolumn set of stack `s` spread back onto the
+    /// columns of the three bands.
+    fn stack_spread(m: u32, s: usize) -> u32;
 }
+
+/// The columns of stack `s` in the three bands, in the layout of [`Isa::stack_minicols`].
+const STACK_COLS: [u32; 3] = [0x001C_0E07, 0x00E0_7038, 0x0703_81C0];
 
 /// Plain Rust, for every processor.
 struct Portable;
@@ -214,6 +225,19 @@ impl Isa for Portable {
     #[inline(always)]
     fn minirows(w: u32) -> usize {
         minirows(w)
+    }
+
+    #[inline(always)]
+    fn stack_minicols(cols: u32, s: usize) -> usize {
+        let sh = 3 * s;
+        (((cols >> sh) & 7) | (((cols >> (9 + sh)) & 7) << 3) | (((cols >> (18 + sh)) & 7) << 6))
+            as usize
+    }
+
+    #[inline(always)]
+    fn stack_spread(m: u32, s: usize) -> u32 {
+        let sh = 3 * s;
+        ((m & 7) << sh) | (((m >> 3) & 7) << (9 + sh)) | (((m >> 6) & 7) << (18 + sh))
     }
 }
 
@@ -262,10 +286,25 @@ impl Isa for Avx2 {
         // SAFETY: `Avx2` is only used from `count_x86`, which is only called once BMI2 was detected.
         unsafe { std::arch::x86_64::_pext_u32(t, 0x0124_9249) as usize }
     }
+
+    #[inline(always)]
+    fn stack_minicols(cols: u32, s: usize) -> usize {
+        // SAFETY: as for `minirows`.
+        unsafe { std::arch::x86_64::_pext_u32(cols, STACK_COLS[s]) as usize }
+    }
+
+    #[inline(always)]
+    fn stack_spread(m: u32, s: usize) -> u32 {
+        // SAFETY: as for `minirows`.
+        unsafe { std::arch::x86_64::_pdep_u32(m, STACK_COLS[s]) }
+    }
 }
 
 /// Extra weight in the guess score for an elimination that leaves a cell with one candidate.
 const WEIGHT: u32 = 3;
+
+/// Guesses after which the search stops counting digits per minirow and minicolumn.
+const STRONG_GUESSES: u64 = 1;
 
 /// Whether propagation counts digits per minirow.
 const MINIROWS: bool = true;
@@ -369,35 +408,30 @@ impl State {
 
     /// Stack permutations for the digits in `vdirty`. `false` on a contradiction.
     #[inline(always)]
-    fn settle_stacks(&mut self) -> bool {
+    fn settle_stacks<I: Isa>(&mut self) -> bool {
         let mut todo = self.vdirty;
         self.vdirty = 0;
         while todo != 0 {
             let d = todo.trailing_zeros() as usize;
             todo &= todo - 1;
-            let c = [
-                columns(self.f[d]),
-                columns(self.f[9 + d]),
-                columns(self.f[18 + d]),
-            ];
-            let mut allowed = [0u32; 3];
+            let cols =
+                columns(self.f[d]) | columns(self.f[9 + d]) << 9 | columns(self.f[18 + d]) << 18;
+            let mut allowed = 0u32;
             for s in 0..3 {
-                let sh = 3 * s;
-                let occ =
-                    ((c[0] >> sh) & 7) | (((c[1] >> sh) & 7) << 3) | (((c[2] >> sh) & 7) << 6);
-                let a = PERM_ALLOWED[occ as usize] as u32;
+                let a = PERM_ALLOWED[I::stack_minicols(cols, s)] as u32;
                 if a == 0 {
                     return false;
                 }
-                allowed[0] |= (a & 7) << sh;
-                allowed[1] |= ((a >> 3) & 7) << sh;
-                allowed[2] |= ((a >> 6) & 7) << sh;
+                allowed |= I::stack_spread(a, s);
             }
-            for b in 0..3 {
-                if allowed[b] != c[b] {
-                    let j = 9 * b + d;
-                    self.f[j] &= allowed[b] * COLS_TO_BAND;
-                    self.dirty |= 1 << j;
+            if allowed != cols {
+                for b in 0..3 {
+                    let a = (allowed >> (9 * b)) & 0x1FF;
+                    if a != (cols >> (9 * b)) & 0x1FF {
+                        let j = 9 * b + d;
+                        self.f[j] &= a * COLS_TO_BAND;
+                        self.dirty |= 1 << j;
+                    }
                 }
             }
         }
@@ -516,27 +550,17 @@ impl State {
     /// Minicolumn counting, the same reasoning as [`State::minirow_counts`] for three cells of a column in a box,
     /// with the stack permutations deciding which digits are forced.
     #[inline(always)]
-    fn minicolumn_counts(&mut self) -> Option<bool> {
+    fn minicolumn_counts<I: Isa>(&mut self) -> Option<bool> {
         let mut occ = [0u32; 9];
         let mut forced = [0u32; 9];
         let (mut p1, mut p2, mut p3, mut p4) = (0u32, 0u32, 0u32, 0u32);
         let (mut q1, mut q2, mut q3, mut q4) = (0u32, 0u32, 0u32, 0u32);
         for d in 0..9 {
-            let c = [
-                columns(self.f[d]),
-                columns(self.f[9 + d]),
-                columns(self.f[18 + d]),
-            ];
-            let o = c[0] | (c[1] << 9) | (c[2] << 18);
+            let o =
+                columns(self.f[d]) | columns(self.f[9 + d]) << 9 | columns(self.f[18 + d]) << 18;
             let mut fo = 0u32;
             for st in 0..3 {
-                let sh = 3 * st;
-                let idx =
-                    ((c[0] >> sh) & 7) | (((c[1] >> sh) & 7) << 3) | (((c[2] >> sh) & 7) << 6);
-                let fs = PERM_FORCED[idx as usize] as u32;
-                fo |= ((fs & 7) << sh)
-                    | (((fs >> 3) & 7) << (9 + sh))
-                    | (((fs >> 6) & 7) << (18 + sh));
+                fo |= I::stack_spread(PERM_FORCED[I::stack_minicols(o, st)] as u32, st);
             }
             occ[d] = o;
             forced[d] = fo;
@@ -594,7 +618,7 @@ impl State {
 
     /// Propagate to a fixed point. `false` on a contradiction.
     #[inline(always)]
-    fn propagate<I: Isa>(&mut self) -> bool {
+    fn propagate<I: Isa>(&mut self, counts: bool) -> bool {
         loop {
             if !self.settle_bands::<I>() {
                 return false;
@@ -605,14 +629,14 @@ impl State {
                 Some(false) => {}
             }
             if self.vdirty != 0 {
-                if !self.settle_stacks() {
+                if !self.settle_stacks::<I>() {
                     return false;
                 }
                 if self.dirty != 0 {
                     continue;
                 }
             }
-            match if MINIROWS {
+            match if MINIROWS && counts {
                 self.minirow_counts::<I>()
             } else {
                 Some(false)
@@ -621,8 +645,8 @@ impl State {
                 Some(true) => continue,
                 Some(false) => {}
             }
-            match if MINICOLS {
-                self.minicolumn_counts()
+            match if MINICOLS && counts {
+                self.minicolumn_counts::<I>()
             } else {
                 Some(false)
             } {
@@ -750,8 +774,26 @@ impl State {
 /// On x86_64 processors with AVX2, BMI1/2, POPCNT and LZCNT (detected at run time, once), the search runs in a
 /// copy compiled for them; elsewhere in the portable copy. Both come from the same source.
 pub(crate) fn count(grid: &Grid, limit: u64) -> (u64, Option<Grid>, u64) {
-    let (n, first, _, guesses) = count_keep_last(grid, limit);
+    let (n, first, _, guesses) = dispatch(grid, limit, Keep::First);
     (n, first, guesses)
+}
+
+/// [`count`] without building any solution: the count and the number of guesses.
+pub(crate) fn count_only(grid: &Grid, limit: u64) -> (u64, u64) {
+    let (n, _, _, guesses) = dispatch(grid, limit, Keep::None);
+    (n, guesses)
+}
+
+/// Which solutions a search builds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Keep {
+    /// None.
+    None,
+    /// The first found.
+    First,
+    /// The first and the last found.
+    #[cfg_attr(not(test), allow(dead_code))]
+    FirstAndLast,
 }
 
 /// Whether this processor has what the `*_x86` copies are compiled for: AVX2, POPCNT, BMI1/2 and LZCNT.
@@ -765,15 +807,21 @@ fn has_x86_features() -> bool {
 }
 
 /// [`count`], also keeping the last solution found (the `limit`-th when there are that many).
+#[cfg(test)]
 pub(crate) fn count_keep_last(grid: &Grid, limit: u64) -> (u64, Option<Grid>, Option<Grid>, u64) {
+    dispatch(grid, limit, Keep::FirstAndLast)
+}
+
+/// [`count_impl`] in the copy for this processor.
+fn dispatch(grid: &Grid, limit: u64, keep: Keep) -> (u64, Option<Grid>, Option<Grid>, u64) {
     #[cfg(target_arch = "x86_64")]
     {
         if has_x86_features() {
             // SAFETY: the features this copy is compiled for were just detected on this processor.
-            return unsafe { count_x86(grid, limit) };
+            return unsafe { count_x86(grid, limit, keep) };
         }
     }
-    count_impl::<Portable>(grid, limit)
+    count_impl::<Portable>(grid, limit, keep)
 }
 
 /// [`count_impl`] compiled for processors with AVX2, BMI1/2, POPCNT and LZCNT.
@@ -782,13 +830,18 @@ pub(crate) fn count_keep_last(grid: &Grid, limit: u64) -> (u64, Option<Grid>, Op
 /// The processor must support those features.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
-unsafe fn count_x86(grid: &Grid, limit: u64) -> (u64, Option<Grid>, Option<Grid>, u64) {
-    count_impl::<Avx2>(grid, limit)
+unsafe fn count_x86(grid: &Grid, limit: u64, keep: Keep) -> (u64, Option<Grid>, Option<Grid>, u64) {
+    count_impl::<Avx2>(grid, limit, keep)
 }
 
-/// The search; always inlined into its callers so that each gets a copy built for its target features.
+/// The search; always inlined into its callers so that each gets a copy built for its target features. Only the
+/// solutions `keep` asks for are built; the others are returned as `None`.
 #[inline(always)]
-fn count_impl<I: Isa>(grid: &Grid, limit: u64) -> (u64, Option<Grid>, Option<Grid>, u64) {
+fn count_impl<I: Isa>(
+    grid: &Grid,
+    limit: u64,
+    keep: Keep,
+) -> (u64, Option<Grid>, Option<Grid>, u64) {
     if limit == 0 {
         return (0, None, None, 0);
     }
@@ -801,12 +854,14 @@ fn count_impl<I: Isa>(grid: &Grid, limit: u64) -> (u64, Option<Grid>, Option<Gri
     let mut depth = 0usize;
     let mut cur = State::new(grid);
     loop {
-        if cur.propagate::<I>() {
+        if cur.propagate::<I>(guesses < STRONG_GUESSES) {
             if cur.is_solved() {
                 count += 1;
-                if first.is_none() {
-                    first = Some(cur.solution());
-                } else {
+                if count == 1 {
+                    if keep != Keep::None {
+                        first = Some(cur.solution());
+                    }
+                } else if keep == Keep::FirstAndLast {
                     last = Some(cur.solution());
                 }
                 if count >= limit {
@@ -878,7 +933,7 @@ fn other_impl<I: Isa>(grid: &Grid, avoid: &[u8; CELLS]) -> Option<Grid> {
     let mut depth = 0usize;
     let mut cur = State::new(grid);
     loop {
-        if cur.propagate::<I>() {
+        if cur.propagate::<I>(true) {
             if cur.is_solved() {
                 let g = cur.solution();
                 if g.digits() != avoid {
@@ -992,7 +1047,7 @@ mod tests {
 
     #[test]
     fn portable_copy_agrees_with_reference() {
-        check(count_impl::<Portable>);
+        check(|g, limit| count_impl::<Portable>(g, limit, Keep::FirstAndLast));
     }
 
     fn check_other<F: Fn(&Grid, &[u8; CELLS]) -> Option<Grid>>(other: F) {

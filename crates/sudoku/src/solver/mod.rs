@@ -75,7 +75,15 @@ pub fn count_solutions_with_stats(grid: &Grid, limit: u64) -> (Counted, SearchSt
 /// least `limit`". A limit of 0 returns 0 without searching. A grid with a repeated digit has no solution.
 #[must_use]
 pub fn count_solutions(grid: &Grid, limit: u64) -> u64 {
-    count_solutions_with_first(grid, limit).count
+    band::count_only(grid, limit).0
+}
+
+/// Like [`count_solutions`], also returning statistics of the search; no solution is built (for a caller that
+/// wants only the count, as fast as it can be had).
+#[must_use]
+pub fn count_solutions_only_with_stats(grid: &Grid, limit: u64) -> (u64, SearchStats) {
+    let (count, guesses) = band::count_only(grid, limit);
+    (count, SearchStats { guesses })
 }
 
 /// Like [`count_solutions`], also returning the first solution found (the one [`first_solution`] returns).

@@ -277,6 +277,22 @@ fn write_result(
     summary: &mut Summary,
     first_json: &mut bool,
 ) -> anyhow::Result<bool> {
+    // The most common line, a unique solution in plain text, goes out without building a string.
+    if !json
+        && !count_mode
+        && let (Item::Puzzle { .. }, Outcome::Counted(c)) = (item, outcome)
+        && c.count == 1
+        && limit != 1
+        && let Some(s) = c.first
+    {
+        summary.puzzles += 1;
+        summary.unique += 1;
+        let mut bytes = [b'\n'; 82];
+        for (b, &v) in bytes.iter_mut().zip(s.digits()) {
+            *b = b'0' + v;
+        }
+        return write_all(w, &bytes);
+    }
     let mut line = String::with_capacity(96);
     let json_value;
     match (item, outcome) {
