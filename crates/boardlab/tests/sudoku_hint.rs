@@ -96,3 +96,77 @@ fn bad_grids_are_rejected_cleanly() {
     assert_eq!(code, 1);
     assert!(err.contains("no puzzle"), "{err}");
 }
+
+/// The terminal's hint (the sudoku session's, with no pencil marks) is the CLI's for the same grid: the same
+/// sentence, the same placements and eliminations. Grids: puzzles of every generator level and partly filled
+/// versions of them (correct entries only, so the session has no mistake to point at first).
+#[test]
+fn the_sessions_hint_is_the_clis() {
+    use play::Env;
+    use play::sudoku::{Puzzle, Setup, SudokuSession};
+    use sudoku::generate::{Difficulty, GenerateOptions, Symmetry, generate};
+    use sudoku::logic::tables::cell_name;
+
+    let mut grids: Vec<[u8; 81]> = vec![*PUZZLE.parse::<Grid>().unwrap().digits()];
+    for (i, d) in [Difficulty::Easy, Difficulty::Medium, Difficulty::Hard]
+        .into_iter()
+        .enumerate()
+    {
+        let opts = GenerateOptions {
+            difficulty: d,
+            symmetry: Symmetry::Rotate180,
+        };
+        let g = generate(&opts, 7, i as u64).unwrap();
+        grids.push(g.puzzle);
+        // The same puzzle with a third and then two thirds of its empty cells filled from the solution.
+        let empty: Vec<usize> = (0..81).filter(|&c| g.puzzle[c] == 0).collect();
+        for part in [3, 2] {
+            let mut p = g.puzzle;
+            for &c in &empty[..empty.len() / part] {
+                p[c] = g.solution[c];
+            }
+            grids.push(p);
+        }
+    }
+    let env = Env::blocking();
+    for grid in grids {
+        let line: String = grid
+            .iter()
+            .map(|&d| char::from(b'0' + d))
+            .collect::<String>()
+            .replace('0', ".");
+        let (code, out, err) = run(&["--json", "sudoku", "hint", &line], "");
+        assert_eq!(code, 0, "{line}: {err}");
+        let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let step = &json["step"];
+        let puzzle = Puzzle::from_givens(grid, "test").unwrap();
+        let mut s = SudokuSession::with_puzzle(Setup::default(), puzzle, &env).unwrap();
+        s.hint().unwrap();
+        let h = s.shown_hint().unwrap();
+        assert_eq!(
+            h.text,
+            format!("{}.", step["text"].as_str().unwrap()),
+            "{line}"
+        );
+        let list = |key: &str| -> Vec<(String, u64)> {
+            step[key]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| {
+                    (
+                        c["cell"].as_str().unwrap().to_string(),
+                        c["digit"].as_u64().unwrap(),
+                    )
+                })
+                .collect()
+        };
+        let named = |v: &[(usize, u8)]| -> Vec<(String, u64)> {
+            v.iter()
+                .map(|&(c, d)| (cell_name(c), u64::from(d)))
+                .collect()
+        };
+        assert_eq!(named(&h.place), list("placements"), "{line}");
+        assert_eq!(named(&h.remove), list("eliminations"), "{line}");
+    }
+}

@@ -3,8 +3,9 @@
 
 mod tui_common;
 
-use boardlab::tui::{App, Game};
+use boardlab::tui::App;
 use mousecats::{Move, Position, Rule, Side, Solution};
+use play::GameKind;
 use ratatui::style::Modifier;
 use tui_common::{Harness, config};
 
@@ -65,14 +66,14 @@ fn start_with(play_as_cats: bool, level_steps: usize) -> Harness {
 
 #[test]
 fn new_game() {
-    let h = Harness::game(Game::Mouse);
+    let h = Harness::game(GameKind::Mouse);
     insta::assert_snapshot!(redacted(&h));
     assert!(h.shows("Turn    the mouse (you)"));
 }
 
 #[test]
 fn a_move_by_cursor_and_the_engines_answer() {
-    let mut h = Harness::game(Game::Mouse);
+    let mut h = Harness::game(GameKind::Mouse);
     h.keys("<Enter>");
     assert!(
         h.shows("E1 picked up: it can go to D2 or F2"),
@@ -106,7 +107,7 @@ fn a_move_by_cursor_and_the_engines_answer() {
 fn the_panel_shows_the_engines_figures() {
     use mousecats::search::{Engine, EngineConfig, Level, Score};
     use mousecats::tt::TableConfig;
-    let mut h = Harness::game(Game::Mouse);
+    let mut h = Harness::game(GameKind::Mouse);
     h.keys(":e1f2<Enter>");
     // The same search by the library, with a fresh engine like the screen's.
     let mut engine = Engine::new(EngineConfig {
@@ -174,7 +175,7 @@ fn the_panel_shows_the_engines_figures() {
 
 #[test]
 fn a_square_without_a_piece_of_yours_or_an_illegal_target_is_refused() {
-    let mut h = Harness::game(Game::Mouse);
+    let mut h = Harness::game(GameKind::Mouse);
     h.keys("<Up><Enter>");
     assert!(h.shows("Put the cursor on the mouse and press Enter to pick it up"));
     h.keys("<Down><Enter><Up><Up><Enter>");
@@ -190,7 +191,7 @@ fn a_square_without_a_piece_of_yours_or_an_illegal_target_is_refused() {
 
 #[test]
 fn typed_moves_are_checked() {
-    let mut h = Harness::game(Game::Mouse);
+    let mut h = Harness::game(GameKind::Mouse);
     h.keys(":zz<Enter>");
     assert!(
         h.shows("\"zz\" is not a move: type the two squares, e.g. E1F2 or e1-f2"),
@@ -212,7 +213,7 @@ fn typed_moves_are_checked() {
 
 #[test]
 fn hint_and_who_wins_come_from_the_exact_solution() {
-    let mut h = Harness::game(Game::Mouse);
+    let mut h = Harness::game(GameKind::Mouse);
     h.keys("w");
     assert!(
         h.shows("With best play from here the cats win in 44 plies (you lose)."),
@@ -237,7 +238,7 @@ fn hint_and_who_wins_come_from_the_exact_solution() {
 
 #[test]
 fn the_panel_can_be_hidden() {
-    let mut h = Harness::game(Game::Mouse);
+    let mut h = Harness::game(GameKind::Mouse);
     assert!(h.shows("Hash "));
     h.keys("i");
     assert!(!h.shows("Hash "));
@@ -248,7 +249,7 @@ fn the_panel_can_be_hidden() {
 
 #[test]
 fn undo_takes_back_the_players_move_and_the_answer() {
-    let mut h = Harness::game(Game::Mouse);
+    let mut h = Harness::game(GameKind::Mouse);
     h.keys("u");
     assert!(h.shows("Nothing to undo"));
     h.keys(":e1f2<Enter>");
@@ -329,7 +330,7 @@ fn a_win_as_the_cats() {
 
 #[test]
 fn save_and_load() {
-    let mut h = Harness::game(Game::Mouse);
+    let mut h = Harness::game(GameKind::Mouse);
     h.keys(":e1f2<Enter>:f2g3<Enter>u");
     h.keys("s");
     assert!(h.shows("Saved to <TMP>/saves/mouse.json"));
@@ -367,7 +368,7 @@ fn save_and_load() {
 
 #[test]
 fn a_damaged_mouse_save_is_refused() {
-    let mut h = Harness::game(Game::Mouse);
+    let mut h = Harness::game(GameKind::Mouse);
     h.keys(":e1f2<Enter>s");
     let path = h.save_dir().join("mouse.json");
     let json: serde_json::Value =

@@ -3,8 +3,9 @@
 
 mod tui_common;
 
-use boardlab::tui::{App, Game};
+use boardlab::tui::App;
 use peg::{Board, Finish, Move, Position, Solver};
+use play::GameKind;
 use ratatui::style::Modifier;
 use tui_common::{Harness, config};
 
@@ -58,7 +59,7 @@ fn english_xy(name: &str) -> (u16, u16) {
 
 #[test]
 fn the_english_start() {
-    let h = Harness::game(Game::Peg);
+    let h = Harness::game(GameKind::Peg);
     insta::assert_snapshot!(h.screen());
     assert!(h.shows("Peg solitaire · english · start d4 · finish anywhere"));
     assert!(h.shows("Pegs    32 left"));
@@ -111,7 +112,7 @@ fn the_triangle_from_the_title_screen() {
 
 #[test]
 fn a_jump_by_cursor_shows_the_targets_first() {
-    let mut h = Harness::game(Game::Peg);
+    let mut h = Harness::game(GameKind::Peg);
     // The cursor starts on the first peg that can jump: d2.
     let reversed = |h: &Harness, hole: &str| {
         let (x, y) = english_xy(hole);
@@ -142,7 +143,7 @@ fn a_jump_by_cursor_shows_the_targets_first() {
 
 #[test]
 fn a_typed_jump() {
-    let mut h = Harness::game(Game::Peg);
+    let mut h = Harness::game(GameKind::Peg);
     h.keys(":");
     assert!(h.shows("Jump:"), "{}", h.screen());
     h.keys("d2d4<Enter>");
@@ -156,7 +157,7 @@ fn a_typed_jump() {
 
 #[test]
 fn illegal_jumps_are_explained() {
-    let mut h = Harness::game(Game::Peg);
+    let mut h = Harness::game(GameKind::Peg);
     let cases = [
         (
             "zz",
@@ -209,7 +210,7 @@ fn illegal_jumps_are_explained() {
 
 #[test]
 fn undo_redo_and_restart() {
-    let mut h = Harness::game(Game::Peg);
+    let mut h = Harness::game(GameKind::Peg);
     type_jumps(&mut h, &["d2-d4".into(), "f3-d3".into(), "e1-e3".into()]);
     h.keys("uu");
     assert_eq!(moves(&h), vec!["d2-d4"]);
@@ -250,7 +251,7 @@ fn english_solution() -> Vec<String> {
 
 #[test]
 fn a_solved_game() {
-    let mut h = Harness::game(Game::Peg);
+    let mut h = Harness::game(GameKind::Peg);
     let solution = english_solution();
     assert_eq!(solution.len(), 31);
     type_jumps(&mut h, &solution[..30]);
@@ -272,7 +273,7 @@ fn a_solved_game() {
 
 #[test]
 fn the_solution_is_shown_and_played_step_by_step_and_by_itself() {
-    let mut h = Harness::game(Game::Peg);
+    let mut h = Harness::game(GameKind::Peg);
     h.keys("h");
     assert!(
         h.shows("A solution from here in 31 jumps: next "),
@@ -305,7 +306,7 @@ fn the_solution_is_shown_and_played_step_by_step_and_by_itself() {
 
 #[test]
 fn a_stuck_game_and_no_solution_from_there() {
-    let mut h = Harness::game(Game::Peg);
+    let mut h = Harness::game(GameKind::Peg);
     // Always the first legal jump: the library says where that gets stuck and when it was lost.
     let b = Board::english();
     let mut solver = Solver::new(&b, Finish::Anywhere);
@@ -379,7 +380,7 @@ fn a_finish_hole_of_another_class_and_the_french_centre() {
 
 #[test]
 fn save_and_load() {
-    let mut h = Harness::game(Game::Peg);
+    let mut h = Harness::game(GameKind::Peg);
     type_jumps(&mut h, &["d2-d4".into(), "f3-d3".into(), "e1-e3".into()]);
     h.keys("u");
     h.keys("s");
@@ -414,7 +415,7 @@ fn save_and_load() {
     // The same file through --load, and a finish hole survives the round trip.
     let (cfg, _dir) = config();
     let app = App::load(cfg, &path).unwrap();
-    assert_eq!(app.game().unwrap().game(), Game::Peg);
+    assert_eq!(app.game().unwrap().game(), GameKind::Peg);
     let mut state = json["state"].clone();
     state["finish"] = "d4".into();
     state["board"] = "english".into();
@@ -433,7 +434,7 @@ fn save_and_load() {
 
 #[test]
 fn a_damaged_peg_save_is_refused() {
-    let mut h = Harness::game(Game::Peg);
+    let mut h = Harness::game(GameKind::Peg);
     h.keys(":d2-d4<Enter><Esc>s");
     let path = h.save_dir().join("peg.json");
     let good: serde_json::Value =
@@ -520,7 +521,7 @@ fn a_damaged_peg_save_is_refused() {
 
 #[test]
 fn help_has_the_rules_and_keys() {
-    let mut h = Harness::game(Game::Peg);
+    let mut h = Harness::game(GameKind::Peg);
     h.keys("?");
     assert!(h.shows("Peg solitaire: the rules"), "{}", h.screen());
     assert!(h.shows("jumps over a neighbouring"), "{}", h.screen());
@@ -532,7 +533,7 @@ fn help_has_the_rules_and_keys() {
 
 #[test]
 fn a_new_game_asks_first() {
-    let mut h = Harness::game(Game::Peg);
+    let mut h = Harness::game(GameKind::Peg);
     h.keys(":d2-d4<Enter><Esc>n");
     assert!(h.shows("Give up this game and start a new one? y/n"));
     h.keys("n");
@@ -569,7 +570,7 @@ fn indicator_latency() {
     for (label, jumps) in games {
         // Fresh app: the complete table is built in the background while the game goes on.
         let (cfg, _dir) = config();
-        let mut app = App::new_game(cfg, Game::Peg);
+        let mut app = App::new_game(cfg, GameKind::Peg);
         let mut term = ratatui::Terminal::new(ratatui::backend::TestBackend::new(80, 24)).unwrap();
         let shows = |term: &ratatui::Terminal<ratatui::backend::TestBackend>, s: &str| {
             tui_common::buffer_text(term.backend().buffer()).contains(s)

@@ -6,7 +6,8 @@ mod tui_common;
 
 use assert_cmd::Command;
 use boardlab::tui::theme::Theme;
-use boardlab::tui::{App, Config, Game};
+use boardlab::tui::{App, Config};
+use play::GameKind;
 use predicates::prelude::*;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -97,7 +98,7 @@ fn larger_terminals_are_used() {
 fn colours_used(theme: Theme) -> usize {
     let (mut cfg, _dir) = config();
     cfg.theme = theme;
-    let mut app = App::new(cfg, Game::Mouse);
+    let mut app = App::new(cfg, GameKind::Mouse);
     let mut term = Terminal::new(TestBackend::new(80, 24)).unwrap();
     term.draw(|f| app.render(f)).unwrap();
     term.backend()
@@ -166,7 +167,7 @@ fn a_broken_default_save_is_reported_on_the_title_screen() {
     let save_dir = cfg.save_dir.clone();
     std::fs::create_dir_all(&save_dir).unwrap();
     std::fs::write(save_dir.join("peg.json"), "{\"format\":\"boardlab-save\"").unwrap();
-    let mut h = Harness::with(App::new(cfg, Game::Mouse), dir);
+    let mut h = Harness::with(App::new(cfg, GameKind::Mouse), dir);
     assert!(h.shows("Resume saved Peg solitaire"));
     h.select("Resume saved Peg solitaire");
     h.keys("<Enter>");

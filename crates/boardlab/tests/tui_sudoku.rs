@@ -3,7 +3,8 @@
 
 mod tui_common;
 
-use boardlab::tui::{App, Game};
+use boardlab::tui::App;
+use play::GameKind;
 use ratatui::style::Modifier;
 use sudoku::generate::{Difficulty, GenerateOptions, Symmetry, generate};
 use tui_common::{Harness, config};
@@ -53,7 +54,7 @@ fn fixed() -> Harness {
             "mistakes": 0, "hints": 0, "end": null, "elapsed_ms": 0
         }
     });
-    let path = cfg.save_path(Game::Sudoku);
+    let path = cfg.save_path(GameKind::Sudoku);
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(&path, serde_json::to_string(&save).unwrap()).unwrap();
     Harness::with(App::load(cfg, &path).unwrap(), dir)
@@ -80,7 +81,7 @@ fn type_entries(h: &mut Harness, entries: &[(usize, u8)]) {
 
 #[test]
 fn a_new_game_shows_the_generators_puzzle() {
-    let h = Harness::game(Game::Sudoku);
+    let h = Harness::game(GameKind::Sudoku);
     let (givens, _) = first_puzzle();
     for r in 0..9u16 {
         for c in 0..9u16 {
@@ -452,7 +453,7 @@ fn save_and_load() {
     // The same file through --load.
     let (cfg, _dir) = config();
     let app = App::load(cfg, &path).unwrap();
-    assert_eq!(app.game().unwrap().game(), Game::Sudoku);
+    assert_eq!(app.game().unwrap().game(), GameKind::Sudoku);
 }
 
 #[test]

@@ -1,5 +1,5 @@
-//! A game in progress: a position, the jumps played, take-backs and replays. What an interface (the terminal
-//! UI) holds while someone plays.
+//! A game in progress: a position and the jumps played, each checked. Undo and redo are the game session's
+//! (`play::peg`), which keeps whole jump lists.
 
 use crate::board::{Board, NameError};
 use crate::position::{Move, Position};
@@ -36,14 +36,13 @@ pub enum MoveError {
     },
 }
 
-/// A game: board, start, current position, and the jumps played (with the ones taken back, for replay).
+/// A game: board, start, current position, and the jumps played.
 #[derive(Debug, Clone)]
 pub struct Game {
     board: Board,
     start: Position,
     pos: Position,
     played: Vec<Move>,
-    undone: Vec<Move>,
 }
 
 impl Game {
@@ -55,7 +54,6 @@ impl Game {
             start,
             pos: start,
             played: Vec::new(),
-            undone: Vec::new(),
         }
     }
 
@@ -113,12 +111,11 @@ impl Game {
         }
     }
 
-    /// Play a jump (clears the jumps taken back).
+    /// Play a jump.
     pub fn play(&mut self, mv: Move) -> Result<(), MoveError> {
         self.check(mv)?;
         self.pos = self.pos.apply(mv);
         self.played.push(mv);
-        self.undone.clear();
         Ok(())
     }
 
@@ -128,27 +125,6 @@ impl Game {
         self.play(mv)?;
         Ok(mv)
     }
-
-    /// Take back the last jump; returns it.
-    pub fn undo(&mut self) -> Option<Move> {
-        let mv = self.played.pop()?;
-        self.pos = self.pos.undo(mv);
-        self.undone.push(mv);
-        Some(mv)
-    }
-
-    /// Play again the last jump taken back; returns it.
-    pub fn redo(&mut self) -> Option<Move> {
-        let mv = self.undone.pop()?;
-        self.pos = self.pos.apply(mv);
-        self.played.push(mv);
-        Some(mv)
-    }
-
-    /// Back to the start (the jumps can be replayed with [`Game::redo`]).
-    pub fn restart(&mut self) {
-        while self.undo().is_some() {}
-    }
 }
 
 #[cfg(test)]
@@ -156,7 +132,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn play_undo_redo() {
+    fn jumps_are_checked() {
         let mut g = Game::new(Board::english(), Board::english().default_start());
         assert_eq!(g.legal_moves().len(), 4);
         let m = g.play_str("d2-d4").unwrap();
@@ -171,14 +147,12 @@ mod tests {
             Err(MoveError::Occupied { .. })
         ));
         assert!(matches!(g.play_str("d1-d9"), Err(MoveError::Name(_))));
-        assert_eq!(g.undo(), Some(m));
-        assert_eq!(g.position(), g.start());
-        assert_eq!(g.redo(), Some(m));
         g.play_str("f3-d3").unwrap();
-        g.restart();
-        assert_eq!(g.position(), g.start());
-        assert_eq!(g.played().len(), 0);
-        assert_eq!(g.redo(), Some(m));
+        assert_eq!(
+            g.played(),
+            [m, Board::english().parse_move("f3-d3").unwrap()]
+        );
+        assert_eq!(g.position().pegs(), 30);
         assert!(!g.is_over());
     }
 }

@@ -29,6 +29,26 @@ impl Finish {
             Finish::Hole(h) => h..h + 1,
         }
     }
+
+    /// The position classes ([`Board::position_class`]) of the finished positions on `board`, sorted: a position
+    /// of any other class can never finish, whatever is played.
+    pub fn classes(self, board: &Board) -> Vec<u8> {
+        let mut classes: Vec<u8> = self
+            .holes(board.holes())
+            .map(|h| board.position_class(Position::EMPTY.with_peg(h)))
+            .collect();
+        classes.sort_unstable();
+        classes.dedup();
+        classes
+    }
+
+    /// Whether the position class of `pos` is that of a finished position on `board` (else no game from `pos`
+    /// can end with one peg on the finish, whatever is played).
+    pub fn allows(self, board: &Board, pos: Position) -> bool {
+        let class = board.position_class(pos);
+        self.holes(board.holes())
+            .any(|h| board.position_class(Position::EMPTY.with_peg(h)) == class)
+    }
 }
 
 /// Why a problem cannot be set up.
@@ -41,7 +61,7 @@ pub enum ProblemError {
     #[error("the start position has no peg")]
     NoPeg,
     /// The same hole was named twice as a vacancy.
-    #[error("hole {0} is named twice in the start vacancies")]
+    #[error("hole {0} is named twice")]
     DuplicateVacancy(String),
 }
 
@@ -90,12 +110,27 @@ impl Problem {
         vacancies: &[&str],
         finish: Option<&str>,
     ) -> Result<Problem, ProblemError> {
+        let start = if vacancies.is_empty() {
+            board.default_start()
+        } else {
+            Problem::start_with_vacancies(&board, vacancies)?
+        };
+        let finish = match finish {
+            Some(f) => Finish::Hole(board.parse_hole(f)?),
+            None => Finish::Anywhere,
+        };
+        Problem::new(board, start, finish)
+    }
+
+    /// The full board but for the holes named in `vacancies` (none: the full board). Fails on a name that is
+    /// not a hole of the board, or a hole named twice.
+    pub fn start_with_vacancies<S: AsRef<str>>(
+        board: &Board,
+        vacancies: &[S],
+    ) -> Result<Position, ProblemError> {
         let mut start = board.full();
-        if vacancies.is_empty() {
-            start = board.default_start();
-        }
         for v in vacancies {
-            let h = board.parse_hole(v)?;
+            let h = board.parse_hole(v.as_ref())?;
             if !start.has_peg(h) {
                 return Err(ProblemError::DuplicateVacancy(
                     board.hole_name(h).to_string(),
@@ -103,11 +138,12 @@ impl Problem {
             }
             start = start.without_peg(h);
         }
-        let finish = match finish {
-            Some(f) => Finish::Hole(board.parse_hole(f)?),
-            None => Finish::Anywhere,
-        };
-        Problem::new(board, start, finish)
+        Ok(start)
+    }
+
+    /// Whether the start's position class allows the finish ([`Finish::allows`]).
+    pub fn class_allows_finish(&self) -> bool {
+        self.finish.allows(&self.board, self.start)
     }
 
     /// The board.

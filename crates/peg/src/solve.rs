@@ -140,12 +140,7 @@ impl Solver {
             Finish::Hole(h) => board.stabilizer(Position::EMPTY.with_peg(h)),
         };
         let kernel = Kernel::new(board, &group);
-        let mut finish_classes: Vec<u8> = finish
-            .holes(board.holes())
-            .map(|h| board.position_class(Position::EMPTY.with_peg(h)))
-            .collect();
-        finish_classes.sort_unstable();
-        finish_classes.dedup();
+        let finish_classes = finish.classes(board);
         let pagoda = match finish {
             Finish::Anywhere => None,
             Finish::Hole(h) => Some(distance_pagoda(board, h)),

@@ -3,6 +3,7 @@
 pub mod clock;
 pub mod history;
 pub mod options;
+pub mod peg;
 pub mod save;
 pub mod sudoku;
 pub mod text;
@@ -17,6 +18,7 @@ use serde::{Deserialize, Serialize};
 pub use clock::{Clock, Stopwatch};
 pub use history::History;
 pub use options::Choice;
+pub use peg::{PegSession, PegTables};
 pub use save::{SaveError, SaveFile};
 pub use sudoku::SudokuSession;
 pub use work::{Inline, Outcome, Pending, Runner, Task};
@@ -86,7 +88,7 @@ impl GameKind {
     pub fn rules(self) -> &'static [&'static str] {
         match self {
             GameKind::Mouse => &[],
-            GameKind::Peg => &[],
+            GameKind::Peg => peg::RULES,
             GameKind::Sudoku => sudoku::RULES,
         }
     }
@@ -95,14 +97,18 @@ impl GameKind {
     pub fn choices(self) -> Vec<Choice> {
         match self {
             GameKind::Mouse => Vec::new(),
-            GameKind::Peg => Vec::new(),
+            GameKind::Peg => peg::choices(),
             GameKind::Sudoku => sudoku::choices(),
         }
     }
 
     /// Update the options of this game after one of them changed (the peg board decides which holes can be
     /// chosen).
-    pub fn refresh_choices(self, _choices: &mut [Choice]) {}
+    pub fn refresh_choices(self, choices: &mut [Choice]) {
+        if self == GameKind::Peg {
+            peg::refresh(choices);
+        }
+    }
 }
 
 impl fmt::Display for GameKind {
@@ -189,6 +195,8 @@ pub struct Env {
     pub runner: Arc<dyn Runner>,
     /// The clock behind timers.
     pub clock: Clock,
+    /// The complete tables of finishable peg positions, shared by the peg games.
+    pub peg_tables: PegTables,
 }
 
 impl Env {
@@ -201,7 +209,11 @@ impl Env {
 
     /// An environment with `runner` and `clock` and empty caches.
     pub fn new(runner: Arc<dyn Runner>, clock: Clock) -> Env {
-        Env { runner, clock }
+        Env {
+            runner,
+            clock,
+            peg_tables: PegTables::default(),
+        }
     }
 }
 
@@ -209,6 +221,7 @@ impl fmt::Debug for Env {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Env")
             .field("clock", &self.clock)
+            .field("peg_tables", &self.peg_tables)
             .finish_non_exhaustive()
     }
 }
@@ -216,6 +229,8 @@ impl fmt::Debug for Env {
 /// A game in progress of any of the three kinds: what a front end that resumes any save file holds.
 #[derive(Debug)]
 pub enum Session {
+    /// A peg solitaire game.
+    Peg(Box<PegSession>),
     /// A sudoku.
     Sudoku(Box<SudokuSession>),
 }
@@ -229,16 +244,23 @@ impl Session {
         let kind = save.kind()?;
         let damaged = |reason: String| SaveError::Damaged { game: kind, reason };
         match kind {
+            GameKind::Peg => Ok(Session::Peg(Box::new(
+                PegSession::from_state(&save.state, env).map_err(damaged)?,
+            ))),
             GameKind::Sudoku => Ok(Session::Sudoku(Box::new(
                 SudokuSession::from_state(&save.state, env).map_err(damaged)?,
             ))),
-            other => Err(damaged(format!("{} games cannot be resumed yet", other.name()))),
+            other => Err(damaged(format!(
+                "{} games cannot be resumed yet",
+                other.name()
+            ))),
         }
     }
 
     /// The save file of this session.
     pub fn save(&self) -> SaveFile {
         match self {
+            Session::Peg(s) => s.save(),
             Session::Sudoku(s) => s.save(),
         }
     }
@@ -246,6 +268,7 @@ impl Session {
     /// Which game this is.
     pub fn kind(&self) -> GameKind {
         match self {
+            Session::Peg(_) => GameKind::Peg,
             Session::Sudoku(_) => GameKind::Sudoku,
         }
     }

@@ -11,12 +11,16 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 use ratatui::{Frame, Terminal};
 
-use super::Game;
+use std::sync::Arc;
+
+use play::{Env, GameKind};
+
 use super::games;
-use super::save::{SaveError, SaveFile};
+use super::job::Threads;
+use super::save::{self, SaveError, SaveFile};
 use super::screen::{Config, GameScreen, Handled};
 use super::title::{self, Title, TitleAction};
-use super::ui::{self, KeyHelp, MIN_HEIGHT, MIN_WIDTH, Status, key_table};
+use super::ui::{self, Binding, KeyMap, MIN_HEIGHT, MIN_WIDTH, Status, key_table, status_style};
 
 /// A question or screen drawn over the game or the title.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,17 +31,57 @@ enum Overlay {
     ConfirmLeave,
 }
 
-/// The keys the shell handles on a game screen (after the game has declined them).
-pub const SHELL_KEYS: &[KeyHelp] = &[
-    ("?  F1", "help and rules"),
-    ("s", "save the game"),
-    ("q  Esc", "leave the game (asks first)"),
-    ("Ctrl+C", "quit boardlab at once"),
-];
+/// What a shell key does on a game screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShellKey {
+    /// Save the game.
+    Save,
+    /// Open the help.
+    Help,
+    /// Leave the game (asks first when something would be lost).
+    Leave,
+}
+
+/// The keys the shell handles on a game screen (after the game has declined them), in footer order. Ctrl+C is
+/// answered before anything else, from every screen.
+pub static SHELL_KEYS: KeyMap<ShellKey> = KeyMap(&[
+    Binding {
+        keys: "s",
+        help: "save the game",
+        footer: Some(("s", "save")),
+        codes: &[(KeyCode::Char('s'), ShellKey::Save)],
+    },
+    Binding {
+        keys: "?  F1",
+        help: "help and rules",
+        footer: Some(("?", "help")),
+        codes: &[
+            (KeyCode::Char('?'), ShellKey::Help),
+            (KeyCode::F(1), ShellKey::Help),
+        ],
+    },
+    Binding {
+        keys: "q  Esc",
+        help: "leave the game (asks first)",
+        footer: Some(("q", "leave")),
+        codes: &[
+            (KeyCode::Char('q'), ShellKey::Leave),
+            (KeyCode::Esc, ShellKey::Leave),
+        ],
+    },
+    Binding {
+        keys: "Ctrl+C",
+        help: "quit boardlab at once",
+        footer: None,
+        codes: &[],
+    },
+]);
 
 /// The whole interface: what is on screen and what the keys do.
 pub struct App {
     cfg: Config,
+    /// What the game sessions run on: threads for background work, the clock, the shared caches.
+    env: Env,
     title: Title,
     game: Option<Box<dyn GameScreen>>,
     overlay: Option<Overlay>,
@@ -54,10 +98,12 @@ pub struct App {
 
 impl App {
     /// The interface on its title screen, with `game` highlighted.
-    pub fn new(cfg: Config, game: Game) -> App {
+    pub fn new(cfg: Config, game: GameKind) -> App {
         let title = Title::new(game, &cfg);
+        let env = Env::new(Arc::new(Threads), cfg.clock.clone());
         App {
             cfg,
+            env,
             title,
             game: None,
             overlay: None,
@@ -71,7 +117,7 @@ impl App {
 
     /// The interface straight into a new game of `game` with its default options (the title screen, with a
     /// message, if it cannot start).
-    pub fn new_game(cfg: Config, game: Game) -> App {
+    pub fn new_game(cfg: Config, game: GameKind) -> App {
         let mut app = App::new(cfg, game);
         app.start(game);
         app
@@ -79,21 +125,22 @@ impl App {
 
     /// The interface resuming the game saved in `path`.
     pub fn load(cfg: Config, path: &Path) -> Result<App, SaveError> {
-        let save = SaveFile::read(path)?;
-        let game = save.game().ok_or_else(|| SaveError::Foreign {
-            path: path.to_path_buf(),
-            reason: format!("it holds an unknown game \"{}\"", save.game),
-        })?;
-        let screen = games::load(game, &save.state, &cfg).map_err(|reason| SaveError::Damaged {
-            path: path.to_path_buf(),
-            game: game.name().to_string(),
-            reason,
-        })?;
+        let save = save::read(path)?;
+        let game = save.kind().map_err(|e| SaveError::of(path, e))?;
         let mut app = App::new(cfg, game);
-        app.game = Some(screen);
-        app.save_path = Some(path.to_path_buf());
-        app.message = Some(Status::info(format!("Resumed {}", path.display())));
+        app.resume(&save, path)?;
         Ok(app)
+    }
+
+    /// Open the game saved in `save`, read from `path` (which `s` then saves to again).
+    fn resume(&mut self, save: &SaveFile, path: &Path) -> Result<(), SaveError> {
+        let game = save.kind().map_err(|e| SaveError::of(path, e))?;
+        let screen = games::load(game, &save.state, &self.cfg, &self.env)
+            .map_err(|reason| SaveError::of(path, play::SaveError::Damaged { game, reason }))?;
+        self.game = Some(screen);
+        self.save_path = Some(path.to_path_buf());
+        self.message = Some(Status::info(format!("Resumed {}", path.display())));
+        Ok(())
     }
 
     /// The settings in use.
@@ -167,19 +214,19 @@ impl App {
         if game.handle_key(key, &self.cfg) == Handled::Yes || capturing {
             return;
         }
-        match key.code {
-            KeyCode::Char('?') | KeyCode::F(1) => self.open_overlay(Overlay::Help(0)),
-            KeyCode::Char('s') | KeyCode::Char('S') => {
+        match SHELL_KEYS.action(key.code) {
+            Some(ShellKey::Help) => self.open_overlay(Overlay::Help(0)),
+            Some(ShellKey::Save) => {
                 self.save();
             }
-            KeyCode::Char('q') | KeyCode::Char('Q') | KeyCode::Esc => {
+            Some(ShellKey::Leave) => {
                 if game.unsaved() {
                     self.open_overlay(Overlay::ConfirmLeave);
                 } else {
                     self.leave();
                 }
             }
-            _ => {}
+            None => {}
         }
     }
 
@@ -203,13 +250,8 @@ impl App {
             TitleAction::Start(g) => self.start(g),
             TitleAction::Resume(g) => {
                 let path = self.cfg.save_path(g);
-                match App::load(self.cfg.clone(), &path) {
-                    Ok(loaded) => {
-                        self.game = loaded.game;
-                        self.save_path = loaded.save_path;
-                        self.message = loaded.message;
-                    }
-                    Err(e) => self.message = Some(Status::error(e.to_string())),
+                if let Err(e) = save::read(&path).and_then(|s| self.resume(&s, &path)) {
+                    self.message = Some(Status::error(e.to_string()));
                 }
             }
             TitleAction::Help => self.overlay = Some(Overlay::Help(0)),
@@ -217,8 +259,8 @@ impl App {
         }
     }
 
-    fn start(&mut self, game: Game) {
-        match games::start(game, self.title.choices(game), &self.cfg) {
+    fn start(&mut self, game: GameKind) {
+        match games::start(game, self.title.choices(game), &self.cfg, &self.env) {
             Ok(screen) => {
                 self.game = Some(screen);
                 self.save_path = None;
@@ -271,7 +313,7 @@ impl App {
             .clone()
             .unwrap_or_else(|| self.cfg.save_path(game.game()));
         let file = SaveFile::new(game.game(), game.save_state(&self.cfg));
-        match file.write(&path) {
+        match save::write(&file, &path) {
             Ok(()) => {
                 game.mark_saved();
                 self.message = Some(Status::good(format!("Saved to {}", path.display())));
@@ -290,7 +332,7 @@ impl App {
         if let Some(g) = self.game.take() {
             self.title = {
                 let mut t = Title::new(g.game(), &self.cfg);
-                for game in Game::ALL {
+                for game in GameKind::ALL {
                     t.set_choices(game, self.title.choices(game).to_vec());
                 }
                 t
@@ -382,7 +424,10 @@ impl App {
             .or_else(|| self.game.as_ref().and_then(|g| g.status()))
         {
             frame.render_widget(
-                Paragraph::new(Line::styled(format!(" {}", s.text), s.style(&theme))),
+                Paragraph::new(Line::styled(
+                    format!(" {}", s.text),
+                    status_style(&s, &theme),
+                )),
                 foot,
             );
         }
@@ -416,7 +461,7 @@ impl App {
                 lines.push(Line::raw(""));
                 lines.push(heading("Keys"));
                 lines.extend(key_table(&g.keys(), 12, theme));
-                lines.extend(key_table(SHELL_KEYS, 12, theme));
+                lines.extend(key_table(&SHELL_KEYS.help(), 12, theme));
                 lines.push(Line::raw(""));
                 lines.push(heading("Saving"));
                 lines.push(Line::raw(format!(
@@ -435,7 +480,7 @@ impl App {
                      rules. Games can be saved (s) and resumed from the title screen or with \
                      `boardlab play --load FILE`.",
                 ));
-                for g in Game::ALL {
+                for g in GameKind::ALL {
                     lines.push(Line::raw(""));
                     lines.push(heading(g.name()));
                     lines.extend(games::rules(g));

@@ -24,6 +24,18 @@ pub fn take_panic_message() -> Option<String> {
     LAST_PANIC.lock().ok().and_then(|mut slot| slot.take())
 }
 
+/// The runner of the game sessions' background work: a named thread per task (the panic hook recognises them),
+/// so the screen keeps drawing meanwhile.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Threads;
+
+impl play::Runner for Threads {
+    fn run(&self, task: play::Task) {
+        // If no thread can be started, the task is dropped with the error and the session sees a failure.
+        let _ = thread::Builder::new().name(THREAD_NAME.into()).spawn(task);
+    }
+}
+
 /// One computation running on a background thread.
 #[derive(Debug)]
 pub struct Job<T> {

@@ -11,19 +11,19 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Once;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use crossterm::cursor::{Hide, Show};
 use crossterm::execute;
 use crossterm::terminal::{
     EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
+use play::GameKind;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 
 pub mod app;
-pub mod clock;
 pub mod games;
-pub mod history;
 pub mod job;
 pub mod mouse;
 pub mod peg;
@@ -37,50 +37,12 @@ pub mod ui;
 pub use app::App;
 pub use screen::Config;
 
-/// Which game `boardlab play` opens.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Game {
-    /// Mouse & Cats.
-    Mouse,
-    /// Peg solitaire.
-    Peg,
-    /// Sudoku.
-    Sudoku,
-}
-
-impl Game {
-    /// The three games, in menu order.
-    pub const ALL: [Game; 3] = [Game::Mouse, Game::Peg, Game::Sudoku];
-
-    /// The game's name as shown.
-    pub fn name(self) -> &'static str {
-        match self {
-            Game::Mouse => "Mouse & Cats",
-            Game::Peg => "Peg solitaire",
-            Game::Sudoku => "Sudoku",
-        }
-    }
-
-    /// The game's key in save files and on the command line.
-    pub fn key(self) -> &'static str {
-        match self {
-            Game::Mouse => "mouse",
-            Game::Peg => "peg",
-            Game::Sudoku => "sudoku",
-        }
-    }
-
-    /// The game with this key.
-    pub fn from_key(key: &str) -> Option<Game> {
-        Game::ALL.into_iter().find(|g| g.key() == key)
-    }
-}
-
 /// Arguments of `boardlab play`.
 #[derive(Debug, Default, Args)]
 pub struct PlayArgs {
     /// The game to open; the title screen when absent.
-    pub game: Option<Game>,
+    #[arg(value_parser = game_parser())]
+    pub game: Option<GameKind>,
 
     /// Resume the game saved in FILE (`s` in a game saves; this file is then saved to again).
     #[arg(long, value_name = "FILE", conflicts_with = "game")]
@@ -91,6 +53,12 @@ pub struct PlayArgs {
     pub seed: Option<u64>,
 }
 
+/// The parser of a game's name: `mouse`, `peg` or `sudoku` (listed by `--help`).
+fn game_parser() -> impl TypedValueParser<Value = GameKind> {
+    PossibleValuesParser::new(GameKind::ALL.map(GameKind::key))
+        .try_map(|name| name.parse::<GameKind>())
+}
+
 /// Open the terminal interface and run it until the player quits.
 pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
     let cfg = Config::from_env(args.seed);
@@ -98,7 +66,7 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
     let mut app = match (&args.load, args.game) {
         (Some(path), _) => App::load(cfg, path)?,
         (None, Some(game)) => App::new_game(cfg, game),
-        (None, None) => App::new(cfg, Game::Mouse),
+        (None, None) => App::new(cfg, GameKind::Mouse),
     };
     if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
         anyhow::bail!(

@@ -20,13 +20,14 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 use serde::{Deserialize, Serialize};
 
-use super::Game;
-use super::history::History;
 use super::job::{Job, Outcome};
-use super::save::field;
 use super::screen::{Choice, Config, GameScreen, Handled};
 use super::theme::Theme;
 use super::ui::{KeyHelp, Prompt, PromptEvent, Status, key_lines};
+use play::GameKind;
+use play::History;
+use play::save::field;
+use play::text::group_thousands as group;
 
 /// Width of a square on screen.
 const SQ_W: u16 = 5;
@@ -768,22 +769,9 @@ fn replay(start: &Position, rule: Rule, moves: &[Move]) -> Result<mousecats::Gam
     Ok(g)
 }
 
-/// 1234567 as "1,234,567".
-fn group(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
-}
-
 impl GameScreen for MouseScreen {
-    fn game(&self) -> Game {
-        Game::Mouse
+    fn game(&self) -> GameKind {
+        GameKind::Mouse
     }
 
     fn heading(&self) -> String {
@@ -1135,14 +1123,6 @@ mod rule_name {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn numbers_are_grouped() {
-        assert_eq!(group(0), "0");
-        assert_eq!(group(999), "999");
-        assert_eq!(group(1000), "1,000");
-        assert_eq!(group(1_234_567), "1,234,567");
-    }
 
     #[test]
     fn level_labels() {

@@ -23,13 +23,14 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
-use super::Game;
-use super::history::History;
 use super::job::{Job, Outcome};
-use super::save::field;
 use super::screen::{Choice, Config, GameScreen, Handled};
 use super::theme::Theme;
 use super::ui::{KeyHelp, Prompt, PromptEvent, Status, Tone, key_lines};
+use play::GameKind;
+use play::History;
+use play::save::field;
+use play::text::group_thousands as group;
 
 /// The built-in boards, in the order of the title screen's option.
 const BOARDS: [&str; 5] = ["english", "french", "triangle", "diamond", "wiegleb"];
@@ -1454,19 +1455,6 @@ fn replay(setup: &Setup, moves: &[Move]) -> Result<peg::Game, String> {
     Ok(g)
 }
 
-/// 1234567 as "1,234,567".
-fn group(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
-}
-
 /// "1 jump", "2 jumps".
 fn plural(n: usize, what: &str) -> String {
     if n == 1 {
@@ -1477,8 +1465,8 @@ fn plural(n: usize, what: &str) -> String {
 }
 
 impl GameScreen for PegScreen {
-    fn game(&self) -> Game {
-        Game::Peg
+    fn game(&self) -> GameKind {
+        GameKind::Peg
     }
 
     fn heading(&self) -> String {

@@ -7,10 +7,10 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 
-use super::Game;
-use super::clock::Clock;
 use super::theme::Theme;
 use super::ui::{KeyHelp, Status};
+pub use play::Choice;
+use play::{Clock, GameKind};
 
 /// What the screens share: the palette, the clock, where saves go, the generator seed.
 #[derive(Debug, Clone)]
@@ -37,7 +37,7 @@ impl Config {
     }
 
     /// The default save file of `game`.
-    pub fn save_path(&self, game: Game) -> PathBuf {
+    pub fn save_path(&self, game: GameKind) -> PathBuf {
         self.save_dir.join(format!("{}.json", game.key()))
     }
 }
@@ -54,7 +54,7 @@ pub enum Handled {
 /// A game in progress on screen.
 pub trait GameScreen {
     /// Which game this is.
-    fn game(&self) -> Game;
+    fn game(&self) -> GameKind;
 
     /// A short description for the title bar, e.g. "you are the mouse · level 4".
     fn heading(&self) -> String;
@@ -104,57 +104,4 @@ pub trait GameScreen {
 
     /// The help screen or a question covers the game (true) or has gone (false): timers stop meanwhile.
     fn set_covered(&mut self, _covered: bool, _cfg: &Config) {}
-}
-
-/// One option of a game on the title screen.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Choice {
-    /// Its name, e.g. "Level".
-    pub label: &'static str,
-    /// The values it can take, as shown.
-    pub values: Vec<String>,
-    /// The index of the value chosen.
-    pub selected: usize,
-    /// A sentence explaining it.
-    pub note: String,
-}
-
-impl Choice {
-    /// An option with `values`, `selected` chosen.
-    pub fn new(
-        label: &'static str,
-        values: Vec<String>,
-        selected: usize,
-        note: impl Into<String>,
-    ) -> Choice {
-        let selected = selected.min(values.len().saturating_sub(1));
-        Choice {
-            label,
-            values,
-            selected,
-            note: note.into(),
-        }
-    }
-
-    /// The value chosen.
-    pub fn value(&self) -> &str {
-        self.values
-            .get(self.selected)
-            .map(String::as_str)
-            .unwrap_or("")
-    }
-
-    /// Step to the next value (wrapping).
-    pub fn next(&mut self) {
-        if !self.values.is_empty() {
-            self.selected = (self.selected + 1) % self.values.len();
-        }
-    }
-
-    /// Step to the previous value (wrapping).
-    pub fn prev(&mut self) {
-        if !self.values.is_empty() {
-            self.selected = (self.selected + self.values.len() - 1) % self.values.len();
-        }
-    }
 }

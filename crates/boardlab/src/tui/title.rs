@@ -6,20 +6,20 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Padding, Paragraph, Wrap};
 
-use super::Game;
 use super::games;
 use super::screen::{Choice, Config};
 use super::ui::{KeyHelp, key_lines};
+use play::GameKind;
 
 /// One row of the title menu.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Row {
     /// A game to start.
-    Game(Game),
+    Game(GameKind),
     /// Option `usize` of a game.
-    Option(Game, usize),
+    Option(GameKind, usize),
     /// Resume the saved game in the default save file.
-    Resume(Game),
+    Resume(GameKind),
     /// The help screen.
     Help,
     /// Leave boardlab.
@@ -32,9 +32,9 @@ pub enum TitleAction {
     /// Nothing.
     None,
     /// Start a new game with the options shown.
-    Start(Game),
+    Start(GameKind),
     /// Resume the saved game of this kind.
-    Resume(Game),
+    Resume(GameKind),
     /// Open the help screen.
     Help,
     /// Quit.
@@ -55,26 +55,26 @@ pub const KEYS: &[KeyHelp] = &[
 pub struct Title {
     cursor: Row,
     choices: [Vec<Choice>; 3],
-    saves: Vec<Game>,
+    saves: Vec<GameKind>,
 }
 
-fn slot(game: Game) -> usize {
+fn slot(game: GameKind) -> usize {
     match game {
-        Game::Mouse => 0,
-        Game::Peg => 1,
-        Game::Sudoku => 2,
+        GameKind::Mouse => 0,
+        GameKind::Peg => 1,
+        GameKind::Sudoku => 2,
     }
 }
 
 impl Title {
     /// The title screen with `game` highlighted, the default options, and the saves found in `cfg.save_dir`.
-    pub fn new(game: Game, cfg: &Config) -> Title {
+    pub fn new(game: GameKind, cfg: &Config) -> Title {
         let mut t = Title {
             cursor: Row::Game(game),
             choices: [
-                games::choices(Game::Mouse),
-                games::choices(Game::Peg),
-                games::choices(Game::Sudoku),
+                games::choices(GameKind::Mouse),
+                games::choices(GameKind::Peg),
+                games::choices(GameKind::Sudoku),
             ],
             saves: Vec::new(),
         };
@@ -84,7 +84,7 @@ impl Title {
 
     /// Look again for saved games (after a save, or when coming back to the title).
     pub fn refresh_saves(&mut self, cfg: &Config) {
-        self.saves = Game::ALL
+        self.saves = GameKind::ALL
             .into_iter()
             .filter(|g| cfg.save_path(*g).is_file())
             .collect();
@@ -96,12 +96,12 @@ impl Title {
     }
 
     /// The options of `game` as currently set.
-    pub fn choices(&self, game: Game) -> &[Choice] {
+    pub fn choices(&self, game: GameKind) -> &[Choice] {
         &self.choices[slot(game)]
     }
 
     /// Set the options of `game` (e.g. to those of a game just left, so "new game" keeps them).
-    pub fn set_choices(&mut self, game: Game, choices: Vec<Choice>) {
+    pub fn set_choices(&mut self, game: GameKind, choices: Vec<Choice>) {
         if choices.len() == self.choices[slot(game)].len() {
             self.choices[slot(game)] = choices;
         }
@@ -113,7 +113,7 @@ impl Title {
     }
 
     /// The game whose options are open: that of the highlighted row.
-    fn open_game(&self) -> Option<Game> {
+    fn open_game(&self) -> Option<GameKind> {
         match self.cursor {
             Row::Game(g) | Row::Option(g, _) => Some(g),
             _ => None,
@@ -124,7 +124,7 @@ impl Title {
     pub fn rows(&self) -> Vec<Row> {
         let mut rows = Vec::new();
         let open = self.open_game();
-        for g in Game::ALL {
+        for g in GameKind::ALL {
             rows.push(Row::Game(g));
             if open == Some(g) {
                 for i in 0..self.choices[slot(g)].len() {
@@ -153,10 +153,10 @@ impl Title {
             }
             KeyCode::Left | KeyCode::Char('h') => self.change(false),
             KeyCode::Right | KeyCode::Char('l') => self.change(true),
-            KeyCode::Home => self.cursor = Row::Game(Game::Mouse),
-            KeyCode::Char('1') => self.cursor = Row::Game(Game::Mouse),
-            KeyCode::Char('2') => self.cursor = Row::Game(Game::Peg),
-            KeyCode::Char('3') => self.cursor = Row::Game(Game::Sudoku),
+            KeyCode::Home => self.cursor = Row::Game(GameKind::Mouse),
+            KeyCode::Char('1') => self.cursor = Row::Game(GameKind::Mouse),
+            KeyCode::Char('2') => self.cursor = Row::Game(GameKind::Peg),
+            KeyCode::Char('3') => self.cursor = Row::Game(GameKind::Sudoku),
             KeyCode::Enter | KeyCode::Char(' ') => {
                 return match self.cursor {
                     Row::Game(g) | Row::Option(g, _) => TitleAction::Start(g),

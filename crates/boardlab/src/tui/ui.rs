@@ -56,67 +56,87 @@ pub fn key_table(keys: &[KeyHelp], key_width: usize, theme: &Theme) -> Vec<Line<
         .collect()
 }
 
-/// How a status message should look.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Tone {
-    /// Neutral information.
-    Info,
-    /// Good news.
-    Good,
-    /// A warning or refusal that is not an error.
-    Warn,
-    /// Something the player typed was wrong, or something failed.
-    Error,
+/// A one-line message under the game: the answer of a session's action, or the shell's.
+pub type Status = play::Message;
+pub use play::Tone;
+
+/// The style of a status message.
+pub fn status_style(status: &Status, theme: &Theme) -> Style {
+    match status.tone {
+        Tone::Info => theme.text,
+        Tone::Good => theme.good,
+        Tone::Warn => theme.warn,
+        Tone::Error => theme.bad,
+    }
 }
 
-/// A one-line message shown under the game.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Status {
-    /// The text.
-    pub text: String,
-    /// How it looks.
-    pub tone: Tone,
+/// One entry of a screen's key map: the keys, what they do (in the help and in the footer), and the action
+/// each key code stands for. The handler, the footer and the help all read the same map.
+#[derive(Debug)]
+pub struct Binding<A: 'static> {
+    /// The keys as the help names them, e.g. "u / r".
+    pub keys: &'static str,
+    /// What they do, for the help.
+    pub help: &'static str,
+    /// The keys and what they do in the footer, if the entry is shown there, e.g. ("u/r", "undo/redo").
+    pub footer: Option<KeyHelp>,
+    /// The key codes and the action of each (a letter matches in either case).
+    pub codes: &'static [(KeyCode, A)],
 }
 
-impl Status {
-    /// A neutral message.
-    pub fn info(text: impl Into<String>) -> Status {
-        Status {
-            text: text.into(),
-            tone: Tone::Info,
-        }
-    }
-    /// A good-news message.
-    pub fn good(text: impl Into<String>) -> Status {
-        Status {
-            text: text.into(),
-            tone: Tone::Good,
-        }
-    }
-    /// A warning.
-    pub fn warn(text: impl Into<String>) -> Status {
-        Status {
-            text: text.into(),
-            tone: Tone::Warn,
-        }
-    }
-    /// An error.
-    pub fn error(text: impl Into<String>) -> Status {
-        Status {
-            text: text.into(),
-            tone: Tone::Error,
-        }
+/// A screen's keys, in footer order.
+#[derive(Debug)]
+pub struct KeyMap<A: 'static>(pub &'static [Binding<A>]);
+
+impl<A: Copy> KeyMap<A> {
+    /// The action of `code`, if the map has it (letters in either case).
+    pub fn action(&self, code: KeyCode) -> Option<A> {
+        let find = |code: KeyCode| {
+            self.0
+                .iter()
+                .flat_map(|b| b.codes.iter())
+                .find(|(c, _)| *c == code)
+                .map(|&(_, a)| a)
+        };
+        find(code).or_else(|| match code {
+            KeyCode::Char(c) if c.is_ascii_uppercase() => {
+                find(KeyCode::Char(c.to_ascii_lowercase()))
+            }
+            _ => None,
+        })
     }
 
-    /// The style of this message.
-    pub fn style(&self, theme: &Theme) -> Style {
-        match self.tone {
-            Tone::Info => theme.text,
-            Tone::Good => theme.good,
-            Tone::Warn => theme.warn,
-            Tone::Error => theme.bad,
-        }
+    /// The entries of the help: every binding.
+    pub fn help(&self) -> Vec<KeyHelp> {
+        self.0.iter().map(|b| (b.keys, b.help)).collect()
     }
+
+    /// The entries of the footer, each through `relabel` (which may change the text by the binding's first
+    /// action, e.g. "digit" to "mark" in pencil mode).
+    pub fn footer(&self, relabel: impl Fn(A, KeyHelp) -> KeyHelp) -> Vec<KeyHelp> {
+        self.0
+            .iter()
+            .filter_map(|b| {
+                let entry = b.footer?;
+                Some(match b.codes.first() {
+                    Some(&(_, a)) => relabel(a, entry),
+                    None => entry,
+                })
+            })
+            .collect()
+    }
+}
+
+/// Rules given as paragraphs, as lines with a blank line between paragraphs.
+pub fn paragraphs(text: &[&'static str]) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    for (i, p) in text.iter().enumerate() {
+        if i > 0 {
+            lines.push(Line::raw(""));
+        }
+        lines.push(Line::raw(*p));
+    }
+    lines
 }
 
 /// What a [`Prompt`] did with a key.
@@ -189,7 +209,10 @@ impl Prompt {
         ];
         if self.text.is_empty() {
             match last {
-                Some(s) => spans.push(Span::styled(format!("  {}", s.text), s.style(theme))),
+                Some(s) => spans.push(Span::styled(
+                    format!("  {}", s.text),
+                    status_style(s, theme),
+                )),
                 None => spans.push(Span::styled(
                     format!("  e.g. {}  (Esc: done)", self.example),
                     theme.dim,

@@ -4,10 +4,10 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use boardlab::tui::clock::Clock;
 use boardlab::tui::theme::Theme;
-use boardlab::tui::{App, Config, Game};
+use boardlab::tui::{App, Config};
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use play::{Clock, GameKind};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
@@ -37,11 +37,11 @@ impl Harness {
     /// The title screen.
     pub fn title() -> Harness {
         let (cfg, dir) = config();
-        Harness::with(App::new(cfg, Game::Mouse), dir)
+        Harness::with(App::new(cfg, GameKind::Mouse), dir)
     }
 
     /// Straight into a new game with default options (as `boardlab play GAME`).
-    pub fn game(game: Game) -> Harness {
+    pub fn game(game: GameKind) -> Harness {
         let (cfg, dir) = config();
         Harness::with(App::new_game(cfg, game), dir)
     }

@@ -22,6 +22,7 @@ use mousecats::{Level, Position, Rule, Side, Square};
 use serde::Serialize;
 
 use crate::output::Output;
+pub use ::play::text::group_thousands as commas;
 
 /// Arguments of `boardlab mouse`.
 #[derive(Debug, Args)]
@@ -235,19 +236,6 @@ pub fn parse_time(s: &str) -> anyhow::Result<Duration> {
         bail!("--time must be more than 0 and at most 86400 seconds, got {s}");
     }
     Ok(Duration::from_secs_f64(v))
-}
-
-/// `1234567` as `1,234,567`.
-pub fn commas(n: impl Into<u128>) -> String {
-    let s = n.into().to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// A duration in milliseconds with one decimal.

@@ -11,6 +11,7 @@ use peg::{Board, Count, Finish, Lattice, Position, Problem, Solver, SolverOption
 use serde::Serialize;
 
 use crate::output::Output;
+use play::text::group_thousands as sep;
 
 /// Arguments of `boardlab peg`.
 #[derive(Debug, Args)]
@@ -209,15 +210,7 @@ fn load(sel: &BoardSel) -> anyhow::Result<(Board, Position)> {
     let start = if sel.start.is_empty() {
         drawn
     } else {
-        let mut start = board.full();
-        for name in &sel.start {
-            let h = board.parse_hole(name)?;
-            if !start.has_peg(h) {
-                bail!("hole {} is named twice in --start", board.hole_name(h));
-            }
-            start = start.without_peg(h);
-        }
-        start
+        Problem::start_with_vacancies(&board, &sel.start).context("--start")?
     };
     if start.pegs() == 0 {
         bail!("the start position has no peg");
@@ -240,19 +233,6 @@ pub fn run(args: PegArgs, out: &Output) -> anyhow::Result<ExitCode> {
         PegCommand::Count(a) => count(a, out),
         PegCommand::Solve(a) => solve(a, out),
     }
-}
-
-/// Digits with thousands separators.
-fn sep(n: u128) -> String {
-    let s = n.to_string();
-    let mut out = String::with_capacity(s.len() * 4 / 3);
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 fn vacancies(board: &Board, pos: Position) -> Vec<String> {
@@ -651,16 +631,5 @@ mod tests {
         assert!(parse_size("lots").is_err());
         assert!(parse_size("5X").is_err());
         assert!(parse_size("0").is_err());
-    }
-
-    #[test]
-    fn separators() {
-        assert_eq!(sep(0), "0");
-        assert_eq!(sep(999), "999");
-        assert_eq!(sep(1000), "1,000");
-        assert_eq!(
-            sep(577_116_156_815_309_849_672),
-            "577,116,156,815,309,849,672"
-        );
     }
 }

@@ -19,6 +19,7 @@ use sudoku::Counted;
 use super::input::{Input, Item, MAX_ERRORS_SHOWN};
 
 use crate::output::Output;
+use play::text::group_thousands;
 
 /// Arguments of `boardlab sudoku solve`.
 #[derive(Debug, Args)]
@@ -396,17 +397,4 @@ fn write_all(w: &mut impl Write, bytes: &[u8]) -> anyhow::Result<bool> {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(true),
         Err(e) => Err(e).context("writing the results"),
     }
-}
-
-/// `1234567` as `1,234,567`.
-fn group_thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::with_capacity(s.len() + s.len() / 3);
-    for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
 }

@@ -1,0 +1,462 @@
+//! Sudoku sessions driven with no terminal: whole games, undo and redo, the save format both ways, and every bad
+//! input answered with an error value.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::sync::Arc;
+
+use play::sudoku::{Direction, End, Mode, Puzzle, Setup, SudokuError, SudokuSession};
+use play::{Clock, Env, Inline, SaveFile, Session, Tone};
+use proptest::prelude::*;
+
+/// A change to a saved state, making it damaged.
+type Edit = Box<dyn Fn(&mut serde_json::Value)>;
+
+/// A blocking environment with a manual clock (so saves compare equal).
+fn env() -> (Env, Clock) {
+    let clock = Clock::manual();
+    (Env::new(Arc::new(Inline), clock.clone()), clock)
+}
+
+/// Project Euler 96's first grid: a fixed puzzle whatever the generator does.
+const FIXED: &str =
+    "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
+
+fn fixed(env: &Env) -> SudokuSession {
+    let grid: sudoku::Grid = FIXED.parse().unwrap();
+    let puzzle = Puzzle::from_givens(*grid.digits(), "Project Euler 96, grid 1").unwrap();
+    assert!(puzzle.unique);
+    SudokuSession::with_puzzle(Setup::default(), puzzle, env).unwrap()
+}
+
+#[test]
+fn a_generated_puzzle_is_finished_with_hints() {
+    let (env, clock) = env();
+    let mut s = SudokuSession::new(Setup::default(), &env).unwrap();
+    let news = s.poll().unwrap().unwrap();
+    assert_eq!(
+        news.text,
+        "A new medium puzzle. Fill the grid; ? shows the rules."
+    );
+    let solution = s.puzzle().unwrap().solution;
+    let mut taken = 0;
+    while s.end().is_none() {
+        clock.advance(std::time::Duration::from_secs(3));
+        s.hint().unwrap();
+        taken += 1;
+        assert!(
+            s.shown_hint().unwrap().applicable(),
+            "a medium puzzle never needs guessing"
+        );
+        let msg = s.apply_hint().unwrap();
+        assert!(taken < 400, "no progress");
+        if s.end().is_some() {
+            assert_eq!(msg.tone, Tone::Good);
+            assert!(
+                msg.text.starts_with(&format!(
+                    "Solved in {}",
+                    play::clock::format_duration(s.elapsed())
+                )),
+                "{}",
+                msg.text
+            );
+            assert!(
+                msg.text.contains(&format!("0 mistakes and {taken} hints")),
+                "{}",
+                msg.text
+            );
+        }
+    }
+    let v = s.view();
+    assert_eq!(v.end, Some(End::Solved));
+    assert_eq!(v.values, solution.to_vec());
+    assert_eq!((v.cells_left, v.mistakes, v.hints), (0, 0, taken));
+    assert!(!v.running, "the timer stops at the end");
+    // Nothing more can be played; a new game can.
+    assert_eq!(s.enter(0, 1), Err(SudokuError::Over(End::Solved)));
+    assert_eq!(s.hint(), Err(SudokuError::Over(End::Solved)));
+    let msg = s.new_game().unwrap();
+    assert!(msg.text.starts_with("A new medium puzzle"), "{}", msg.text);
+    assert_eq!(s.view().hints, 0);
+    assert_eq!(s.setup().index, 2, "the next puzzle of the seed");
+}
+
+#[test]
+fn digits_mistakes_and_the_win_by_typing() {
+    let (env, _) = env();
+    let mut s = fixed(&env);
+    let sol = s.puzzle().unwrap().solution;
+    let empty: Vec<usize> = (0..81).filter(|&c| s.view().givens[c] == 0).collect();
+    // A wrong digit is a mistake, and a clash names the other cell and the house.
+    let c = empty[0];
+    let wrong = (1..=9).find(|&d| d != sol[c]).unwrap();
+    s.enter(c, wrong).unwrap();
+    assert_eq!(s.view().mistakes, 1);
+    assert_eq!(s.enter(c, 0).unwrap().text, format!("{} erased", cell(c)));
+    assert_eq!(
+        s.enter(c, 0).unwrap().text,
+        format!("{} is already empty", cell(c))
+    );
+    // r1c1 is empty; 3 is a clue in r1c3.
+    let m = s.enter(0, 3).unwrap();
+    assert_eq!(m.text, "3 in r1c1 clashes with the 3 in r1c3 (row 1)");
+    assert_eq!(m.tone, Tone::Warn);
+    assert_eq!(s.view().conflicts, vec![0, 2]);
+    assert_eq!(s.view().mistakes, 2);
+    // Typed entries fill the rest.
+    for &c in &empty {
+        let m = s
+            .type_entry(&format!("r{}c{} {}", c / 9 + 1, c % 9 + 1, sol[c]))
+            .unwrap();
+        assert_eq!(s.cursor(), c);
+        if c == *empty.last().unwrap() {
+            assert_eq!(
+                m.text,
+                "Solved in 0:00 with 2 mistakes and 0 hints! n for a new puzzle."
+            );
+        }
+    }
+    assert_eq!(s.end(), Some(End::Solved));
+}
+
+fn cell(c: usize) -> String {
+    format!("r{}c{}", c / 9 + 1, c % 9 + 1)
+}
+
+#[test]
+fn undo_and_redo_walk_through_changes() {
+    let (env, _) = env();
+    let mut s = fixed(&env);
+    assert_eq!(s.undo().unwrap().text, "Nothing to undo");
+    s.enter(0, 4).unwrap();
+    s.toggle_mark(1, 5).unwrap();
+    s.toggle_mark(1, 7).unwrap();
+    assert_eq!(s.view().marks[1], (1 << 4) | (1 << 6));
+    assert!(s.view().can_undo && !s.view().can_redo);
+    s.undo().unwrap();
+    assert_eq!(s.view().marks[1], 1 << 4);
+    s.undo().unwrap();
+    s.undo().unwrap();
+    assert_eq!(s.view().values[0], 0);
+    assert_eq!(s.undo().unwrap().text, "Nothing to undo");
+    assert_eq!(s.redo().unwrap().text, "Redone");
+    assert_eq!(s.view().values[0], 4);
+    // A new change drops what could be redone.
+    s.enter(9, 0).unwrap_err();
+    s.enter(10, 2).unwrap();
+    assert!(!s.view().can_redo);
+    assert_eq!(s.redo().unwrap().text, "Nothing to redo");
+    // Automatic marks are one step, and a digit takes its value out of its peers' marks.
+    s.fill_marks().unwrap();
+    assert_eq!(
+        s.fill_marks().unwrap().text,
+        "The pencil marks are already complete"
+    );
+    let before = s.view().marks[1];
+    assert!(before & (1 << 3) == 0, "4 is in r1c1 already");
+    s.undo().unwrap();
+    assert_eq!(s.view().marks[3], 0);
+}
+
+#[test]
+fn a_hint_for_a_wrong_entry_and_the_check() {
+    let (env, _) = env();
+    let mut s = fixed(&env);
+    let sol = s.puzzle().unwrap().solution;
+    let c = (0..81).find(|&c| s.view().givens[c] == 0).unwrap();
+    let wrong = (1..=9).find(|&d| d != sol[c]).unwrap();
+    s.enter(c, wrong).unwrap();
+    s.hint().unwrap();
+    let h = s.shown_hint().unwrap().clone();
+    assert_eq!(
+        h.text,
+        format!(
+            "The {wrong} in {} is wrong: the solution has another digit there. Erase it (0) or undo.",
+            cell(c)
+        )
+    );
+    assert!(!h.applicable());
+    assert_eq!(
+        s.apply_hint().unwrap().text,
+        "This hint has nothing to apply"
+    );
+    assert_eq!(s.apply_hint(), Err(SudokuError::NoHint));
+    let m = s.check().unwrap();
+    assert_eq!(m.tone, Tone::Warn);
+    assert!(m.text.starts_with("Check: 1 entry wrong"), "{}", m.text);
+    assert!(s.view().flagged.contains(&c));
+    s.enter(c, 0).unwrap();
+    assert!(s.view().flagged.is_empty(), "a change clears the flags");
+    assert_eq!(s.check().unwrap().tone, Tone::Good);
+}
+
+#[test]
+fn revealing_ends_the_game() {
+    let (env, _) = env();
+    let mut s = fixed(&env);
+    let sol = s.puzzle().unwrap().solution;
+    s.reveal().unwrap();
+    assert_eq!(s.end(), Some(End::Revealed));
+    assert_eq!(s.view().values, sol.to_vec());
+    assert_eq!(s.reveal(), Err(SudokuError::Over(End::Revealed)));
+    assert_eq!(
+        s.undo().unwrap_err().to_string(),
+        "The solution is shown. n for a new puzzle, q for the title screen."
+    );
+}
+
+#[test]
+fn every_bad_input_is_an_error_value() {
+    let (env, _) = env();
+    let mut s = fixed(&env);
+    assert_eq!(s.enter(81, 1), Err(SudokuError::NoCell(81)));
+    assert_eq!(s.enter(usize::MAX, 1), Err(SudokuError::NoCell(usize::MAX)));
+    assert_eq!(s.enter(0, 10), Err(SudokuError::NoDigit(10)));
+    assert_eq!(s.toggle_mark(0, 0), Err(SudokuError::NoDigit(0)));
+    assert_eq!(s.toggle_mark(200, 1), Err(SudokuError::NoCell(200)));
+    let e = s.enter(2, 5).unwrap_err();
+    assert_eq!(e, SudokuError::Clue(2));
+    assert_eq!(e.to_string(), "r1c3 is a clue; it cannot be changed");
+    assert_eq!(e.tone(), Tone::Warn);
+    assert_eq!(
+        s.toggle_mark(2, 5).unwrap_err().to_string(),
+        "r1c3 holds a digit; erase it before pencilling"
+    );
+    for (text, want) in [
+        ("", "has 0 digits"),
+        ("12", "has 2 digits"),
+        ("0 1 1", "rows are numbered 1 to 9"),
+        ("1 0 1", "columns are numbered 1 to 9"),
+        ("x", "is not \"row column value\""),
+        ("1 3 5", "r1c3 is a clue"),
+    ] {
+        let e = s.type_entry(text).unwrap_err().to_string();
+        assert!(e.contains(want), "{text:?}: {e}");
+    }
+    assert_eq!(s.set_cursor(81), Err(SudokuError::NoCell(81)));
+    s.set_cursor(80).unwrap();
+    s.move_cursor(Direction::Right);
+    assert_eq!(s.cursor(), 72, "the cursor wraps along the row");
+    s.move_cursor(Direction::Down);
+    assert_eq!(s.cursor(), 0, "and down the column");
+    // A repeated digit stops the automatic marks.
+    s.enter(0, 3).unwrap();
+    assert_eq!(s.fill_marks(), Err(SudokuError::Repeated));
+    // Setups the generator does not know.
+    let bad = Setup {
+        difficulty: "impossible".into(),
+        ..Setup::default()
+    };
+    let e = SudokuSession::new(bad, &env).unwrap_err().to_string();
+    assert!(e.contains("impossible"), "{e}");
+    let too_many = Setup {
+        mode: Mode::Classic,
+        hide: 90,
+        ..Setup::default()
+    };
+    let e = SudokuSession::new(too_many, &env).unwrap_err().to_string();
+    assert_eq!(e, "No puzzle: cannot hide 90 cells: a grid has 81");
+    // A pasted puzzle without a solution, or with a repeated clue.
+    let mut clash = [0u8; 81];
+    clash[0] = 1;
+    clash[1] = 1;
+    assert!(matches!(
+        Puzzle::from_givens(clash, "x"),
+        Err(SudokuError::BadPuzzle(_))
+    ));
+}
+
+#[test]
+fn saves_round_trip_through_text_and_values() {
+    let (env, clock) = env();
+    let mut s = fixed(&env);
+    s.enter(0, 4).unwrap();
+    s.toggle_mark(1, 5).unwrap();
+    s.undo().unwrap();
+    s.hint().unwrap();
+    s.toggle_pencil();
+    clock.advance(std::time::Duration::from_millis(61_500));
+    let state = s.to_state();
+    let save = SaveFile::parse(&s.save().to_text()).unwrap();
+    assert_eq!(save.state, state);
+    let Session::Sudoku(back) = Session::load(&save, &env).unwrap() else {
+        panic!("not a sudoku")
+    };
+    assert_eq!(back.to_state(), state);
+    let v = back.view();
+    assert_eq!(v.elapsed_ms, 61_500);
+    assert!(v.pencil && v.can_undo && v.can_redo);
+    assert_eq!(v.hints, 1);
+    // The same through a JSON value, as a web page keeps it.
+    let again = SaveFile::from_value(s.save().to_value()).unwrap();
+    assert_eq!(again, s.save());
+}
+
+#[test]
+fn damaged_saves_are_refused_with_the_reason() {
+    let (env, _) = env();
+    let mut s = fixed(&env);
+    s.enter(0, 4).unwrap();
+    s.undo().unwrap();
+    let good = s.to_state();
+    let with = |edit: &dyn Fn(&mut serde_json::Value)| {
+        let mut j = good.clone();
+        edit(&mut j);
+        SudokuSession::from_state(&j, &env)
+            .err()
+            .unwrap_or_default()
+    };
+    let cases: Vec<(Edit, &str)> = vec![
+        (
+            Box::new(|j| j["board"]["values"] = "1".repeat(81).into()),
+            "the grid: the clue in r1c3 was changed",
+        ),
+        (
+            Box::new(|j| j["redo"][0]["values"] = "1".repeat(81).into()),
+            "redo step 1: the clue in r1c3 was changed",
+        ),
+        (
+            Box::new(|j| j["puzzle"]["givens"] = "12".into()),
+            "a grid has 81 cells, this one 2",
+        ),
+        (
+            Box::new(|j| j["board"]["values"] = format!("x{}", ".".repeat(80)).into()),
+            "cell 1 holds 'x'",
+        ),
+        (
+            Box::new(|j| j["cursor"] = 99.into()),
+            "the cursor is at cell 99",
+        ),
+        (
+            Box::new(|j| j["cursor"] = (-1).into()),
+            "the field \"cursor\" is wrong",
+        ),
+        (
+            Box::new(|j| {
+                j.as_object_mut().unwrap().remove("mistakes");
+            }),
+            "the field \"mistakes\" is missing",
+        ),
+        (
+            Box::new(|j| j["setup"]["difficulty"] = "impossible".into()),
+            "unknown value `impossible`",
+        ),
+        (
+            Box::new(|j| j["board"]["marks"][3] = 1000.into()),
+            "the pencil marks of r1c4 are out of range",
+        ),
+        (
+            Box::new(|j| j["board"]["marks"] = serde_json::json!([1, 2])),
+            "81 pencil-mark entries expected, found 2",
+        ),
+        (
+            Box::new(|j| j["puzzle"]["solution"] = ".".repeat(81).into()),
+            "the solution is not a complete valid grid",
+        ),
+        (
+            Box::new(|j| j["end"] = "won".into()),
+            "the field \"end\" is wrong",
+        ),
+        (
+            Box::new(|j| *j = serde_json::json!(null)),
+            "the field \"setup\" is missing",
+        ),
+        (
+            Box::new(|j| *j = serde_json::json!([1])),
+            "the field \"setup\" is missing",
+        ),
+    ];
+    for (edit, want) in cases {
+        let e = with(&*edit);
+        assert!(e.contains(want), "{e:?} lacks {want:?}");
+    }
+}
+
+/// Saves written by the terminal before the session layer existed still load, and save again unchanged.
+#[test]
+fn saves_of_the_first_release_load() {
+    let (env, _) = env();
+    for name in ["sudoku-v1", "sudoku-classic-revealed-v1"] {
+        let path = format!("{}/tests/fixtures/{name}.json", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let save = SaveFile::parse(&text).unwrap();
+        let session = Session::load(&save, &env).unwrap();
+        assert_eq!(session.save(), save, "{name}");
+        let Session::Sudoku(s) = session else {
+            panic!("{name}: not a sudoku")
+        };
+        let v = s.view();
+        match name {
+            "sudoku-v1" => {
+                assert_eq!((v.hints, v.mistakes, v.elapsed_ms), (1, 0, 65_000));
+                assert!(v.can_undo && v.can_redo && v.end.is_none());
+            }
+            _ => {
+                assert_eq!(v.end, Some(End::Revealed));
+                assert_eq!(v.setup.mode, Mode::Classic);
+                assert_eq!(v.cells_left, 0);
+            }
+        }
+    }
+}
+
+/// A few random actions of every kind, with any cell and digit numbers.
+#[derive(Debug, Clone)]
+enum Action {
+    Enter(usize, u8),
+    Mark(usize, u8),
+    Fill,
+    Hint,
+    Apply,
+    Check,
+    Undo,
+    Redo,
+    Type(String),
+}
+
+fn action() -> impl Strategy<Value = Action> {
+    prop_oneof![
+        4 => (0usize..90, 0u8..12).prop_map(|(c, d)| Action::Enter(c, d)),
+        2 => (0usize..90, 0u8..12).prop_map(|(c, d)| Action::Mark(c, d)),
+        1 => Just(Action::Fill),
+        1 => Just(Action::Hint),
+        1 => Just(Action::Apply),
+        1 => Just(Action::Check),
+        2 => Just(Action::Undo),
+        1 => Just(Action::Redo),
+        1 => "[0-9rc ,=x]{0,7}".prop_map(Action::Type),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Whatever is played, nothing panics, the clues stay, and the game saves and loads to the same state.
+    #[test]
+    fn random_play_keeps_the_clues_and_round_trips(actions in proptest::collection::vec(action(), 1..40)) {
+        let (env, _) = env();
+        let mut s = fixed(&env);
+        let givens = s.view().givens;
+        for a in actions {
+            let _ = match a {
+                Action::Enter(c, d) => s.enter(c, d),
+                Action::Mark(c, d) => s.toggle_mark(c, d),
+                Action::Fill => s.fill_marks(),
+                Action::Hint => s.hint(),
+                Action::Apply => s.apply_hint(),
+                Action::Check => s.check(),
+                Action::Undo => s.undo(),
+                Action::Redo => s.redo(),
+                Action::Type(t) => s.type_entry(&t),
+            };
+            let v = s.view();
+            for (c, &g) in givens.iter().enumerate() {
+                if g != 0 {
+                    prop_assert_eq!(v.values[c], g);
+                }
+            }
+        }
+        let state = s.to_state();
+        let back = SudokuSession::from_state(&state, &env).unwrap();
+        prop_assert_eq!(back.to_state(), state);
+    }
+}
