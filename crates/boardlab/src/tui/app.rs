@@ -11,9 +11,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 use ratatui::{Frame, Terminal};
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
-use play::{Env, GameKind};
+use play::{Env, GameKind, PegTables};
 
 use super::games;
 use super::job::Threads;
@@ -77,6 +77,13 @@ pub static SHELL_KEYS: KeyMap<ShellKey> = KeyMap(&[
     },
 ]);
 
+/// The complete peg tables of this process: one terminal is one player, so every game of the process (and every
+/// `App`, as tests make many) shares them, and a new game of the same kind finds its table ready.
+fn process_peg_tables() -> PegTables {
+    static TABLES: OnceLock<PegTables> = OnceLock::new();
+    TABLES.get_or_init(PegTables::default).clone()
+}
+
 /// The whole interface: what is on screen and what the keys do.
 pub struct App {
     cfg: Config,
@@ -100,7 +107,8 @@ impl App {
     /// The interface on its title screen, with `game` highlighted.
     pub fn new(cfg: Config, game: GameKind) -> App {
         let title = Title::new(game, &cfg);
-        let env = Env::new(Arc::new(Threads), cfg.clock.clone());
+        let mut env = Env::new(Arc::new(Threads), cfg.clock.clone());
+        env.peg_tables = process_peg_tables();
         App {
             cfg,
             env,

@@ -32,7 +32,7 @@ pub fn rules(game: GameKind) -> Vec<Line<'static>> {
     match game {
         GameKind::Mouse => super::mouse::rules(),
         GameKind::Sudoku => paragraphs(play::sudoku::RULES),
-        GameKind::Peg => super::peg::rules(),
+        GameKind::Peg => paragraphs(play::peg::RULES),
     }
 }
 
@@ -46,7 +46,7 @@ pub fn start(
     match game {
         GameKind::Mouse => super::mouse::start(choices, cfg),
         GameKind::Sudoku => super::sudoku::start(choices, cfg, env),
-        GameKind::Peg => super::peg::start(choices, cfg),
+        GameKind::Peg => super::peg::start(choices, env),
     }
 }
 
@@ -60,7 +60,7 @@ pub fn load(
     match game {
         GameKind::Mouse => super::mouse::load(state, cfg),
         GameKind::Sudoku => super::sudoku::load(state, env),
-        GameKind::Peg => super::peg::load(state, cfg),
+        GameKind::Peg => super::peg::load(state, env),
     }
 }
 
