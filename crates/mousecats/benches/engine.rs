@@ -14,7 +14,7 @@ use mousecats::{
 
 fn engine(tables: Option<TableConfig>) -> Engine {
     Engine::new(EngineConfig {
-        rule: Rule::Row8,
+        rule: Rule::FarRow,
         tables,
     })
     .unwrap()
@@ -25,10 +25,10 @@ fn solve(c: &mut Criterion) {
     g.sample_size(30);
     g.throughput(Throughput::Elements(mousecats::solve::STATES as u64));
     g.bench_function("all_states_parallel", |b| {
-        b.iter(|| black_box(Solution::solve_with(Rule::Row8, true)))
+        b.iter(|| black_box(Solution::solve_with(Rule::FarRow, true)))
     });
     g.bench_function("all_states_single_thread", |b| {
-        b.iter(|| black_box(Solution::solve_with(Rule::Row8, false)))
+        b.iter(|| black_box(Solution::solve_with(Rule::FarRow, false)))
     });
     g.bench_function("all_states_escape_rule", |b| {
         b.iter(|| black_box(Solution::solve_with(Rule::Escape, true)))
@@ -36,7 +36,7 @@ fn solve(c: &mut Criterion) {
     g.finish();
     let mut g = c.benchmark_group("reachable");
     g.bench_function("from_start", |b| {
-        b.iter(|| black_box(reachable_positions(&Position::start(), Rule::Row8)))
+        b.iter(|| black_box(reachable_positions(&Position::start(), Rule::FarRow)))
     });
     g.finish();
 }
@@ -143,10 +143,10 @@ fn perft_bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("perft");
     g.sample_size(20);
     g.bench_function("plain_depth9", |b| {
-        b.iter(|| black_box(perft(&start, 9, Rule::Row8)))
+        b.iter(|| black_box(perft(&start, 9, Rule::FarRow)))
     });
     g.bench_function("memo_depth57_whole_tree", |b| {
-        b.iter(|| black_box(perft_memo(&start, 57, Rule::Row8)))
+        b.iter(|| black_box(perft_memo(&start, 57, Rule::FarRow)))
     });
     g.finish();
 }

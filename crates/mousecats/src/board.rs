@@ -150,7 +150,7 @@ impl Square {
         if sq.is_dark() {
             Ok(sq)
         } else {
-            Err(SquareError::Light(sq))
+            Err(SquareError::light(sq))
         }
     }
 }
@@ -345,6 +345,31 @@ pub const MOUSE_MOVES: [u64; 64] = build_mouse_moves();
 /// Where a cat may step from each square (one diagonal step towards row 1), ignoring occupancy.
 /// Empty for light squares. Built at compile time.
 pub const CAT_MOVES: [u64; 64] = build_cat_moves();
+
+const fn build_cat_cones() -> [u64; 64] {
+    let steps = build_cat_moves();
+    let mut t = [0u64; 64];
+    let mut i = 0;
+    // Lower squares first: a square's cone is itself and the cones of its steps.
+    while i < 64 {
+        if (i % 8 + i / 8) % 2 == 0 {
+            let mut cone = 1u64 << i;
+            let mut s = steps[i];
+            while s != 0 {
+                let to = s.trailing_zeros() as usize;
+                s &= s - 1;
+                cone |= t[to];
+            }
+            t[i] = cone;
+        }
+        i += 1;
+    }
+    t
+}
+
+/// The squares a cat on each square can ever reach (its forward cone, the square itself included),
+/// ignoring occupancy. Empty for light squares. Built at compile time.
+pub const CAT_CONES: [u64; 64] = build_cat_cones();
 
 /// The squares of each row: `ROW_MASKS[0]` is row 1.
 pub const ROW_MASKS: [u64; 8] = {

@@ -4,16 +4,31 @@ use thiserror::Error;
 
 use crate::board::Square;
 use crate::position::Move;
+use crate::size::{BoardSize, Coord};
 
 /// A square name that could not be used.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum SquareError {
-    /// Not a square name A1..H8.
-    #[error("unknown square '{0}' (squares are A1..H8)")]
+    /// Not a square name: a file letter and a row number such as E1.
+    #[error("unknown square '{0}' (a square is a file letter and a row number, such as E1)")]
     Unknown(String),
     /// A light square, where no piece may stand.
     #[error("{0} is a light square (pieces stand only on dark squares such as A1, C1, B2)")]
-    Light(Square),
+    Light(Coord),
+    /// A square beyond the edge of the board.
+    #[error("{square} is off the {size} board (its squares are A1..{last})", last = size.last_square())]
+    OffBoard {
+        /// The square.
+        square: Coord,
+        /// The board.
+        size: BoardSize,
+    },
+}
+
+impl SquareError {
+    pub(crate) fn light(sq: Square) -> SquareError {
+        SquareError::Light(sq.into())
+    }
 }
 
 /// Something that could not be parsed: a position, a move, a side, a rule, a setting.
@@ -22,23 +37,49 @@ pub enum ParseError {
     /// A bad square name or a light square.
     #[error(transparent)]
     Square(#[from] SquareError),
-    /// The cats' list did not name exactly four squares.
-    #[error("expected 4 cats, found {0}")]
-    CatCount(usize),
+    /// The cats' list did not name exactly N/2 squares.
+    #[error("expected {expected} cats, found {found} (the {size} board has {expected})")]
+    CatCount {
+        /// How many were given.
+        found: usize,
+        /// How many the board has.
+        expected: usize,
+        /// The board.
+        size: BoardSize,
+    },
+    /// A board size that is odd or outside 4..=16.
+    #[error("bad board size '{0}' (the size is even, from 4 to 16, such as 8 or 10x10)")]
+    Size(String),
+    /// A position written for one board size where another was asked for.
+    #[error("the position is for the {found} board, not {expected}")]
+    SizeMismatch {
+        /// The size the text gives.
+        found: BoardSize,
+        /// The size asked for.
+        expected: BoardSize,
+    },
+    /// A rule name that exists, but not on this board (`row8` is the 8x8 name of `far-row`).
+    #[error("rule '{rule}' is the 8x8 name of far-row; on the {size} board use far-row (the mouse must reach row {n})", n = size.n())]
+    RuleForSize {
+        /// The name given.
+        rule: String,
+        /// The board.
+        size: BoardSize,
+    },
     /// No mouse given.
     #[error("no mouse given")]
     NoMouse,
     /// More than one mouse in a diagram.
     #[error("more than one mouse (at {0} and {1})")]
-    TwoMice(Square, Square),
+    TwoMice(Coord, Coord),
     /// Two pieces named on one square.
     #[error("two pieces on {0}")]
-    Occupied(Square),
+    Occupied(Coord),
     /// A side name other than mouse or cats.
     #[error("unknown side '{0}' (expected mouse or cats)")]
     Side(String),
-    /// A rule name other than row8 or escape.
-    #[error("unknown rule '{0}' (expected row8 or escape)")]
+    /// A rule name other than far-row (row8), escape or region.
+    #[error("unknown rule '{0}' (expected far-row, escape or region)")]
     Rule(String),
     /// A key in `key=value` notation that is not mouse, cats or turn.
     #[error("unknown field '{0}' (expected mouse=, cats= and turn=)")]
@@ -59,9 +100,14 @@ pub enum ParseError {
         /// What was wrong.
         message: String,
     },
-    /// A diagram that did not have 8 board lines.
-    #[error("a diagram needs 8 board lines (row 8 first), found {0}")]
-    DiagramRows(usize),
+    /// A diagram that did not have N board lines.
+    #[error("a diagram of the {size} board needs {n} board lines (row {n} first), found {found}", n = size.n())]
+    DiagramRows {
+        /// Board lines found.
+        found: usize,
+        /// The board.
+        size: BoardSize,
+    },
     /// A malformed move.
     #[error("bad move '{0}' (write moves as E1-F2 or e1f2)")]
     Move(String),
@@ -70,9 +116,11 @@ pub enum ParseError {
     Empty,
 }
 
-/// A move that is not legal in the position it was played in.
+/// A move that is not legal in the position it was played in. `M` is the move type and `S` the square
+/// type: [`Move`] and [`Square`] on the classic 8x8 board, [`SizedMove`](crate::SizedMove) and [`Coord`]
+/// on the others.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum MoveError {
+pub enum MoveError<M: std::fmt::Display = Move, S: std::fmt::Display = Square> {
     /// The game is already over.
     #[error("the game is over: the {0} won")]
     GameOver(crate::board::Side),
@@ -80,17 +128,17 @@ pub enum MoveError {
     #[error("{mv}: no {side} piece on {from}")]
     NotYourPiece {
         /// The move.
-        mv: Move,
+        mv: M,
         /// The side to move.
         side: crate::board::Side,
         /// Its source square.
-        from: Square,
+        from: S,
     },
     /// The piece cannot go there.
     #[error("{mv} is not a legal {side} move here (legal: {legal})")]
     Illegal {
         /// The move.
-        mv: Move,
+        mv: M,
         /// The side to move.
         side: crate::board::Side,
         /// The legal moves, space-separated.

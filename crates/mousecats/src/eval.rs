@@ -12,6 +12,7 @@
 
 use crate::board::{MOUSE_MOVES, Side};
 use crate::position::Position;
+use crate::sized::SizedPosition;
 
 /// The largest evaluation in absolute value.
 pub const MAX_EVAL: i32 = 3000;
@@ -81,6 +82,75 @@ pub fn mouse_score(pos: &Position) -> i32 {
         + w::SPREAD * (top - bottom)
         + w::GAP * gaps
         + w::PAST * past
+}
+
+/// The same evaluation on a board of any size, from the mouse's point of view: the board edges are files
+/// A and N, and on 8x8 every term (and so every score) equals [`mouse_score`]'s.
+pub fn sized_mouse_score(pos: &SizedPosition) -> i32 {
+    let n = i32::from(pos.size().n());
+    let m = pos.mouse();
+    let mrow = i32::from(m.row());
+    let top = i32::from(pos.top_cat_row());
+    if mrow >= top {
+        return w::ESCAPED + 50 * mrow;
+    }
+    let bottom = i32::from(pos.bottom_cat_row());
+    let geo = pos.size().geometry();
+    let around = geo.mouse_steps[usize::from(pos.mouse_dark())] & !pos.cats_dark();
+    let up = (around & geo.at_or_above[m.row() as usize + 1]).count_ones() as i32;
+    let free = around.count_ones() as i32;
+
+    let mut fr = [(0i32, 0i32); 8];
+    let k = usize::from(pos.size().cats());
+    let mut past = 0;
+    let mut c = pos.cats_dark();
+    for slot in fr.iter_mut().take(k) {
+        let sq = geo.coord[c.trailing_zeros() as usize];
+        c &= c - 1;
+        *slot = (i32::from(sq.file()), i32::from(sq.row()));
+        past += i32::from(i32::from(sq.row()) < mrow);
+    }
+    let fr = &mut fr[..k];
+    if k == 4 {
+        // The 8x8 evaluation's sorting network: ties between cats on one file end in the same order.
+        let sw = |a: &mut [(i32, i32)], i: usize, j: usize| {
+            if a[i].0 > a[j].0 {
+                a.swap(i, j);
+            }
+        };
+        sw(fr, 0, 1);
+        sw(fr, 2, 3);
+        sw(fr, 0, 2);
+        sw(fr, 1, 3);
+        sw(fr, 1, 2);
+    } else {
+        fr.sort_by_key(|&(f, _)| f);
+    }
+    let mut gaps = i32::from(fr[0].0 > 1) + i32::from(fr[k - 1].0 < n - 2);
+    for pair in fr.windows(2) {
+        let (f0, r0) = pair[0];
+        let (f1, r1) = pair[1];
+        let df = f1 - f0;
+        let dr = (r1 - r0).abs();
+        let closed = (df == 1 && dr == 1) || (df == 2 && dr == 0) || df == 0;
+        gaps += i32::from(!closed);
+    }
+    w::ROW * mrow
+        + w::FREE * free
+        + w::FREE_UP * up
+        + w::SPREAD * (top - bottom)
+        + w::GAP * gaps
+        + w::PAST * past
+}
+
+/// [`sized_mouse_score`] from the side to move's point of view.
+#[inline]
+pub fn evaluate_sized(pos: &SizedPosition) -> i32 {
+    let s = sized_mouse_score(pos);
+    match pos.turn() {
+        Side::Mouse => s,
+        Side::Cats => -s,
+    }
 }
 
 /// The evaluation from the side to move's point of view.

@@ -1,14 +1,15 @@
 //! A game in progress: a start position, a rule and the moves played, with undo.
 
 use crate::board::Side;
-use crate::error::MoveError;
-use crate::position::{Move, MoveList, Position, Rule};
+use crate::board_position::BoardPosition;
+use crate::position::{Position, Rule};
 
-/// A game: the start position, the end-of-game rule and the moves played so far.
+/// A game: the start position, the end-of-game rule and the moves played so far, on the classic 8x8
+/// board ([`Position`], the default) or on any size ([`SizedPosition`](crate::SizedPosition)).
 ///
 /// ```
 /// use mousecats::{Game, Position, Rule, Side};
-/// let mut game = Game::new(Position::start(), Rule::Row8);
+/// let mut game = Game::new(Position::start(), Rule::FarRow);
 /// game.play("E1-F2".parse().unwrap()).unwrap();
 /// assert_eq!(game.position().turn(), Side::Cats);
 /// assert!(game.play("E1-F2".parse().unwrap()).is_err()); // not the mouse's turn any more
@@ -16,15 +17,15 @@ use crate::position::{Move, MoveList, Position, Rule};
 /// assert_eq!(game.position(), &Position::start());
 /// ```
 #[derive(Clone, Debug)]
-pub struct Game {
+pub struct Game<P: BoardPosition = Position> {
     rule: Rule,
-    positions: Vec<Position>,
-    moves: Vec<Move>,
+    positions: Vec<P>,
+    moves: Vec<P::Move>,
 }
 
-impl Game {
+impl<P: BoardPosition> Game<P> {
     /// A new game from `start` under `rule`.
-    pub fn new(start: Position, rule: Rule) -> Game {
+    pub fn new(start: P, rule: Rule) -> Game<P> {
         Game {
             rule,
             positions: vec![start],
@@ -38,28 +39,28 @@ impl Game {
     }
 
     /// The start position.
-    pub fn start(&self) -> &Position {
+    pub fn start(&self) -> &P {
         &self.positions[0]
     }
 
     /// The current position.
-    pub fn position(&self) -> &Position {
+    pub fn position(&self) -> &P {
         // `positions` always holds the start.
         &self.positions[self.positions.len() - 1]
     }
 
     /// The moves played, first to last.
-    pub fn moves(&self) -> &[Move] {
+    pub fn moves(&self) -> &[P::Move] {
         &self.moves
     }
 
     /// Every position of the game, the start first and the current one last.
-    pub fn positions(&self) -> &[Position] {
+    pub fn positions(&self) -> &[P] {
         &self.positions
     }
 
     /// The legal moves now (none once the game is over).
-    pub fn legal_moves(&self) -> MoveList {
+    pub fn legal_moves(&self) -> P::Moves {
         // Empty when the mouse has won; empty anyway when the side to move is stuck.
         self.position().legal_moves(self.rule)
     }
@@ -75,7 +76,10 @@ impl Game {
     }
 
     /// Play `mv` if it is legal.
-    pub fn play(&mut self, mv: Move) -> Result<(), MoveError> {
+    ///
+    /// # Errors
+    /// Why the move cannot be played; the game is unchanged.
+    pub fn play(&mut self, mv: P::Move) -> Result<(), P::PlayError> {
         let next = self.position().play(mv, self.rule)?;
         self.positions.push(next);
         self.moves.push(mv);
@@ -83,7 +87,7 @@ impl Game {
     }
 
     /// Take back the last move; `None` at the start.
-    pub fn undo(&mut self) -> Option<Move> {
+    pub fn undo(&mut self) -> Option<P::Move> {
         let mv = self.moves.pop()?;
         self.positions.pop();
         Some(mv)

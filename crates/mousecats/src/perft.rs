@@ -1,19 +1,22 @@
-//! Perft: the number of move sequences of exactly `depth` plies.
+//! Perft: the number of move sequences of exactly `depth` plies, on any board.
 //!
 //! A sequence cannot continue past the end of the game, so a finished game contributes to depth 0 only.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::position::{Move, Position, Rule};
-use crate::solve::state_index;
+use crate::board_position::BoardPosition;
+use crate::position::Rule;
 
 /// The number of move sequences of exactly `depth` plies from `pos` under `rule`, by plain recursion.
 ///
 /// ```
-/// use mousecats::{perft, Position, Rule};
-/// assert_eq!(perft(&Position::start(), 4, Rule::Row8), 344);
+/// use mousecats::{perft, BoardSize, Position, Rule, SizedPosition};
+/// assert_eq!(perft(&Position::start(), 4, Rule::FarRow), 344);
+/// let ten = SizedPosition::start(BoardSize::new(10).unwrap());
+/// assert_eq!(perft(&ten, 2, Rule::FarRow), 2 * 9);
 /// ```
-pub fn perft(pos: &Position, depth: u32, rule: Rule) -> u64 {
+pub fn perft<P: BoardPosition>(pos: &P, depth: u32, rule: Rule) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -30,19 +33,66 @@ pub fn perft(pos: &Position, depth: u32, rule: Rule) -> u64 {
         .sum()
 }
 
-/// Perft for any depth: positions met again at the same remaining depth are counted once and reused
-/// (there are at most 2,013,760 positions), so even the whole game tree is counted in a moment. Counts
-/// are exact 128-bit integers; `None` if one would overflow.
-pub fn perft_memo(pos: &Position, depth: u32, rule: Rule) -> Option<u128> {
-    let mut memo = HashMap::new();
+/// A fast hasher for the memo's keys (exact keys of positions and depths, which nobody picks to
+/// collide): multiply and rotate per word, mixed once at the end.
+#[derive(Default)]
+struct MemoHasher(u64);
+
+impl MemoHasher {
+    #[inline(always)]
+    fn add(&mut self, w: u64) {
+        self.0 = (self.0.rotate_left(23) ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+impl Hasher for MemoHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut w = [0u8; 8];
+            w[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(w));
+        }
+    }
+    #[inline]
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+    #[inline]
+    fn write_u32(&mut self, i: u32) {
+        self.add(u64::from(i));
+    }
+    #[inline]
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+    #[inline]
+    fn write_u128(&mut self, i: u128) {
+        self.add(i as u64);
+        self.add((i >> 64) as u64);
+    }
+    #[inline]
+    fn finish(&self) -> u64 {
+        let h = self.0;
+        (h ^ h >> 31).wrapping_mul(0xBF58_476D_1CE4_E5B9) ^ h >> 29
+    }
+}
+
+type Memo<K> = HashMap<(K, u32), u128, BuildHasherDefault<MemoHasher>>;
+
+/// Perft for any depth: positions met again at the same remaining depth are counted once and reused, so
+/// even the whole game tree of 8x8 is counted in a moment. Counts are exact 128-bit integers; `None` if
+/// one would overflow.
+pub fn perft_memo<P: BoardPosition>(pos: &P, depth: u32, rule: Rule) -> Option<u128> {
+    let mut memo = Memo::default();
     perft_memo_inner(pos, depth, rule, &mut memo)
 }
 
-fn perft_memo_inner(
-    pos: &Position,
+fn perft_memo_inner<P: BoardPosition>(
+    pos: &P,
     depth: u32,
     rule: Rule,
-    memo: &mut HashMap<(u32, u32), u128>,
+    memo: &mut Memo<P::Key>,
 ) -> Option<u128> {
     if depth <= 4 {
         return Some(u128::from(perft(pos, depth, rule)));
@@ -50,7 +100,7 @@ fn perft_memo_inner(
     if pos.mouse_has_won(rule) {
         return Some(0);
     }
-    let key = (state_index(pos) as u32, depth);
+    let key = (pos.exact_key(), depth);
     if let Some(&n) = memo.get(&key) {
         return Some(n);
     }
@@ -65,11 +115,15 @@ fn perft_memo_inner(
 
 /// Perft split by first move ("divide"): each legal move with the count of sequences starting with it.
 /// `None` if a count would overflow.
-pub fn perft_divide(pos: &Position, depth: u32, rule: Rule) -> Option<Vec<(Move, u128)>> {
+pub fn perft_divide<P: BoardPosition>(
+    pos: &P,
+    depth: u32,
+    rule: Rule,
+) -> Option<Vec<(P::Move, u128)>> {
     if depth == 0 {
         return Some(Vec::new());
     }
-    let mut memo = HashMap::new();
+    let mut memo = Memo::default();
     pos.legal_moves(rule)
         .iter()
         .map(|&m| {

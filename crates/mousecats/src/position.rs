@@ -3,33 +3,70 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::board::{Bitboard, CAT_MOVES, MOUSE_MOVES, Side, Square};
+use crate::board::{Bitboard, CAT_CONES, CAT_MOVES, MOUSE_MOVES, Side, Square};
 use crate::error::{MoveError, ParseError, SquareError};
+use crate::size::{BoardSize, Coord};
 use crate::zobrist::{
     CAT_HASH, CAT_LOCK, CATS_TO_MOVE_HASH, CATS_TO_MOVE_LOCK, MOUSE_HASH, MOUSE_LOCK,
 };
 
-/// When the mouse has won.
+/// When the mouse has won (on every board size; a side to move without a legal move loses under all three).
 ///
-/// Under both rules the mouse wins on reaching row 8, a side to move without a legal move loses, and the
-/// cats win by trapping the mouse.
+/// - [`Rule::FarRow`]: the mouse reaches the far row (row N; called `row8` on 8x8). The classic rule.
+/// - [`Rule::Escape`]: also as soon as the mouse stands on a row no lower than every cat's row: the cats
+///   only move down, so they can no longer stop it.
+/// - [`Rule::Region`]: the mouse wins as soon as it stands on a square no cat can ever reach (outside every
+///   cat's forward cone, whatever the other pieces do) with at least one diagonal neighbour on the board
+///   that no cat can reach either: it has escaped into a region of two squares or more. Reaching the far
+///   row is not a win in itself. This is gilith/solve's rule, so its published values can be checked.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub enum Rule {
-    /// The mouse wins only by reaching row 8 (or by the cats being unable to move). The classic rule.
+    /// The mouse wins only by reaching the far row (or by the cats being unable to move). The classic rule.
     #[default]
-    Row8,
-    /// The mouse also wins as soon as it stands on a row no lower than every cat's row: the cats only move
-    /// down, so they can no longer stop it.
+    FarRow,
+    /// The mouse also wins as soon as it stands on a row no lower than every cat's row.
     Escape,
+    /// The mouse wins once it stands in a region of two or more squares that no cat can reach.
+    Region,
 }
 
 impl Rule {
-    /// `"row8"` or `"escape"`.
+    /// The three rules.
+    pub const ALL: [Rule; 3] = [Rule::FarRow, Rule::Escape, Rule::Region];
+
+    /// `"far-row"`, `"escape"` or `"region"`.
     pub const fn name(self) -> &'static str {
         match self {
-            Rule::Row8 => "row8",
+            Rule::FarRow => "far-row",
             Rule::Escape => "escape",
+            Rule::Region => "region",
         }
+    }
+
+    /// 0, 1 or 2.
+    pub(crate) const fn ordinal(self) -> usize {
+        match self {
+            Rule::FarRow => 0,
+            Rule::Escape => 1,
+            Rule::Region => 2,
+        }
+    }
+
+    /// Parse a rule name for a board of `size`: as [`Rule::from_str`](std::str::FromStr), except that
+    /// the 8x8 name `row8` is accepted only on 8x8 (elsewhere row 8 is not the far row).
+    ///
+    /// # Errors
+    /// [`ParseError::Rule`] for an unknown name, [`ParseError::RuleForSize`] for `row8` on another board.
+    pub fn parse_for(text: &str, size: crate::BoardSize) -> Result<Rule, ParseError> {
+        let rule: Rule = text.parse()?;
+        let lower = text.trim().to_ascii_lowercase();
+        if size != crate::BoardSize::EIGHT && (lower == "row8" || lower == "row-8") {
+            return Err(ParseError::RuleForSize {
+                rule: text.trim().to_string(),
+                size,
+            });
+        }
+        Ok(rule)
     }
 }
 
@@ -41,11 +78,12 @@ impl fmt::Display for Rule {
 
 impl FromStr for Rule {
     type Err = ParseError;
-    /// `row8` or `escape`, case-insensitive.
+    /// `far-row` (also `farrow`, `far_row`, and on 8x8 `row8`), `escape` or `region`, case-insensitive.
     fn from_str(s: &str) -> Result<Rule, ParseError> {
         match s.trim().to_ascii_lowercase().as_str() {
-            "row8" | "row-8" => Ok(Rule::Row8),
+            "far-row" | "farrow" | "far_row" | "row8" | "row-8" => Ok(Rule::FarRow),
             "escape" => Ok(Rule::Escape),
+            "region" => Ok(Rule::Region),
             other => Err(ParseError::Rule(other.to_string())),
         }
     }
@@ -123,16 +161,14 @@ impl fmt::Debug for Move {
 
 impl FromStr for Move {
     type Err = ParseError;
+    /// Two 8x8 square names, with or without one `-` between them. Read character by character (as a
+    /// [`SizedMove`](crate::SizedMove)), so any text gives a move or an error, never a panic.
     fn from_str(s: &str) -> Result<Move, ParseError> {
-        let t = s.trim();
-        let compact: String = t.chars().filter(|c| *c != '-').collect();
-        if compact.len() != 4 || t.chars().filter(|c| *c == '-').count() > 1 {
-            return Err(ParseError::Move(t.to_string()));
-        }
-        let (a, b) = compact.split_at(2);
-        match (a.parse::<Square>(), b.parse::<Square>()) {
-            (Ok(from), Ok(to)) => Ok(Move { from, to }),
-            _ => Err(ParseError::Move(t.to_string())),
+        let m: crate::SizedMove = s.parse()?;
+        let square = |c: Coord| Square::from_coords(c.file(), c.row());
+        match (square(m.from()), square(m.to())) {
+            (Some(from), Some(to)) => Ok(Move { from, to }),
+            _ => Err(ParseError::Move(s.trim().to_string())),
         }
     }
 }
@@ -239,24 +275,37 @@ impl Position {
     }
 
     /// A position from its pieces, checked: all squares dark, exactly four cats, no square used twice.
+    ///
+    /// # Errors
+    /// A [`ParseError`] naming the first problem.
     pub fn new(mouse: Square, cats: &[Square], turn: Side) -> Result<Position, ParseError> {
         if !mouse.is_dark() {
-            return Err(SquareError::Light(mouse).into());
+            return Err(SquareError::light(mouse).into());
         }
         if cats.len() != 4 {
-            return Err(ParseError::CatCount(cats.len()));
+            return Err(ParseError::CatCount {
+                found: cats.len(),
+                expected: 4,
+                size: BoardSize::EIGHT,
+            });
         }
         let mut set = Bitboard::EMPTY;
         for &c in cats {
             if !c.is_dark() {
-                return Err(SquareError::Light(c).into());
+                return Err(SquareError::light(c).into());
             }
             if set.contains(c) || c == mouse {
-                return Err(ParseError::Occupied(c));
+                return Err(ParseError::Occupied(c.into()));
             }
             set = set.with(c);
         }
         Ok(Position::from_parts(mouse, set, turn))
+    }
+
+    /// A position from text that [`crate::sized::parse_text`] read for the 8x8 board.
+    fn from_parsed(p: crate::sized::Parsed) -> Result<Position, ParseError> {
+        let sized = crate::SizedPosition::new(p.size, p.mouse, &p.cats, p.turn)?;
+        Position::try_from(sized)
     }
 
     /// Build from parts already known to be valid (dark squares, four cats, mouse not on a cat).
@@ -354,11 +403,34 @@ impl Position {
         self.mouse.row() >= self.top_cat_row()
     }
 
-    /// Whether the mouse has reached row 8, or, under [`Rule::Escape`], has escaped: the mouse has won
-    /// whoever is to move.
+    /// The dark squares no cat can ever reach, whatever the other pieces do (outside every cat's forward
+    /// cone).
+    #[inline]
+    pub fn out_of_reach(&self) -> Bitboard {
+        let mut cone = 0u64;
+        for c in self.cats {
+            cone |= CAT_CONES[c.index() as usize];
+        }
+        Bitboard(Bitboard::DARK.0 & !cone)
+    }
+
+    /// Whether the mouse has won under `rule`, whoever is to move: it stands on row 8, or, under
+    /// [`Rule::Escape`], has escaped; under [`Rule::Region`], it stands on a square no cat can reach
+    /// beside another such square.
     #[inline]
     pub fn mouse_has_won(&self, rule: Rule) -> bool {
-        self.mouse.row() == 7 || (rule == Rule::Escape && self.mouse_escaped())
+        match rule {
+            Rule::FarRow => self.mouse.row() == 7,
+            Rule::Escape => self.mouse.row() == 7 || self.mouse_escaped(),
+            Rule::Region => self.mouse_in_region(),
+        }
+    }
+
+    /// Whether the mouse stands on a square no cat can reach beside another such square.
+    #[inline]
+    fn mouse_in_region(&self) -> bool {
+        let safe = self.out_of_reach().0;
+        safe >> self.mouse.index() & 1 != 0 && MOUSE_MOVES[self.mouse.index() as usize] & safe != 0
     }
 
     /// Whether the side to move has at least one move.
@@ -534,233 +606,36 @@ impl Position {
     /// turn=mouse
     /// ```
     pub fn diagram(&self) -> String {
-        let mut s = String::new();
-        for row in (0..8u8).rev() {
-            let mut line = format!("{} ", row + 1);
-            for file in 0..8u8 {
-                let sq = Square::from_index_unchecked(row * 8 + file);
-                let c = if !sq.is_dark() {
-                    ' '
-                } else if sq == self.mouse {
-                    'M'
-                } else if self.cats.contains(sq) {
-                    'C'
-                } else {
-                    '.'
-                };
-                line.push(c);
-                if file < 7 {
-                    line.push(' ');
-                }
+        crate::sized::diagram(BoardSize::EIGHT, self.turn, |c| {
+            let sq = Square::from_coords(c.file(), c.row()).unwrap_or(Square::A1);
+            if sq == self.mouse {
+                'M'
+            } else if self.cats.contains(sq) {
+                'C'
+            } else {
+                '.'
             }
-            s.push_str(line.trim_end());
-            s.push('\n');
-        }
-        s.push_str("  A B C D E F G H\n");
-        s.push_str(&format!("turn={}", self.turn));
-        s
+        })
     }
 
     /// Parse the one-line notation `mouse=E1 cats=B8,D8,F8,H8 turn=mouse` (fields in any order, case
-    /// does not matter, `turn` defaults to the mouse) or the word `start`.
+    /// does not matter, `turn` defaults to the mouse, `size=8` may be given) or the word `start`.
+    ///
+    /// # Errors
+    /// A [`ParseError`] naming the problem.
     pub fn from_notation(text: &str) -> Result<Position, ParseError> {
-        let text = text.trim();
-        if text.is_empty() {
-            return Err(ParseError::Empty);
-        }
-        if text.eq_ignore_ascii_case("start") {
-            return Ok(Position::start());
-        }
-        // Join "cats=B8, D8" and "mouse = E1" back into single words.
-        let mut words: Vec<String> = Vec::new();
-        for w in text.split_whitespace() {
-            let join = match words.last() {
-                Some(prev) => {
-                    prev.ends_with(',')
-                        || prev.ends_with('=')
-                        || w.starts_with(',')
-                        || w.starts_with('=')
-                }
-                None => false,
-            };
-            match words.last_mut() {
-                Some(prev) if join => prev.push_str(w),
-                _ => words.push(w.to_string()),
-            }
-        }
-        let mut mouse: Option<Square> = None;
-        let mut cats: Option<Vec<Square>> = None;
-        let mut turn: Option<Side> = None;
-        for w in &words {
-            let Some((key, value)) = w.split_once('=') else {
-                return Err(ParseError::NotKeyValue(w.clone()));
-            };
-            match key.to_ascii_lowercase().as_str() {
-                "mouse" | "m" => {
-                    if mouse.is_some() {
-                        return Err(ParseError::DuplicateField("mouse".into()));
-                    }
-                    mouse = Some(Square::parse_dark(value)?);
-                }
-                "cats" | "cat" | "c" => {
-                    if cats.is_some() {
-                        return Err(ParseError::DuplicateField("cats".into()));
-                    }
-                    let mut v = Vec::new();
-                    for part in value.split(',').filter(|p| !p.trim().is_empty()) {
-                        v.push(Square::parse_dark(part)?);
-                    }
-                    cats = Some(v);
-                }
-                "turn" | "side" => {
-                    if turn.is_some() {
-                        return Err(ParseError::DuplicateField("turn".into()));
-                    }
-                    turn = Some(value.parse()?);
-                }
-                other => return Err(ParseError::UnknownField(other.to_string())),
-            }
-        }
-        let mouse = mouse.ok_or(ParseError::NoMouse)?;
-        let cats = cats.ok_or(ParseError::CatCount(0))?;
-        Position::new(mouse, &cats, turn.unwrap_or(Side::Mouse))
+        Position::from_parsed(crate::sized::parse_notation(text, Some(BoardSize::EIGHT))?)
     }
 
     /// Parse an 8-line diagram, row 8 first. Each board line may start with its row number; it then holds
     /// either 8 cells (one per square) or 4 cells (the row's dark squares only), separated by any spaces.
     /// A cell is `M` (mouse), `C` (cat) or `.`, `-`, `_` (empty), in either case. Blank lines and a line of
     /// file letters are ignored; a line `turn=mouse` or `turn=cats` sets the side to move (default mouse).
+    ///
+    /// # Errors
+    /// A [`ParseError`] with the line and column of the problem.
     pub fn from_diagram(text: &str) -> Result<Position, ParseError> {
-        let mut rows_seen = 0usize;
-        let mut mouse: Option<Square> = None;
-        let mut cats: Vec<Square> = Vec::new();
-        let mut turn: Option<Side> = None;
-        for (i, raw) in text.lines().enumerate() {
-            let line_no = i + 1;
-            let t = raw.trim();
-            if t.is_empty() {
-                continue;
-            }
-            let lower = t.to_ascii_lowercase();
-            if let Some(rest) = lower
-                .strip_prefix("turn")
-                .or_else(|| lower.strip_prefix("side"))
-            {
-                let v = rest.trim_start_matches([' ', '=', ':']).trim();
-                turn = Some(v.parse()?);
-                continue;
-            }
-            if lower == "mouse to move" || lower == "cats to move" {
-                turn = Some(if lower.starts_with("mouse") {
-                    Side::Mouse
-                } else {
-                    Side::Cats
-                });
-                continue;
-            }
-            if t.split_whitespace()
-                .collect::<String>()
-                .eq_ignore_ascii_case("abcdefgh")
-            {
-                // The line of file letters.
-                continue;
-            }
-            if rows_seen == 8 {
-                return Err(ParseError::Diagram {
-                    line: line_no,
-                    column: 1,
-                    message: "more than 8 board lines".into(),
-                });
-            }
-            let row = 7 - rows_seen as u8;
-            // Cells with their 1-based columns.
-            let mut cells: Vec<(usize, char)> = raw
-                .chars()
-                .enumerate()
-                .filter(|(_, c)| !c.is_whitespace())
-                .map(|(k, c)| (k + 1, c))
-                .collect();
-            // A leading row label: a digit followed by a space.
-            if let Some(&(col, c)) = cells.first()
-                && let Some(d) = c.to_digit(10)
-            {
-                let next_is_space = raw.chars().nth(col).is_none_or(char::is_whitespace);
-                if next_is_space {
-                    if d != u32::from(row) + 1 {
-                        return Err(ParseError::Diagram {
-                            line: line_no,
-                            column: col,
-                            message: format!("row label {d} where row {} was expected", row + 1),
-                        });
-                    }
-                    cells.remove(0);
-                }
-            }
-            let squares: Vec<Square> = match cells.len() {
-                8 => (0..8u8)
-                    .map(|f| Square::from_index_unchecked(row * 8 + f))
-                    .collect(),
-                4 => (0..4u8)
-                    .map(|k| Square::from_dark_index(row * 4 + k))
-                    .collect(),
-                n => {
-                    let column = cells
-                        .get(if n > 8 { 8 } else { n.saturating_sub(1) })
-                        .map_or(1, |c| c.0);
-                    return Err(ParseError::Diagram {
-                        line: line_no,
-                        column,
-                        message: format!(
-                            "expected 8 cells (or the row's 4 dark squares), found {n}"
-                        ),
-                    });
-                }
-            };
-            for (&(column, c), &sq) in cells.iter().zip(&squares) {
-                let piece = match c {
-                    'M' | 'm' => Some(Side::Mouse),
-                    'C' | 'c' => Some(Side::Cats),
-                    '.' | '-' | '_' => None,
-                    other => {
-                        return Err(ParseError::Diagram {
-                            line: line_no,
-                            column,
-                            message: format!(
-                                "unexpected '{other}' on {sq} (use M, C or . for an empty square)"
-                            ),
-                        });
-                    }
-                };
-                let Some(piece) = piece else { continue };
-                if !sq.is_dark() {
-                    return Err(ParseError::Diagram {
-                        line: line_no,
-                        column,
-                        message: format!(
-                            "{sq} is a light square; pieces stand only on dark squares"
-                        ),
-                    });
-                }
-                match piece {
-                    Side::Mouse => {
-                        if let Some(m) = mouse {
-                            return Err(ParseError::TwoMice(m, sq));
-                        }
-                        mouse = Some(sq);
-                    }
-                    Side::Cats => cats.push(sq),
-                }
-            }
-            rows_seen += 1;
-        }
-        if rows_seen == 0 && mouse.is_none() {
-            return Err(ParseError::Empty);
-        }
-        if rows_seen != 8 {
-            return Err(ParseError::DiagramRows(rows_seen));
-        }
-        let mouse = mouse.ok_or(ParseError::NoMouse)?;
-        Position::new(mouse, &cats, turn.unwrap_or(Side::Mouse))
+        Position::from_parsed(crate::sized::parse_diagram(text, Some(BoardSize::EIGHT))?)
     }
 }
 
@@ -850,7 +725,7 @@ mod tests {
                 for other in [p, p.with_turn(p.turn().opponent())] {
                     assert_eq!(other.has_moves(), !other.moves().is_empty(), "{other}");
                 }
-                if p.outcome(Rule::Row8).is_some() {
+                if p.outcome(Rule::FarRow).is_some() {
                     break;
                 }
                 let ms = p.moves();
@@ -916,10 +791,10 @@ mod tests {
     #[test]
     fn play_checks() {
         let p = Position::start();
-        assert!(p.play("e1f2".parse().unwrap(), Rule::Row8).is_ok());
-        let e = p.play("e1e2".parse().unwrap(), Rule::Row8).unwrap_err();
+        assert!(p.play("e1f2".parse().unwrap(), Rule::FarRow).is_ok());
+        let e = p.play("e1e2".parse().unwrap(), Rule::FarRow).unwrap_err();
         assert!(e.to_string().contains("not a legal mouse move"), "{e}");
-        let e = p.play("b8a7".parse().unwrap(), Rule::Row8).unwrap_err();
+        let e = p.play("b8a7".parse().unwrap(), Rule::FarRow).unwrap_err();
         assert!(e.to_string().contains("no mouse piece on B8"), "{e}");
         assert!("e1".parse::<Move>().is_err());
         assert!("e1-f2-g3".parse::<Move>().is_err());
@@ -936,16 +811,16 @@ mod tests {
     fn outcomes() {
         // Mouse trapped in the corner.
         let p: Position = "mouse=A1 cats=B2,C3,H8,F8 turn=mouse".parse().unwrap();
-        assert_eq!(p.outcome(Rule::Row8), Some(Side::Cats));
+        assert_eq!(p.outcome(Rule::FarRow), Some(Side::Cats));
         // Mouse on row 8.
         let p: Position = "mouse=B8 cats=A1,C1,E1,G1 turn=cats".parse().unwrap();
-        assert_eq!(p.outcome(Rule::Row8), Some(Side::Mouse));
+        assert_eq!(p.outcome(Rule::FarRow), Some(Side::Mouse));
         // Cats all blocked on row 1: the cats to move lose.
         let p: Position = "mouse=D4 cats=A1,C1,E1,G1 turn=cats".parse().unwrap();
-        assert_eq!(p.outcome(Rule::Row8), Some(Side::Mouse));
+        assert_eq!(p.outcome(Rule::FarRow), Some(Side::Mouse));
         // Escaped mouse: a win only under the escape rule.
         let p: Position = "mouse=D4 cats=A3,C3,E3,G3 turn=cats".parse().unwrap();
-        assert_eq!(p.outcome(Rule::Row8), None);
+        assert_eq!(p.outcome(Rule::FarRow), None);
         assert_eq!(p.outcome(Rule::Escape), Some(Side::Mouse));
         assert!(p.legal_moves(Rule::Escape).is_empty());
         let p: Position = "mouse=D4 cats=A5,C3,E3,G3 turn=cats".parse().unwrap();

@@ -7,15 +7,17 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::board::Side;
+use crate::board_position::BoardPosition;
 use crate::error::SettingError;
-use crate::eval::{MAX_EVAL, evaluate};
+use crate::eval::MAX_EVAL;
 use crate::position::{Move, Position, Rule};
-use crate::solve::{Solution, Value};
+use crate::size::BoardSize;
+use crate::solve::{MAX_TABLE_SIZE, Solution, Value};
 use crate::tt::{Bound, TableConfig, TableStats, TranspositionTables};
 
 /// The score of a win in 0 plies; a win in `n` plies scores `WIN_SCORE - n`.
 pub const WIN_SCORE: i32 = 10_000;
-/// The deepest search allowed, in plies (a game lasts at most 57).
+/// The deepest search allowed, in plies (a game on 8x8 lasts at most 57).
 pub const MAX_DEPTH: u8 = 64;
 const MAX_PLY: usize = MAX_DEPTH as usize + 2;
 const INF: i32 = 30_000;
@@ -157,7 +159,7 @@ pub struct EngineConfig {
 impl Default for EngineConfig {
     fn default() -> EngineConfig {
         EngineConfig {
-            rule: Rule::Row8,
+            rule: Rule::FarRow,
             tables: Some(TableConfig::default()),
         }
     }
@@ -165,7 +167,7 @@ impl Default for EngineConfig {
 
 /// One finished depth of the iterative deepening.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Iteration {
+pub struct Iteration<M = Move> {
     /// The depth searched.
     pub depth: u8,
     /// The score found, from the side to move's point of view.
@@ -175,18 +177,18 @@ pub struct Iteration {
     /// Time since the search started.
     pub elapsed: Duration,
     /// The principal variation at this depth.
-    pub pv: Vec<Move>,
+    pub pv: Vec<M>,
 }
 
 /// What one search found.
 #[derive(Clone, Debug)]
-pub struct SearchResult {
+pub struct SearchResult<M = Move> {
     /// The move to play; `None` when the game is already over.
-    pub best_move: Option<Move>,
+    pub best_move: Option<M>,
     /// The score, from the side to move's point of view.
     pub score: Score,
     /// The principal variation, starting with `best_move`.
-    pub pv: Vec<Move>,
+    pub pv: Vec<M>,
     /// The last depth searched to the end (for the perfect level: the plies to the end of the game).
     pub depth: u8,
     /// Positions visited (every call of the search, leaves included).
@@ -201,10 +203,10 @@ pub struct SearchResult {
     pub stopped: bool,
     /// Each finished depth of the iterative deepening, shallowest first (empty for the perfect level and
     /// for a finished game).
-    pub iterations: Vec<Iteration>,
+    pub iterations: Vec<Iteration<M>>,
 }
 
-impl SearchResult {
+impl<M> SearchResult<M> {
     /// Nodes per second.
     pub fn nodes_per_second(&self) -> f64 {
         let s = self.elapsed.as_secs_f64();
@@ -212,8 +214,9 @@ impl SearchResult {
     }
 }
 
-/// The alpha-beta engine. It keeps its transposition tables between searches (as the C64 program did);
-/// [`Engine::clear_tables`] empties them.
+/// The alpha-beta engine, for positions of type `P`: the classic 8x8 [`Position`] (the default) or
+/// [`SizedPosition`](crate::SizedPosition) on any board. It keeps its transposition tables between
+/// searches (as the C64 program did); [`Engine::clear_tables`] empties them.
 ///
 /// ```
 /// use mousecats::{Position, search::{Engine, EngineConfig, Level}};
@@ -223,9 +226,9 @@ impl SearchResult {
 /// assert!(Position::start().moves().contains(&best));
 /// assert_eq!(result.pv[0], best);
 /// ```
-pub struct Engine {
+pub struct Engine<P: BoardPosition = Position> {
     rule: Rule,
-    tables: Option<TranspositionTables>,
+    tables: Option<TranspositionTables<P>>,
     solution: Option<Arc<Solution>>,
     stop: Arc<AtomicBool>,
     // Search state.
@@ -233,12 +236,12 @@ pub struct Engine {
     deadline: Option<Instant>,
     stopped: bool,
     may_stop: bool,
-    pv: Vec<[Move; MAX_PLY]>,
+    pv: Vec<[P::Move; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
-    root_first: Option<Move>,
+    root_first: Option<P::Move>,
 }
 
-impl std::fmt::Debug for Engine {
+impl<P: BoardPosition> std::fmt::Debug for Engine<P> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Engine")
             .field("rule", &self.rule)
@@ -248,9 +251,21 @@ impl std::fmt::Debug for Engine {
     }
 }
 
-impl Engine {
-    /// An engine with `config`; fails if the table settings are out of range.
-    pub fn new(config: EngineConfig) -> Result<Engine, SettingError> {
+impl Engine<Position> {
+    /// The exact 8x8 solution for the engine's rule: the one given to [`Engine::set_solution`], else the
+    /// process-wide [`Solution::cached`] one (solved on first use, in a few milliseconds).
+    pub fn solution(&mut self) -> Arc<Solution> {
+        let rule = self.rule;
+        Arc::clone(self.solution.get_or_insert_with(|| Solution::cached(rule)))
+    }
+}
+
+impl<P: BoardPosition> Engine<P> {
+    /// An engine with `config`.
+    ///
+    /// # Errors
+    /// A [`SettingError`] if the table settings are out of range.
+    pub fn new(config: EngineConfig) -> Result<Engine<P>, SettingError> {
         let tables = match config.tables {
             Some(c) => Some(TranspositionTables::new(c)?),
             None => None,
@@ -264,7 +279,7 @@ impl Engine {
             deadline: None,
             stopped: false,
             may_stop: false,
-            pv: vec![[Move::new(crate::Square::A1, crate::Square::A1); MAX_PLY]; MAX_PLY],
+            pv: vec![[P::NULL_MOVE; MAX_PLY]; MAX_PLY],
             pv_len: [0; MAX_PLY],
             root_first: None,
         })
@@ -276,7 +291,7 @@ impl Engine {
     }
 
     /// The transposition tables, if the engine has them.
-    pub fn tables(&self) -> Option<&TranspositionTables> {
+    pub fn tables(&self) -> Option<&TranspositionTables<P>> {
         self.tables.as_ref()
     }
 
@@ -308,25 +323,41 @@ impl Engine {
         }
     }
 
-    /// The exact solution for the engine's rule: the one given to [`Engine::set_solution`], else the
-    /// process-wide [`Solution::cached`] one (solved on first use, in about a tenth of a second).
-    pub fn solution(&mut self) -> Arc<Solution> {
-        let rule = self.rule;
-        Arc::clone(self.solution.get_or_insert_with(|| Solution::cached(rule)))
+    /// The exact solution of `size` for the engine's rule: the one given to [`Engine::set_solution`] if
+    /// it is of that size, else the process-wide [`Solution::cached_size`] one; `None` beyond
+    /// [`MAX_TABLE_SIZE`], where no whole table is kept.
+    pub fn solution_for(&mut self, size: BoardSize) -> Option<Arc<Solution>> {
+        if let Some(s) = &self.solution
+            && s.size() == size
+        {
+            return Some(Arc::clone(s));
+        }
+        let s = Solution::cached_size(size, self.rule).ok()?;
+        self.solution = Some(Arc::clone(&s));
+        Some(s)
     }
 
-    /// Choose a move at `level`, within `time` if given.
-    pub fn think(&mut self, pos: &Position, level: Level, time: Option<Duration>) -> SearchResult {
+    /// Choose a move at `level`, within `time` if given. Level 10 plays perfectly from the exact table;
+    /// on boards beyond [`MAX_TABLE_SIZE`], which have none, it searches as level 9 does.
+    pub fn think(
+        &mut self,
+        pos: &P,
+        level: Level,
+        time: Option<Duration>,
+    ) -> SearchResult<P::Move> {
         match level.depth() {
             Some(depth) => self.search(pos, depth, time),
-            None => self.perfect(pos),
+            None if pos.board_size() <= MAX_TABLE_SIZE => self.perfect(pos),
+            None => self.search(pos, 18, time),
         }
     }
 
-    /// The perfect move from the exact solution.
-    pub fn perfect(&mut self, pos: &Position) -> SearchResult {
+    /// The perfect move from the exact solution (on boards beyond [`MAX_TABLE_SIZE`]: a level 9 search).
+    pub fn perfect(&mut self, pos: &P) -> SearchResult<P::Move> {
         let t0 = Instant::now();
-        let solution = self.solution();
+        let Some(solution) = self.solution_for(pos.board_size()) else {
+            return self.search(pos, 18, None);
+        };
         let value = solution.value(pos);
         let pv = solution.perfect_line(pos);
         SearchResult {
@@ -345,7 +376,7 @@ impl Engine {
 
     /// Search `pos` by iterative deepening to `depth` plies (clamped to 1..=[`MAX_DEPTH`]), within `time`
     /// if given. Stops early once a win or loss is proven. The move returned is always legal.
-    pub fn search(&mut self, pos: &Position, depth: u8, time: Option<Duration>) -> SearchResult {
+    pub fn search(&mut self, pos: &P, depth: u8, time: Option<Duration>) -> SearchResult<P::Move> {
         let t0 = Instant::now();
         let depth = depth.clamp(1, MAX_DEPTH);
         let before = self.table_stats();
@@ -380,7 +411,7 @@ impl Engine {
                     result.stopped = true;
                     break;
                 }
-                let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].to_vec();
+                let pv: Vec<P::Move> = self.pv[0][..self.pv_len[0]].to_vec();
                 result.best_move = pv.first().copied();
                 result.pv = pv;
                 result.score = Score::from_raw(score);
@@ -422,7 +453,7 @@ impl Engine {
 
     /// The score of a finished game at `ply` from the side to move's view.
     #[inline]
-    fn terminal_score(&self, pos: &Position, ply: usize) -> i32 {
+    fn terminal_score(&self, pos: &P, ply: usize) -> i32 {
         let win = WIN_SCORE - ply as i32;
         match pos.outcome(self.rule) {
             Some(w) if w == pos.turn() => win,
@@ -445,14 +476,7 @@ impl Engine {
         }
     }
 
-    fn negamax(
-        &mut self,
-        pos: &Position,
-        depth: i32,
-        ply: usize,
-        mut alpha: i32,
-        beta: i32,
-    ) -> i32 {
+    fn negamax(&mut self, pos: &P, depth: i32, ply: usize, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
         self.pv_len[ply] = 0;
         if self.nodes & 0xFFF == 0 {
@@ -469,7 +493,7 @@ impl Engine {
             if !pos.has_moves() {
                 return -(WIN_SCORE - ply as i32);
             }
-            return evaluate(pos);
+            return pos.evaluate();
         }
 
         let pv_node = beta - alpha > 1;
@@ -512,7 +536,7 @@ impl Engine {
             }
         }
 
-        let mut order: [u8; 8] = [0, 1, 2, 3, 4, 5, 6, 7];
+        let mut order: [u8; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
         if let Some(k) = first {
             order[..=k].rotate_right(1);
         }

@@ -7,7 +7,10 @@
 //! (collisions). In verify mode each entry also keeps the exact position, so the tables can count false
 //! hits: a different position whose lock matched, which the engine would then use as if it were the same.
 
+use std::marker::PhantomData;
+
 use crate::board::Side;
+use crate::board_position::BoardPosition;
 use crate::error::SettingError;
 use crate::position::{Move, Position};
 
@@ -57,11 +60,16 @@ impl TableConfig {
         Ok(())
     }
 
-    /// Bytes the two tables will take.
+    /// Bytes the two tables will take for 8x8 positions.
     pub fn memory_bytes(&self) -> usize {
+        self.memory_bytes_for::<Position>()
+    }
+
+    /// Bytes the two tables will take for positions of type `P` (verify mode keeps `P`'s exact key).
+    pub fn memory_bytes_for<P: BoardPosition>(&self) -> usize {
         let per = std::mem::size_of::<Slot>()
             + if self.verify {
-                std::mem::size_of::<Exact>()
+                std::mem::size_of::<P::Key>()
             } else {
                 0
             };
@@ -93,9 +101,9 @@ pub enum Bound {
 
 /// One table entry as seen from outside.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Entry {
+pub struct Entry<M = Move> {
     /// The best move found.
-    pub best: Option<Move>,
+    pub best: Option<M>,
     /// The score, from the side to move's point of view (win scores relative to this position).
     pub score: i16,
     /// The depth searched below this position (at most 127).
@@ -153,7 +161,7 @@ impl TableStats {
 }
 
 /// The packed entry, 8 bytes: lock (bits 0-31), score (32-47), depth (48-54), bound + 1 (55-56; 0 =
-/// empty), best move as its index in [`Position::moves`] + 1 (57-60; 0 = none).
+/// empty), best move as its index in the position's moves + 1 (57-61; 0 = none; up to 16 moves).
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
 struct Slot(u64);
 
@@ -165,7 +173,7 @@ impl Slot {
             Bound::Lower => 2,
             Bound::Upper => 3,
         };
-        let m = best.map_or(0, |i| u64::from(i & 7) + 1);
+        let m = best.map_or(0, |i| u64::from(i & 15) + 1);
         Slot(
             u64::from(lock)
                 | u64::from(score as u16) << 32
@@ -185,7 +193,7 @@ impl Slot {
     #[inline]
     fn raw(self) -> RawEntry {
         RawEntry {
-            best: match (self.0 >> 57 & 15) as u8 {
+            best: match (self.0 >> 57 & 31) as u8 {
                 0 => None,
                 i => Some(i - 1),
             },
@@ -200,7 +208,7 @@ impl Slot {
     }
 }
 
-/// An entry as the search uses it: the best move as an index into [`Position::moves`].
+/// An entry as the search uses it: the best move as an index into the position's moves.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) struct RawEntry {
     pub best: Option<u8>,
@@ -209,37 +217,22 @@ pub(crate) struct RawEntry {
     pub bound: Bound,
 }
 
-/// The exact position kept beside an entry in verify mode.
-#[derive(Clone, Copy, Default, PartialEq, Eq)]
-struct Exact {
-    cats: u64,
-    mouse: u8,
-}
-
-impl Exact {
-    fn of(pos: &Position) -> Exact {
-        Exact {
-            cats: pos.cats().0,
-            mouse: pos.mouse().index(),
-        }
-    }
-}
-
 /// One table (one side to move).
 #[derive(Clone)]
-struct Table {
+struct Table<K> {
     slots: Vec<Slot>,
-    exact: Vec<Exact>,
+    /// The exact key of each entry's position (verify mode only).
+    exact: Vec<K>,
     stats: TableStats,
 }
 
-impl Table {
-    fn new(config: &TableConfig) -> Table {
+impl<K: Copy + Default> Table<K> {
+    fn new(config: &TableConfig) -> Table<K> {
         let n = 1usize << config.index_bits;
         Table {
             slots: vec![Slot::default(); n],
             exact: if config.verify {
-                vec![Exact::default(); n]
+                vec![K::default(); n]
             } else {
                 Vec::new()
             },
@@ -248,7 +241,8 @@ impl Table {
     }
 }
 
-/// The two transposition tables (mouse to move, cats to move) with their counters.
+/// The two transposition tables (mouse to move, cats to move) with their counters, for positions of type
+/// `P` (the classic 8x8 [`Position`] by default).
 ///
 /// ```
 /// use mousecats::{Position, tt::{Bound, TableConfig, TranspositionTables}};
@@ -260,15 +254,16 @@ impl Table {
 /// assert_eq!(tables.stats().hits, 1);
 /// ```
 #[derive(Clone)]
-pub struct TranspositionTables {
+pub struct TranspositionTables<P: BoardPosition = Position> {
     config: TableConfig,
     mask: u64,
     lock_mask: u32,
-    mouse: Table,
-    cats: Table,
+    mouse: Table<P::Key>,
+    cats: Table<P::Key>,
+    _pos: PhantomData<fn(P)>,
 }
 
-impl std::fmt::Debug for TranspositionTables {
+impl<P: BoardPosition> std::fmt::Debug for TranspositionTables<P> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TranspositionTables")
             .field("config", &self.config)
@@ -277,9 +272,12 @@ impl std::fmt::Debug for TranspositionTables {
     }
 }
 
-impl TranspositionTables {
+impl<P: BoardPosition> TranspositionTables<P> {
     /// Empty tables with `config` (checked).
-    pub fn new(config: TableConfig) -> Result<TranspositionTables, SettingError> {
+    ///
+    /// # Errors
+    /// A [`SettingError`] if `config` is out of range.
+    pub fn new(config: TableConfig) -> Result<TranspositionTables<P>, SettingError> {
         config.validate()?;
         Ok(TranspositionTables {
             config,
@@ -291,6 +289,7 @@ impl TranspositionTables {
             },
             mouse: Table::new(&config),
             cats: Table::new(&config),
+            _pos: PhantomData,
         })
     }
 
@@ -301,11 +300,11 @@ impl TranspositionTables {
 
     /// Bytes held by both tables.
     pub fn memory_bytes(&self) -> usize {
-        self.config.memory_bytes()
+        self.config.memory_bytes_for::<P>()
     }
 
     #[inline]
-    fn table(&mut self, side: Side) -> &mut Table {
+    fn table(&mut self, side: Side) -> &mut Table<P::Key> {
         match side {
             Side::Mouse => &mut self.mouse,
             Side::Cats => &mut self.cats,
@@ -314,7 +313,7 @@ impl TranspositionTables {
 
     /// Look `pos` up. A hit is an entry whose stored lock bits match; in verify mode a hit on a different
     /// position is counted as a false hit but still returned, exactly as without verify mode.
-    pub fn probe(&mut self, pos: &Position) -> Option<Entry> {
+    pub fn probe(&mut self, pos: &P) -> Option<Entry<P::Move>> {
         let raw = self.probe_raw(pos)?;
         let moves = pos.moves();
         Some(Entry {
@@ -327,22 +326,15 @@ impl TranspositionTables {
 
     /// Store an entry for `pos`, replacing whatever the slot held. `best` is kept only if it is one of
     /// `pos`'s moves; `depth` is capped at 127.
-    pub fn store(
-        &mut self,
-        pos: &Position,
-        best: Option<Move>,
-        score: i16,
-        depth: u8,
-        bound: Bound,
-    ) {
+    pub fn store(&mut self, pos: &P, best: Option<P::Move>, score: i16, depth: u8, bound: Bound) {
         let index = best.and_then(|b| pos.moves().iter().position(|&m| m == b));
         self.store_raw(pos, index.map(|i| i as u8), score, depth.min(127), bound);
     }
 
     #[inline]
-    pub(crate) fn probe_raw(&mut self, pos: &Position) -> Option<RawEntry> {
-        let i = (pos.hash() & self.mask) as usize;
-        let lock = pos.lock() & self.lock_mask;
+    pub(crate) fn probe_raw(&mut self, pos: &P) -> Option<RawEntry> {
+        let i = (pos.zobrist_hash() & self.mask) as usize;
+        let lock = pos.zobrist_lock() & self.lock_mask;
         let verify = self.config.verify;
         let t = self.table(pos.turn());
         t.stats.probes += 1;
@@ -356,7 +348,7 @@ impl TranspositionTables {
             return None;
         }
         t.stats.hits += 1;
-        if verify && t.exact[i] != Exact::of(pos) {
+        if verify && t.exact[i] != pos.exact_key() {
             t.stats.false_hits += 1;
         }
         Some(s.raw())
@@ -365,21 +357,21 @@ impl TranspositionTables {
     #[inline]
     pub(crate) fn store_raw(
         &mut self,
-        pos: &Position,
+        pos: &P,
         best: Option<u8>,
         score: i16,
         depth: u8,
         bound: Bound,
     ) {
-        let i = (pos.hash() & self.mask) as usize;
-        let lock = pos.lock() & self.lock_mask;
+        let i = (pos.zobrist_hash() & self.mask) as usize;
+        let lock = pos.zobrist_lock() & self.lock_mask;
         let verify = self.config.verify;
         let t = self.table(pos.turn());
         t.stats.stores += 1;
         let old = t.slots[i];
         if old.used() {
             let different = if verify {
-                t.exact[i] != Exact::of(pos)
+                t.exact[i] != pos.exact_key()
             } else {
                 old.lock() != lock
             };
@@ -389,7 +381,7 @@ impl TranspositionTables {
         }
         t.slots[i] = Slot::pack(lock, score, depth, bound, best);
         if verify {
-            t.exact[i] = Exact::of(pos);
+            t.exact[i] = pos.exact_key();
         }
     }
 
@@ -443,7 +435,7 @@ impl TranspositionTables {
     pub fn clear(&mut self) {
         for t in [&mut self.mouse, &mut self.cats] {
             t.slots.fill(Slot::default());
-            t.exact.fill(Exact::default());
+            t.exact.fill(P::Key::default());
             t.stats = TableStats::default();
         }
     }
@@ -470,7 +462,7 @@ mod tests {
             assert_eq!(c.validate().is_ok(), ok, "{i} {l}");
         }
         assert!(
-            TranspositionTables::new(TableConfig {
+            TranspositionTables::<Position>::new(TableConfig {
                 index_bits: 5,
                 lock_bits: 8,
                 verify: false
@@ -483,7 +475,7 @@ mod tests {
     fn slots_pack_and_unpack() {
         for (lock, score, depth, bound, best) in [
             (0u32, 0i16, 0u8, Bound::Exact, None),
-            (u32::MAX, -30_000, 127, Bound::Lower, Some(7u8)),
+            (u32::MAX, -30_000, 127, Bound::Lower, Some(15u8)),
             (0x1234_5678, 9_950, 64, Bound::Upper, Some(0)),
             (1, -1, 1, Bound::Exact, Some(3)),
         ] {
@@ -505,7 +497,7 @@ mod tests {
 
     #[test]
     fn store_probe_and_lock() {
-        let mut t = TranspositionTables::new(TableConfig::C64).unwrap();
+        let mut t: TranspositionTables = TranspositionTables::new(TableConfig::C64).unwrap();
         let p = Position::start();
         let q = p.make_move(p.moves()[0]);
         t.store(&p, Some(p.moves()[1]), -7, 4, Bound::Upper);

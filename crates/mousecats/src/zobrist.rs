@@ -54,6 +54,42 @@ pub const CAT_LOCK: [u32; 64] = keys32(0x4C4F_434B_4341_5453); // "LOCKCATS"
 /// Lock key XORed in when the cats are to move.
 pub const CATS_TO_MOVE_LOCK: u32 = (splitmix64(0x4C4F_434B_5455_524E).1 >> 32) as u32;
 
+/// The keys of a board of another size than 8x8, one per dark square, from seeds that depend on the size:
+/// the same in every build and every run.
+pub(crate) struct SizeKeys {
+    pub mouse_hash: [u64; 128],
+    pub cat_hash: [u64; 128],
+    pub cats_to_move_hash: u64,
+    pub mouse_lock: [u32; 128],
+    pub cat_lock: [u32; 128],
+    pub cats_to_move_lock: u32,
+}
+
+impl SizeKeys {
+    pub(crate) fn new(n: u8) -> SizeKeys {
+        let salt = u64::from(n) << 56;
+        let table = |seed: u64| {
+            let mut t = [0u64; 128];
+            let mut s = seed ^ salt;
+            for v in t.iter_mut() {
+                let (ns, k) = splitmix64(s);
+                s = ns;
+                *v = k;
+            }
+            t
+        };
+        let high = |t: [u64; 128]| t.map(|k| (k >> 32) as u32);
+        SizeKeys {
+            mouse_hash: table(0x4D4F_5553_4531_3938),
+            cat_hash: table(0x4341_5453_3139_3834),
+            cats_to_move_hash: splitmix64(0x5455_524E_0000_0001 ^ salt).1,
+            mouse_lock: high(table(0x4C4F_434B_4D4F_5553)),
+            cat_lock: high(table(0x4C4F_434B_4341_5453)),
+            cats_to_move_lock: (splitmix64(0x4C4F_434B_5455_524E ^ salt).1 >> 32) as u32,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -70,5 +106,23 @@ mod tests {
         locks.sort_unstable();
         locks.dedup();
         assert_eq!(locks.len(), 129);
+    }
+
+    #[test]
+    fn every_size_has_its_own_distinct_keys() {
+        let mut all = Vec::new();
+        for n in [4u8, 6, 10, 12, 14, 16] {
+            let k = SizeKeys::new(n);
+            let d = usize::from(n) * usize::from(n) / 2;
+            all.extend_from_slice(&k.mouse_hash[..d]);
+            all.extend_from_slice(&k.cat_hash[..d]);
+            all.push(k.cats_to_move_hash);
+            // Reproducible.
+            assert_eq!(SizeKeys::new(n).cat_hash, k.cat_hash);
+        }
+        let len = all.len();
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), len);
     }
 }

@@ -7,9 +7,9 @@ use mousecats::{Position, Rule, Side, Solution, Square, Value, perft, perft_memo
 #[test]
 fn perft_from_the_start() {
     let start = Position::start();
-    let got: Vec<u64> = (1..=4).map(|d| perft(&start, d, Rule::Row8)).collect();
+    let got: Vec<u64> = (1..=4).map(|d| perft(&start, d, Rule::FarRow)).collect();
     assert_eq!(got, [2, 14, 56, 344]);
-    assert_eq!(perft(&start, 0, Rule::Row8), 1);
+    assert_eq!(perft(&start, 0, Rule::FarRow), 1);
 }
 
 #[test]
@@ -17,8 +17,8 @@ fn memoised_perft_agrees_with_plain_perft() {
     let start = Position::start();
     for d in 0..=10 {
         assert_eq!(
-            perft_memo(&start, d, Rule::Row8),
-            Some(u128::from(perft(&start, d, Rule::Row8))),
+            perft_memo(&start, d, Rule::FarRow),
+            Some(u128::from(perft(&start, d, Rule::FarRow))),
             "depth {d}"
         );
     }
@@ -26,13 +26,13 @@ fn memoised_perft_agrees_with_plain_perft() {
 
 #[test]
 fn cats_win_the_standard_start_in_44_plies() {
-    let solution = Solution::solve(Rule::Row8);
+    let solution = Solution::solve(Rule::FarRow);
     assert_eq!(solution.value(&Position::start()), Value::Loss(44));
 }
 
 #[test]
 fn cats_win_with_the_mouse_anywhere_on_row_1() {
-    let solution = Solution::solve(Rule::Row8);
+    let solution = Solution::solve(Rule::FarRow);
     for sq in ["A1", "C1", "E1", "G1"] {
         let mouse: Square = sq.parse().unwrap();
         let p = Position::start_with(mouse, Side::Mouse).unwrap();
@@ -47,7 +47,7 @@ fn alpha_beta_proves_the_44_ply_win_on_its_own() {
     // Independent of the exact solver: iterative deepening with the tables finds the cats' forced win
     // and stops at the depth that proves it.
     let mut engine = mousecats::Engine::new(mousecats::EngineConfig {
-        rule: Rule::Row8,
+        rule: Rule::FarRow,
         tables: Some(mousecats::TableConfig {
             index_bits: 22,
             lock_bits: 32,

@@ -49,14 +49,14 @@ fn perft_matches_the_reference_from_the_start() {
     let plain = Plain::from(&start);
     for d in 0..=8 {
         assert_eq!(
-            perft(&start, d, Rule::Row8),
-            plain.perft(d, Rule::Row8),
+            perft(&start, d, Rule::FarRow),
+            plain.perft(d, Rule::FarRow),
             "depth {d}"
         );
     }
     // Cats first, the mouse elsewhere on row 1, the escape rule.
     for (sq, side, rule) in [
-        ("A1", Side::Cats, Rule::Row8),
+        ("A1", Side::Cats, Rule::FarRow),
         ("G1", Side::Mouse, Rule::Escape),
         ("C1", Side::Cats, Rule::Escape),
     ] {
@@ -94,7 +94,7 @@ fn swapping_cats_keeps_hash_and_lock() {
     let play = |p: Position, moves: &[&str]| {
         moves
             .iter()
-            .fold(p, |q, m| q.play(m.parse().unwrap(), Rule::Row8).unwrap())
+            .fold(p, |q, m| q.play(m.parse().unwrap(), Rule::FarRow).unwrap())
     };
     let a = play(p, &["D8-E7", "F2-G3", "E7-D6", "G3-H4", "F8-E7"]);
     let b = play(p, &["F8-E7", "F2-G3", "E7-D6", "G3-H4", "D8-E7"]);
@@ -119,7 +119,7 @@ proptest! {
             Square::from_dark_index(mouse as u8),
             if cats_first { Side::Cats } else { Side::Mouse },
         ).unwrap();
-        for p in walk(start, &choices, Rule::Row8) {
+        for p in walk(start, &choices, Rule::FarRow) {
             prop_assert_eq!(p.hash(), p.compute_hash());
             prop_assert_eq!(p.lock(), p.compute_lock());
             same_moves(&p);
@@ -132,7 +132,7 @@ proptest! {
     }
 
     #[test]
-    fn any_state_matches_the_reference(index in 0usize..INDEX_LEN, rule in prop_oneof![Just(Rule::Row8), Just(Rule::Escape)]) {
+    fn any_state_matches_the_reference(index in 0usize..INDEX_LEN, rule in prop_oneof![Just(Rule::FarRow), Just(Rule::Escape)]) {
         let Some(p) = state_position(index) else { return Ok(()) };
         same_moves(&p);
         let plain = Plain::from(&p);

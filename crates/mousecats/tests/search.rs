@@ -14,27 +14,27 @@ use proptest::prelude::*;
 
 fn solved() -> &'static Solution {
     static S: OnceLock<Solution> = OnceLock::new();
-    S.get_or_init(|| Solution::solve(Rule::Row8))
+    S.get_or_init(|| Solution::solve(Rule::FarRow))
 }
 
 fn engine(tables: Option<TableConfig>) -> Engine {
     Engine::new(EngineConfig {
-        rule: Rule::Row8,
+        rule: Rule::FarRow,
         tables,
     })
     .unwrap()
 }
 
 fn check_legal(p: &Position, result: &mousecats::SearchResult) {
-    match p.outcome(Rule::Row8) {
+    match p.outcome(Rule::FarRow) {
         Some(_) => assert!(result.best_move.is_none() && result.pv.is_empty(), "{p}"),
         None => {
             let best = result.best_move.expect("a move when the game is not over");
-            assert!(p.legal_moves(Rule::Row8).contains(&best), "{p}: {best}");
+            assert!(p.legal_moves(Rule::FarRow).contains(&best), "{p}: {best}");
             assert_eq!(result.pv.first(), Some(&best));
             let mut q = *p;
             for &m in &result.pv {
-                q = q.play(m, Rule::Row8).unwrap();
+                q = q.play(m, Rule::FarRow).unwrap();
             }
         }
     }
@@ -201,7 +201,7 @@ fn perfect_cats_beat_the_searching_mouse_at_every_level() {
     for level in [1u8, 3, 5] {
         let mut mouse = engine(Some(TableConfig::default()));
         let mut p = Position::start();
-        while p.outcome(Rule::Row8).is_none() {
+        while p.outcome(Rule::FarRow).is_none() {
             let mv = match p.turn() {
                 mousecats::Side::Mouse => mouse
                     .think(&p, Level::new(level).unwrap(), None)
@@ -209,10 +209,10 @@ fn perfect_cats_beat_the_searching_mouse_at_every_level() {
                     .unwrap(),
                 mousecats::Side::Cats => solution.best_move(&p).unwrap(),
             };
-            p = p.play(mv, Rule::Row8).unwrap();
+            p = p.play(mv, Rule::FarRow).unwrap();
         }
         assert_eq!(
-            p.outcome(Rule::Row8),
+            p.outcome(Rule::FarRow),
             Some(mousecats::Side::Cats),
             "level {level}"
         );
@@ -227,7 +227,7 @@ fn searching_cats_beat_the_perfect_mouse_from_level_5() {
     for level in [5u8, 7, 9] {
         let mut cats = engine(Some(TableConfig::default()));
         let mut p = Position::start();
-        while p.outcome(Rule::Row8).is_none() {
+        while p.outcome(Rule::FarRow).is_none() {
             let mv = match p.turn() {
                 mousecats::Side::Cats => cats
                     .think(&p, Level::new(level).unwrap(), None)
@@ -235,10 +235,10 @@ fn searching_cats_beat_the_perfect_mouse_from_level_5() {
                     .unwrap(),
                 mousecats::Side::Mouse => solution.best_move(&p).unwrap(),
             };
-            p = p.play(mv, Rule::Row8).unwrap();
+            p = p.play(mv, Rule::FarRow).unwrap();
         }
         assert_eq!(
-            p.outcome(Rule::Row8),
+            p.outcome(Rule::FarRow),
             Some(mousecats::Side::Cats),
             "level {level}"
         );
@@ -260,7 +260,7 @@ proptest! {
         depth in 1u8..9,
         escape in any::<bool>(),
     ) {
-        let rule = if escape { Rule::Escape } else { Rule::Row8 };
+        let rule = if escape { Rule::Escape } else { Rule::FarRow };
         let first = if cats_first { mousecats::Side::Cats } else { mousecats::Side::Mouse };
         let mut p = Position::start_with(mousecats::Square::from_dark_index(mouse), first).unwrap();
         let mut e = Engine::new(EngineConfig {

@@ -60,7 +60,7 @@ fn check_every_state(solution: &Solution, rule: Rule) {
 
 #[test]
 fn every_state_is_consistent_row8() {
-    check_every_state(&Solution::solve(Rule::Row8), Rule::Row8);
+    check_every_state(&Solution::solve(Rule::FarRow), Rule::FarRow);
 }
 
 #[test]
@@ -70,8 +70,8 @@ fn every_state_is_consistent_escape() {
 
 #[test]
 fn parallel_and_single_threaded_solves_agree() {
-    let a = Solution::solve_with(Rule::Row8, true);
-    let b = Solution::solve_with(Rule::Row8, false);
+    let a = Solution::solve_with(Rule::FarRow, true);
+    let b = Solution::solve_with(Rule::FarRow, false);
     for i in 0..INDEX_LEN {
         assert_eq!(a.value_at(i), b.value_at(i));
     }
@@ -89,7 +89,7 @@ fn parallel_and_single_threaded_solves_agree() {
 
 #[test]
 fn the_escape_rule_only_helps_the_mouse() {
-    let row8 = Solution::solve(Rule::Row8);
+    let row8 = Solution::solve(Rule::FarRow);
     let escape = Solution::solve(Rule::Escape);
     for i in 0..INDEX_LEN {
         let Some(p) = state_position(i) else { continue };
@@ -103,15 +103,15 @@ fn the_escape_rule_only_helps_the_mouse() {
 
 #[test]
 fn perfect_line_from_the_start_lasts_44_plies_and_the_cats_win() {
-    let solution = Solution::solve(Rule::Row8);
+    let solution = Solution::solve(Rule::FarRow);
     let start = Position::start();
     let line = solution.perfect_line(&start);
     assert_eq!(line.len(), 44);
     let mut p = start;
     for m in &line {
-        p = p.play(*m, Rule::Row8).unwrap();
+        p = p.play(*m, Rule::FarRow).unwrap();
     }
-    assert_eq!(p.outcome(Rule::Row8), Some(Side::Cats));
+    assert_eq!(p.outcome(Rule::FarRow), Some(Side::Cats));
     // Every value-keeping move keeps the value, and the others do not.
     let v = solution.value(&start);
     let keep = solution.value_keeping_moves(&start);
@@ -149,8 +149,8 @@ fn plain_reachable(start: &Position, rule: Rule) -> u64 {
 fn reachable_count_matches_a_plain_search() {
     let start = Position::start();
     assert_eq!(
-        reachable_positions(&start, Rule::Row8),
-        plain_reachable(&start, Rule::Row8)
+        reachable_positions(&start, Rule::FarRow),
+        plain_reachable(&start, Rule::FarRow)
     );
     let other = Position::start_with("C1".parse().unwrap(), Side::Cats).unwrap();
     assert_eq!(
@@ -161,18 +161,15 @@ fn reachable_count_matches_a_plain_search() {
     let over: Position = "mouse=D4 cats=A3,C3,E3,G3".parse().unwrap();
     assert_eq!(reachable_positions(&over, Rule::Escape), 1);
     assert_eq!(
-        reachable_positions(&over, Rule::Row8),
-        plain_reachable(&over, Rule::Row8)
+        reachable_positions(&over, Rule::FarRow),
+        plain_reachable(&over, Rule::FarRow)
     );
 }
 
 fn solved(rule: Rule) -> &'static Solution {
-    static ROW8: OnceLock<Solution> = OnceLock::new();
-    static ESCAPE: OnceLock<Solution> = OnceLock::new();
-    match rule {
-        Rule::Row8 => ROW8.get_or_init(|| Solution::solve(Rule::Row8)),
-        Rule::Escape => ESCAPE.get_or_init(|| Solution::solve(Rule::Escape)),
-    }
+    static ALL: [OnceLock<Solution>; 3] = [const { OnceLock::new() }; 3];
+    let i = Rule::ALL.iter().position(|&r| r == rule).unwrap();
+    ALL[i].get_or_init(|| Solution::solve(rule))
 }
 
 /// Near the end of random games, the table agrees with a plain minimax that looks `LIMIT` plies ahead:
@@ -200,7 +197,7 @@ proptest! {
 
     #[test]
     fn table_agrees_with_plain_minimax_near_the_end(seed in any::<u64>(), back in 1usize..14, escape in any::<bool>()) {
-        let rule = if escape { Rule::Escape } else { Rule::Row8 };
+        let rule = if escape { Rule::Escape } else { Rule::FarRow };
         let solution = solved(rule);
         // A random game from a random row-1 start.
         let mut rng = Lcg(seed);
@@ -221,7 +218,7 @@ proptest! {
     #[test]
     fn table_agrees_with_plain_minimax_anywhere(index in 0usize..INDEX_LEN) {
         prop_assume!(state_position(index).is_some());
-        agrees_with_minimax(solved(Rule::Row8), &state_position(index).unwrap(), Rule::Row8);
+        agrees_with_minimax(solved(Rule::FarRow), &state_position(index).unwrap(), Rule::FarRow);
     }
 }
 
@@ -229,14 +226,14 @@ proptest! {
 fn minimax_comparison_mostly_decides() {
     // The comparison above is only worth something if the plain minimax decides most of the positions
     // it is given: check that on fixed random games.
-    let solution = solved(Rule::Row8);
+    let solution = solved(Rule::FarRow);
     let mut rng = Lcg(7);
     let (mut decided, mut total) = (0, 0);
     for _ in 0..60 {
         let mut p = Position::start();
         let mut game = vec![p];
         loop {
-            let moves = p.legal_moves(Rule::Row8);
+            let moves = p.legal_moves(Rule::FarRow);
             if moves.is_empty() {
                 break;
             }
@@ -244,9 +241,9 @@ fn minimax_comparison_mostly_decides() {
             game.push(p);
         }
         let q = game[game.len().saturating_sub(1 + rng.below(8))];
-        agrees_with_minimax(solution, &q, Rule::Row8);
+        agrees_with_minimax(solution, &q, Rule::FarRow);
         total += 1;
-        decided += usize::from(Plain::from(&q).value_within(LIMIT, Rule::Row8).is_some());
+        decided += usize::from(Plain::from(&q).value_within(LIMIT, Rule::FarRow).is_some());
     }
     assert!(decided * 2 > total, "{decided} of {total}");
 }
