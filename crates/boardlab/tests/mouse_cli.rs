@@ -160,7 +160,7 @@ fn analyse_a_position() {
     assert!(out.status.success());
     let j: Json = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(j["position"], p.to_string());
-    let exact = Solution::solve(Rule::Row8).value(&p);
+    let exact = Solution::solve(Rule::FarRow).value(&p);
     assert_eq!(j["exact"]["plies"], exact.plies());
 }
 
@@ -178,7 +178,11 @@ fn analyse_rejects_bad_input() {
     );
     fails(&a(&["mouse=B8 cats=B8,D8,F8,H8"]), "two pieces on B8");
     fails(&a(&["mouse=E2 cats=B8,D8,F8,H8"]), "E2 is a light square");
-    fails(&a(&["mouse=K1 cats=B8,D8,F8,H8"]), "unknown square 'K1'");
+    fails(
+        &a(&["mouse=K1 cats=B8,D8,F8,H8"]),
+        "K1 is off the 8x8 board",
+    );
+    fails(&a(&["mouse=Z1 cats=B8,D8,F8,H8"]), "unknown square 'Z1'");
     fails(
         &a(&["start", "--depth", "0"]),
         "--depth must be between 1 and 64, got 0",
@@ -226,13 +230,13 @@ fn perft_counts() {
     assert_eq!(j["count"].as_u64().unwrap(), total);
     assert_eq!(
         total,
-        mousecats::perft(&Position::start(), 9, Rule::Row8),
+        mousecats::perft(&Position::start(), 9, Rule::FarRow),
         "the memoised count agrees with plain perft"
     );
     // From a given position.
     let j = json(&["mouse", "perft", "3", "mouse=D4 cats=A5,C5,E5,G5 turn=cats"]);
     let p: Position = "mouse=D4 cats=A5,C5,E5,G5 turn=cats".parse().unwrap();
-    assert_eq!(j["count"], mousecats::perft(&p, 3, Rule::Row8));
+    assert_eq!(j["count"], mousecats::perft(&p, 3, Rule::FarRow));
     let j = json(&[
         "mouse",
         "perft",
@@ -291,10 +295,10 @@ fn play(args: &[&str], input: &str) -> String {
 fn play_a_whole_game_against_perfect_cats() {
     // The human plays the mouse's first legal move every turn; the cats play perfectly. Work out the
     // game with the library first, then type the mouse's moves in.
-    let solution = Solution::solve(Rule::Row8);
+    let solution = Solution::solve(Rule::FarRow);
     let mut p = Position::start();
     let mut script = String::new();
-    while p.outcome(Rule::Row8).is_none() {
+    while p.outcome(Rule::FarRow).is_none() {
         let mv = match p.turn() {
             Side::Mouse => {
                 let m = p.moves()[0];
@@ -317,9 +321,9 @@ fn play_a_whole_game_against_perfect_cats() {
 #[test]
 fn play_the_cats_perfectly_against_a_searching_mouse() {
     // The engine's choices are deterministic: replay them with the library's engine set up the same way.
-    let solution = Solution::solve(Rule::Row8);
+    let solution = Solution::solve(Rule::FarRow);
     let mut engine = Engine::new(EngineConfig {
-        rule: Rule::Row8,
+        rule: Rule::FarRow,
         tables: Some(TableConfig::default()),
     })
     .unwrap();
@@ -327,7 +331,7 @@ fn play_the_cats_perfectly_against_a_searching_mouse() {
     let mut p = Position::start();
     let mut script = String::new();
     let mut engine_moves = Vec::new();
-    while p.outcome(Rule::Row8).is_none() {
+    while p.outcome(Rule::FarRow).is_none() {
         let mv = match p.turn() {
             Side::Mouse => {
                 let m = engine.think(&p, level, None).best_move.unwrap();

@@ -111,7 +111,7 @@ fn the_panel_shows_the_engines_figures() {
     h.keys(":e1f2<Enter>");
     // The same search by the library, with a fresh engine like the screen's.
     let mut engine = Engine::new(EngineConfig {
-        rule: Rule::Row8,
+        rule: Rule::FarRow,
         tables: Some(TableConfig::default()),
     })
     .unwrap();
@@ -221,7 +221,7 @@ fn hint_and_who_wins_come_from_the_exact_solution() {
         h.screen()
     );
     h.keys("h");
-    let sol = Solution::solve(Rule::Row8);
+    let sol = Solution::solve(Rule::FarRow);
     let best = sol.best_move(&Position::start()).unwrap();
     assert!(
         h.shows(&format!(
@@ -288,7 +288,7 @@ fn a_loss_against_perfect_play() {
     // The mouse, against level 10: the cats win whatever the mouse does.
     let mut h = start_with(false, 5);
     assert!(h.shows("level 10"), "{}", h.screen());
-    let sol = Solution::solve(Rule::Row8);
+    let sol = Solution::solve(Rule::FarRow);
     let screen = play_out(&mut h, &sol);
     assert!(
         screen.contains("Game over: the mouse is trapped. The cats win! n: new game, u: undo."),
@@ -318,7 +318,7 @@ fn a_win_as_the_cats() {
         Side::Cats,
         "the engine's mouse moved first"
     );
-    let sol = Solution::solve(Rule::Row8);
+    let sol = Solution::solve(Rule::FarRow);
     let screen = play_out(&mut h, &sol);
     assert!(
         screen.contains("Game over: the mouse is trapped. The cats win!"),

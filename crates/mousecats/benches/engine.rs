@@ -1,6 +1,6 @@
-//! Benchmarks of the targets: the exact solve, alpha-beta nodes per second, and how much the
-//! transposition tables cut the nodes of a depth-12 search from the start. Run with
-//! `cargo bench -p mousecats --bench engine`.
+//! Benchmarks of the issues' targets: the exact solve (8x8, and other board sizes level by level),
+//! alpha-beta nodes per second, and how much the transposition tables cut the nodes of a depth-12 search
+//! from the start. Run with `cargo bench -p mousecats --bench engine`.
 
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used)]
 
@@ -8,11 +8,11 @@ use std::hint::black_box;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use mousecats::{
-    Engine, EngineConfig, Position, Rule, Solution, TableConfig, perft, perft_memo,
-    reachable_positions,
+    BoardSize, Engine, EngineConfig, LayerOptions, Position, Rule, SizedPosition, Solution,
+    TableConfig, perft, perft_memo, reachable_positions, solve_layers,
 };
 
-fn engine(tables: Option<TableConfig>) -> Engine {
+fn engine(tables: Option<TableConfig>) -> Engine<Position> {
     Engine::new(EngineConfig {
         rule: Rule::FarRow,
         tables,
@@ -38,6 +38,27 @@ fn solve(c: &mut Criterion) {
     g.bench_function("from_start", |b| {
         b.iter(|| black_box(reachable_positions(&Position::start(), Rule::FarRow)))
     });
+    g.finish();
+}
+
+/// Whole boards solved level by level under gilith/solve's region rule: the value of the start, every
+/// state's count and the reachable positions (`mouse solve --size N --rule region`).
+fn solve_sizes(c: &mut Criterion) {
+    let mut g = c.benchmark_group("solve_sizes");
+    g.sample_size(10);
+    for n in [6, 8, 10] {
+        let start = SizedPosition::start(BoardSize::new(n).unwrap());
+        let options = LayerOptions {
+            parallel: true,
+            ..LayerOptions::default()
+        };
+        g.throughput(Throughput::Elements(
+            mousecats::Layout::of(start.size()).states() as u64,
+        ));
+        g.bench_function(format!("{n}x{n}_region"), |b| {
+            b.iter(|| black_box(solve_layers(&start, Rule::Region, &options).map(|r| r.value)))
+        });
+    }
     g.finish();
 }
 
@@ -151,5 +172,12 @@ fn perft_bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, solve, alphabeta, table_cut, perft_bench);
+criterion_group!(
+    benches,
+    solve,
+    alphabeta,
+    table_cut,
+    perft_bench,
+    solve_sizes
+);
 criterion_main!(benches);

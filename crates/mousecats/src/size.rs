@@ -44,7 +44,7 @@ impl BoardSize {
     /// # Errors
     /// [`ParseError::Size`] for an odd size or one outside 4..=16.
     pub fn new(n: u32) -> Result<BoardSize, ParseError> {
-        if n % 2 == 0 && (4..=16).contains(&n) {
+        if n.is_multiple_of(2) && (4..=16).contains(&n) {
             Ok(BoardSize(n as u8))
         } else {
             Err(ParseError::Size(n.to_string()))
@@ -366,7 +366,7 @@ impl Geometry {
             };
             g.mouse_steps[usize::from(d)] = step(1, 1) | step(-1, 1) | step(1, -1) | step(-1, -1);
             g.cat_steps[usize::from(d)] = step(1, -1) | step(-1, -1);
-            if c.row() % 2 == 0 && c.file() != 0 {
+            if c.row().is_multiple_of(2) && c.file() != 0 {
                 g.even_not_left |= 1 << d;
             }
             if c.row() % 2 == 1 && c.file() != n - 1 {

@@ -456,17 +456,18 @@ pub enum SolveError {
     },
 }
 
-/// Bytes in words, for messages: `1.5 GB`, `312 MB`.
+/// Bytes in words, for messages, in binary units: `1.5 GiB`, `312 MiB`.
 pub fn human_bytes(b: u64) -> String {
-    let b = b as f64;
-    if b >= 1e12 {
-        format!("{:.1} TB", b / 1e12)
-    } else if b >= 1e9 {
-        format!("{:.1} GB", b / 1e9)
-    } else if b >= 1e6 {
-        format!("{:.0} MB", b / 1e6)
+    let v = b as f64;
+    let unit = |shift: i32| v / f64::powi(2.0, shift);
+    if b >= 1 << 40 {
+        format!("{:.1} TiB", unit(40))
+    } else if b >= 1 << 30 {
+        format!("{:.1} GiB", unit(30))
+    } else if b >= 1 << 20 {
+        format!("{:.1} MiB", unit(20))
     } else {
-        format!("{:.0} kB", b / 1e3)
+        format!("{:.1} KiB", unit(10))
     }
 }
 

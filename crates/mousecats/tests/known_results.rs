@@ -31,6 +31,17 @@ fn cats_win_the_standard_start_in_44_plies() {
 }
 
 #[test]
+fn cats_win_the_standard_start_in_44_plies_under_the_region_rule_too() {
+    // gilith/solve's published 8x8 value (its rule is the region rule).
+    let solution = Solution::solve(Rule::Region);
+    assert_eq!(solution.value(&Position::start()), Value::Loss(44));
+    assert_eq!(
+        mousecats::reachable_positions(&Position::start(), Rule::Region),
+        709_868
+    );
+}
+
+#[test]
 fn cats_win_with_the_mouse_anywhere_on_row_1() {
     let solution = Solution::solve(Rule::FarRow);
     for sq in ["A1", "C1", "E1", "G1"] {

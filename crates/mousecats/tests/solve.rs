@@ -69,6 +69,11 @@ fn every_state_is_consistent_escape() {
 }
 
 #[test]
+fn every_state_is_consistent_region() {
+    check_every_state(&Solution::solve(Rule::Region), Rule::Region);
+}
+
+#[test]
 fn parallel_and_single_threaded_solves_agree() {
     let a = Solution::solve_with(Rule::FarRow, true);
     let b = Solution::solve_with(Rule::FarRow, false);

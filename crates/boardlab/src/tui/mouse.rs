@@ -274,6 +274,9 @@ impl MouseScreen {
     fn game_over_status(&self, winner: Side) -> Status {
         let pos = self.position();
         let how = match winner {
+            Side::Mouse if self.opts.rule == Rule::Region && pos.mouse_has_won(Rule::Region) => {
+                "the mouse got where no cat can reach"
+            }
             Side::Mouse if pos.mouse().row() == 7 => "the mouse reached row 8",
             Side::Mouse if self.opts.rule == Rule::Escape && pos.mouse_escaped() => {
                 "the mouse got past every cat"
@@ -780,8 +783,9 @@ impl GameScreen for MouseScreen {
             self.opts.player,
             self.opts.level,
             match self.opts.rule {
-                Rule::Row8 => "row 8",
+                Rule::FarRow => "row 8",
                 Rule::Escape => "escape",
+                Rule::Region => "region",
             }
         )
     }

@@ -3,12 +3,16 @@
 use std::process::ExitCode;
 
 use mousecats::search::check_depth;
-use mousecats::{Engine, EngineConfig, Level, Score, SearchResult, Side, TableConfig, TableStats};
+use mousecats::solve::MAX_TABLE_SIZE;
+use mousecats::{
+    BoardPosition, Engine, EngineConfig, Level, Rule, Score, SearchResult, Side, Solution,
+    TableConfig, TableStats,
+};
 use serde::Serialize;
 
 use super::{
-    AnalyseArgs, commas, millis, parse_int, parse_level, parse_position, parse_rule, parse_time,
-    value_phrase, winner_phrase,
+    AnalyseArgs, check_level_for, commas, millis, parse_int, parse_level, parse_time,
+    position_and_rule, value_phrase, winner_phrase, with_position,
 };
 use crate::output::Output;
 
@@ -71,6 +75,7 @@ struct ExactJson {
 
 #[derive(Serialize)]
 struct AnalyseJson {
+    size: u8,
     position: String,
     hash: String,
     lock: String,
@@ -89,7 +94,8 @@ struct AnalyseJson {
     stopped_by_time: bool,
     iterations: Vec<IterationJson>,
     tables: Option<StatsJson>,
-    exact: ExactJson,
+    /// `null` where the whole table is not kept (beyond 10x10) or with `--no-exact`.
+    exact: Option<ExactJson>,
 }
 
 fn score_text(s: Score, to_move: Side) -> String {
@@ -109,8 +115,17 @@ fn mouse_score_text(s: Score, to_move: Side) -> String {
 }
 
 pub fn run(a: &AnalyseArgs, out: &Output) -> anyhow::Result<ExitCode> {
-    let pos = parse_position(&a.position)?;
-    let rule = parse_rule(&a.rule)?;
+    let (pos, rule) = position_and_rule(Some(&a.position), a.size.as_deref(), &a.rule)?;
+    with_position!(pos, |p| analyse(&p, rule, a, out))
+}
+
+fn analyse<P: BoardPosition>(
+    pos: &P,
+    rule: Rule,
+    a: &AnalyseArgs,
+    out: &Output,
+) -> anyhow::Result<ExitCode> {
+    let size = pos.board_size();
     if a.level.is_some() && a.depth.is_some() {
         anyhow::bail!("give --level or --depth, not both");
     }
@@ -118,6 +133,9 @@ pub fn run(a: &AnalyseArgs, out: &Output) -> anyhow::Result<ExitCode> {
         anyhow::bail!("--verify checks the tables, so it cannot go with --no-tables");
     }
     let level = a.level.as_deref().map(parse_level).transpose()?;
+    if let Some(l) = level {
+        check_level_for(l, size)?;
+    }
     let depth = match &a.depth {
         Some(d) => Some(check_depth(parse_int("--depth", d, 1, 64)?)?),
         None => None,
@@ -132,19 +150,31 @@ pub fn run(a: &AnalyseArgs, out: &Output) -> anyhow::Result<ExitCode> {
             verify: a.verify,
         })
     };
-    let mut engine = Engine::new(EngineConfig { rule, tables })?;
-    let result: SearchResult = match (level, depth) {
-        (Some(l), _) => engine.think(&pos, l, time),
-        (None, Some(d)) => engine.search(&pos, d, time),
-        (None, None) => engine.search(&pos, 12, time),
+    let mut engine: Engine<P> = Engine::new(EngineConfig { rule, tables })?;
+    let wants_exact = !a.no_exact && size <= MAX_TABLE_SIZE;
+    if wants_exact && size > mousecats::BoardSize::EIGHT {
+        let spinner = out.spinner(&format!("solving the {size} board for the exact value"));
+        let solution = Solution::cached_size(size, rule).map_err(|e| anyhow::anyhow!("{e}"))?;
+        engine.set_solution(solution);
+        spinner.finish_and_clear();
+    }
+    let result: SearchResult<P::Move> = match (level, depth) {
+        (Some(l), _) => engine.think(pos, l, time),
+        (None, Some(d)) => engine.search(pos, d, time),
+        (None, None) => engine.search(pos, 12, time),
     };
-    let solution = engine.solution();
-    let exact = solution.value(&pos);
-    let keep: Vec<String> = solution
-        .value_keeping_moves(&pos)
-        .iter()
-        .map(ToString::to_string)
-        .collect();
+    let exact = if wants_exact {
+        engine.solution_for(size).map(|solution| {
+            let keep: Vec<String> = solution
+                .value_keeping_moves(pos)
+                .iter()
+                .map(ToString::to_string)
+                .collect();
+            (solution.value(pos), keep)
+        })
+    } else {
+        None
+    };
     let stats = engine.tables().map(|t| {
         let s: TableStats = result.table_stats;
         StatsJson {
@@ -168,9 +198,10 @@ pub fn run(a: &AnalyseArgs, out: &Output) -> anyhow::Result<ExitCode> {
 
     if out.json {
         out.print_json(&AnalyseJson {
+            size: size.n(),
             position: pos.to_string(),
-            hash: format!("{:016x}", pos.hash()),
-            lock: format!("{:08x}", pos.lock()),
+            hash: format!("{:016x}", pos.zobrist_hash()),
+            lock: format!("{:08x}", pos.zobrist_lock()),
             rule: rule.to_string(),
             turn: pos.turn().to_string(),
             game_over: over.map(|w| w.to_string()),
@@ -196,11 +227,11 @@ pub fn run(a: &AnalyseArgs, out: &Output) -> anyhow::Result<ExitCode> {
                 })
                 .collect(),
             tables: if a.stats { stats } else { None },
-            exact: ExactJson {
-                winner: exact.winner(pos.turn()).to_string(),
-                plies: exact.plies(),
+            exact: exact.map(|(v, keep)| ExactJson {
+                winner: v.winner(pos.turn()).to_string(),
+                plies: v.plies(),
                 value_keeping_moves: keep,
-            },
+            }),
         })?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -209,12 +240,14 @@ pub fn run(a: &AnalyseArgs, out: &Output) -> anyhow::Result<ExitCode> {
     println!("{pos}");
     println!(
         "hash {:016x}  lock {:08x}  ({rule} rule)",
-        pos.hash(),
-        pos.lock()
+        pos.zobrist_hash(),
+        pos.zobrist_lock()
     );
     if let Some(w) = over {
         println!("game over: {}", winner_phrase(w));
-        println!("exact: {}", value_phrase(exact, pos.turn()));
+        if let Some((v, _)) = &exact {
+            println!("exact: {}", value_phrase(*v, pos.turn()));
+        }
         return Ok(ExitCode::SUCCESS);
     }
     if !result.iterations.is_empty() {
@@ -257,11 +290,18 @@ pub fn run(a: &AnalyseArgs, out: &Output) -> anyhow::Result<ExitCode> {
         mouse_score_text(result.score, pos.turn())
     );
     println!("principal variation: {}", pv.join(" "));
-    println!(
-        "exact: {}; value-keeping moves: {}",
-        value_phrase(exact, pos.turn()),
-        keep.join(" ")
-    );
+    match &exact {
+        Some((v, keep)) => println!(
+            "exact: {}; value-keeping moves: {}",
+            value_phrase(*v, pos.turn()),
+            keep.join(" ")
+        ),
+        None if a.no_exact => println!("exact: not worked out (--no-exact)"),
+        None => println!(
+            "exact: not known here (whole tables are kept up to 10x10; `boardlab mouse solve --size {}` gives the start's value)",
+            size.n()
+        ),
+    }
     if a.stats {
         match stats {
             Some(s) => {

@@ -1,6 +1,7 @@
-//! `boardlab mouse ...`: Mouse & Cats (Fox and Hounds).
+//! `boardlab mouse ...`: Mouse & Cats (Fox and Hounds), on every even board size from 4x4 to 16x16
+//! (`--size N`, 8x8 by default).
 //!
-//! - `solve`: the exact value of a start position and statistics of the whole state space;
+//! - `solve`: the exact value of a start position and statistics of the whole state space, level by level;
 //! - `analyse`: search a position, with the exact value beside it;
 //! - `perft`: count move sequences;
 //! - `play`: a line-based game against the engine;
@@ -18,7 +19,7 @@ use anyhow::{Context, anyhow, bail};
 use clap::{Args, Subcommand};
 use mousecats::perft::{perft, perft_divide, perft_memo};
 use mousecats::search::MAX_DEPTH;
-use mousecats::{Level, Position, Rule, Side, Square};
+use mousecats::{BoardPosition, BoardSize, Level, Position, Rule, Side, SizedPosition};
 use serde::Serialize;
 
 use crate::output::Output;
@@ -35,7 +36,7 @@ pub struct MouseArgs {
 /// The `boardlab mouse` verbs.
 #[derive(Debug, Subcommand)]
 pub enum MouseCommand {
-    /// Solve all 2,013,760 states exactly; print the start's value and the win/loss counts.
+    /// Solve every state of a board exactly, level by level; print the start's value and the figures.
     Solve(SolveArgs),
     /// Search a position: best move, score, principal variation, nodes, tables; and its exact value.
     #[command(alias = "analyze")]
@@ -51,31 +52,101 @@ pub enum MouseCommand {
 /// Settings of the start position, shared by `solve` and `play`.
 #[derive(Debug, Args, Clone)]
 pub struct StartArgs {
-    /// The mouse's start square (a free dark square; row 1 is usual).
-    #[arg(long, value_name = "SQ", default_value = "E1")]
-    pub mouse: String,
+    /// The board: N x N, N even from 4 to 16 (`10` or `10x10`).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value = "8",
+        allow_negative_numbers = true
+    )]
+    pub size: String,
+    /// The mouse's start square, a free dark square (default: the board's, as in gilith/solve: C1 on
+    /// 4x4 and 6x6, E1 on 8x8 and 10x10, G1 on 12x12 and 14x14, I1 on 16x16).
+    #[arg(long, value_name = "SQ")]
+    pub mouse: Option<String>,
     /// The cats move first (the mouse does by default).
     #[arg(long)]
     pub cats_first: bool,
-    /// When the mouse wins: `row8` (on reaching row 8) or `escape` (also once no cat is above it).
-    #[arg(long, value_name = "RULE", default_value = "row8")]
+    /// When the mouse wins: `far-row` (on reaching row N; `row8` on 8x8), `escape` (also once no cat is
+    /// above it) or `region` (once it stands where no cat can ever reach, beside another such square).
+    #[arg(long, value_name = "RULE", default_value = "far-row")]
     pub rule: String,
+}
+
+/// A start, checked: the board, the position and the rule.
+#[derive(Debug, Clone, Copy)]
+pub struct Start {
+    /// The board.
+    pub size: BoardSize,
+    /// The start position.
+    pub position: SizedPosition,
+    /// The rule.
+    pub rule: Rule,
 }
 
 impl StartArgs {
     /// The start position and rule.
-    pub fn parse(&self) -> anyhow::Result<(Position, Rule)> {
-        let rule = parse_rule(&self.rule)?;
-        let mouse = Square::parse_dark(&self.mouse).map_err(|e| anyhow!("--mouse: {e}"))?;
+    pub fn parse(&self) -> anyhow::Result<Start> {
+        let size = parse_size(&self.size)?;
+        let rule = parse_rule_for(&self.rule, size)?;
+        let mouse = match &self.mouse {
+            Some(text) => size.parse_dark(text).map_err(|e| anyhow!("--mouse: {e}"))?,
+            None => size.default_mouse(),
+        };
         let first = if self.cats_first {
             Side::Cats
         } else {
             Side::Mouse
         };
-        let start = Position::start_with(mouse, first).map_err(|e| anyhow!("--mouse: {e}"))?;
-        Ok((start, rule))
+        let position =
+            SizedPosition::start_with(size, mouse, first).map_err(|e| anyhow!("--mouse: {e}"))?;
+        Ok(Start {
+            size,
+            position,
+            rule,
+        })
     }
 }
+
+/// Parse `--size`.
+pub fn parse_size(s: &str) -> anyhow::Result<BoardSize> {
+    s.parse::<BoardSize>().map_err(|e| anyhow!("--size: {e}"))
+}
+
+/// Parse an optional `--size`.
+pub fn parse_size_opt(s: Option<&str>) -> anyhow::Result<Option<BoardSize>> {
+    s.map(parse_size).transpose()
+}
+
+/// A position of either type: the classic 8x8 one (whose engine is tuned for it) or any other size.
+#[derive(Debug, Clone, Copy)]
+pub enum AnyPosition {
+    /// An 8x8 position.
+    Eight(Position),
+    /// A position on another board.
+    Sized(SizedPosition),
+}
+
+impl AnyPosition {
+    /// The classic type for 8x8, the general one otherwise.
+    pub fn new(p: SizedPosition) -> AnyPosition {
+        match Position::try_from(p) {
+            Ok(eight) => AnyPosition::Eight(eight),
+            Err(_) => AnyPosition::Sized(p),
+        }
+    }
+}
+
+/// Run `$body` with `$p` bound to the position inside an [`AnyPosition`], of its own type.
+macro_rules! with_position {
+    ($any:expr, |$p:ident| $body:expr) => {
+        match $any {
+            $crate::cli::mouse::AnyPosition::Eight($p) => $body,
+            $crate::cli::mouse::AnyPosition::Sized($p) => $body,
+        }
+    };
+}
+pub(crate) use with_position;
 
 /// Arguments of `boardlab mouse solve`.
 #[derive(Debug, Args)]
@@ -85,6 +156,10 @@ pub struct SolveArgs {
     /// Solve on one thread only (the default uses all cores).
     #[arg(long)]
     single_thread: bool,
+    /// The most memory the solve may take, such as `16G` or `500M` (default: what the system has
+    /// available). A board that needs more is refused with the figure it would need.
+    #[arg(long, value_name = "BYTES")]
+    max_memory: Option<String>,
 }
 
 /// Arguments of `boardlab mouse analyse`.
@@ -118,9 +193,16 @@ pub struct AnalyseArgs {
     /// Search without transposition tables.
     #[arg(long)]
     no_tables: bool,
-    /// When the mouse wins: `row8` or `escape`.
-    #[arg(long, value_name = "RULE", default_value = "row8")]
+    /// Do not work out the exact value (on 10x10 the whole table takes a few seconds to solve).
+    #[arg(long)]
+    no_exact: bool,
+    /// When the mouse wins: `far-row` (`row8` on 8x8), `escape` or `region`.
+    #[arg(long, value_name = "RULE", default_value = "far-row")]
     rule: String,
+    /// The board, N x N (even, 4 to 16); by default the position's own (`size=N` or its diagram's
+    /// rows), else 8.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    size: Option<String>,
 }
 
 /// Arguments of `boardlab mouse perft`.
@@ -135,9 +217,12 @@ pub struct PerftArgs {
     /// Also print the count after each first move.
     #[arg(long)]
     divide: bool,
-    /// When the mouse wins: `row8` or `escape`.
-    #[arg(long, value_name = "RULE", default_value = "row8")]
+    /// When the mouse wins: `far-row` (`row8` on 8x8), `escape` or `region`.
+    #[arg(long, value_name = "RULE", default_value = "far-row")]
     rule: String,
+    /// The board, N x N (even, 4 to 16); by default the position's own, else 8.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    size: Option<String>,
 }
 
 /// Arguments of `boardlab mouse play`.
@@ -163,15 +248,20 @@ pub struct ShowArgs {
     /// The position (notation, diagram, `start` or `-` for standard input).
     #[arg(value_name = "POSITION")]
     position: String,
-    /// When the mouse wins: `row8` or `escape`.
-    #[arg(long, value_name = "RULE", default_value = "row8")]
+    /// When the mouse wins: `far-row` (`row8` on 8x8), `escape` or `region`.
+    #[arg(long, value_name = "RULE", default_value = "far-row")]
     rule: String,
+    /// The board, N x N (even, 4 to 16); by default the position's own, else 8.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    size: Option<String>,
 }
 
 /// Run `boardlab mouse ...`.
 pub fn run(args: MouseArgs, out: &Output) -> anyhow::Result<ExitCode> {
     match args.command {
-        MouseCommand::Solve(a) => solve::run(&a.start, a.single_thread, out),
+        MouseCommand::Solve(a) => {
+            solve::run(&a.start, a.single_thread, a.max_memory.as_deref(), out)
+        }
         MouseCommand::Analyse(a) => analyse::run(&a, out),
         MouseCommand::Perft(a) => run_perft(&a, out),
         MouseCommand::Play(a) => {
@@ -188,13 +278,13 @@ pub fn run(args: MouseArgs, out: &Output) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// Parse `row8` or `escape`.
-pub fn parse_rule(s: &str) -> anyhow::Result<Rule> {
-    s.parse::<Rule>().map_err(|e| anyhow!("--rule: {e}"))
+/// Parse a rule name for a board of `size`.
+pub fn parse_rule_for(s: &str, size: BoardSize) -> anyhow::Result<Rule> {
+    Rule::parse_for(s, size).map_err(|e| anyhow!("--rule: {e}"))
 }
 
-/// Parse a position argument; `-` reads standard input.
-pub fn parse_position(arg: &str) -> anyhow::Result<Position> {
+/// Parse a position argument for the board `size` if given; `-` reads standard input.
+pub fn parse_position(arg: &str, size: Option<BoardSize>) -> anyhow::Result<AnyPosition> {
     let text = if arg.trim() == "-" {
         let mut s = String::new();
         std::io::stdin()
@@ -204,8 +294,34 @@ pub fn parse_position(arg: &str) -> anyhow::Result<Position> {
     } else {
         arg.to_string()
     };
-    text.parse::<Position>()
-        .map_err(|e| anyhow!("bad position: {e}"))
+    let p = SizedPosition::parse(&text, size).map_err(|e| anyhow!("bad position: {e}"))?;
+    Ok(AnyPosition::new(p))
+}
+
+/// Parse the position and the rule of `analyse`, `perft` and `show`: the rule is checked against the
+/// position's board.
+fn position_and_rule(
+    text: Option<&str>,
+    size: Option<&str>,
+    rule: &str,
+) -> anyhow::Result<(AnyPosition, Rule)> {
+    let size = parse_size_opt(size)?;
+    let pos = match text {
+        Some(t) => parse_position(t, size)?,
+        None => AnyPosition::new(SizedPosition::start(size.unwrap_or_default())),
+    };
+    let board = with_position!(pos, |p| p.board_size());
+    Ok((pos, parse_rule_for(rule, board)?))
+}
+
+/// Refuse level 10 (perfect play) on a board whose whole table is not kept.
+pub fn check_level_for(level: Level, size: BoardSize) -> anyhow::Result<()> {
+    if level.depth().is_none() && size > mousecats::solve::MAX_TABLE_SIZE {
+        bail!(
+            "--level 10 plays from the exact table, which is kept for boards up to 10x10; on {size} pick a level from 1 to 9"
+        );
+    }
+    Ok(())
 }
 
 /// Parse a whole number in `min..=max` for option `name`.
@@ -263,6 +379,7 @@ pub fn value_phrase(v: mousecats::Value, to_move: Side) -> String {
 
 #[derive(Serialize)]
 struct PerftJson {
+    size: u8,
     position: String,
     rule: String,
     depth: u32,
@@ -280,21 +397,27 @@ struct DivideJson {
 
 fn run_perft(a: &PerftArgs, out: &Output) -> anyhow::Result<ExitCode> {
     let depth = parse_int("perft depth", &a.depth, 0, i64::from(MAX_DEPTH))? as u32;
-    let pos = match &a.position {
-        Some(p) => parse_position(p)?,
-        None => Position::start(),
-    };
-    let rule = parse_rule(&a.rule)?;
+    let (pos, rule) = position_and_rule(a.position.as_deref(), a.size.as_deref(), &a.rule)?;
+    with_position!(pos, |p| perft_of(&p, depth, rule, a.divide, out))
+}
+
+fn perft_of<P: BoardPosition>(
+    pos: &P,
+    depth: u32,
+    rule: Rule,
+    divide: bool,
+    out: &Output,
+) -> anyhow::Result<ExitCode> {
     let t0 = Instant::now();
     let count = if depth <= 6 {
-        Some(u128::from(perft(&pos, depth, rule)))
+        Some(u128::from(perft(pos, depth, rule)))
     } else {
-        perft_memo(&pos, depth, rule)
+        perft_memo(pos, depth, rule)
     }
     .ok_or_else(|| anyhow!("perft {depth}: the count does not fit in 128 bits"))?;
-    let divide = if a.divide {
+    let divide = if divide {
         Some(
-            perft_divide(&pos, depth, rule)
+            perft_divide(pos, depth, rule)
                 .ok_or_else(|| anyhow!("perft {depth}: the count does not fit in 128 bits"))?,
         )
     } else {
@@ -303,6 +426,7 @@ fn run_perft(a: &PerftArgs, out: &Output) -> anyhow::Result<ExitCode> {
     let elapsed = t0.elapsed();
     if out.json {
         out.print_json(&PerftJson {
+            size: pos.board_size().n(),
             position: pos.to_string(),
             rule: rule.to_string(),
             depth,
@@ -335,6 +459,7 @@ fn run_perft(a: &PerftArgs, out: &Output) -> anyhow::Result<ExitCode> {
 
 #[derive(Serialize)]
 struct ShowJson {
+    size: u8,
     position: String,
     diagram: String,
     hash: String,
@@ -346,8 +471,11 @@ struct ShowJson {
 }
 
 fn run_show(a: &ShowArgs, out: &Output) -> anyhow::Result<ExitCode> {
-    let pos = parse_position(&a.position)?;
-    let rule = parse_rule(&a.rule)?;
+    let (pos, rule) = position_and_rule(Some(&a.position), a.size.as_deref(), &a.rule)?;
+    with_position!(pos, |p| show(&p, rule, out))
+}
+
+fn show<P: BoardPosition>(pos: &P, rule: Rule, out: &Output) -> anyhow::Result<ExitCode> {
     let winner = pos.outcome(rule);
     let moves: Vec<String> = pos
         .legal_moves(rule)
@@ -356,10 +484,11 @@ fn run_show(a: &ShowArgs, out: &Output) -> anyhow::Result<ExitCode> {
         .collect();
     if out.json {
         out.print_json(&ShowJson {
+            size: pos.board_size().n(),
             position: pos.to_string(),
             diagram: pos.diagram(),
-            hash: format!("{:016x}", pos.hash()),
-            lock: format!("{:08x}", pos.lock()),
+            hash: format!("{:016x}", pos.zobrist_hash()),
+            lock: format!("{:08x}", pos.zobrist_lock()),
             rule: rule.to_string(),
             turn: pos.turn().to_string(),
             winner: winner.map(|w| w.to_string()),
@@ -368,7 +497,11 @@ fn run_show(a: &ShowArgs, out: &Output) -> anyhow::Result<ExitCode> {
     } else {
         println!("{}", pos.diagram());
         println!("{pos}");
-        println!("hash {:016x}  lock {:08x}", pos.hash(), pos.lock());
+        println!(
+            "hash {:016x}  lock {:08x}",
+            pos.zobrist_hash(),
+            pos.zobrist_lock()
+        );
         match winner {
             Some(w) => println!("game over: {}", winner_phrase(w)),
             None => println!("{} to move: {}", pos.turn(), moves.join(" ")),

@@ -8,10 +8,13 @@ use std::io::{BufRead, Write};
 
 use anyhow::anyhow;
 use mousecats::{
-    Engine, EngineConfig, Game, Move, Position, Score, SearchResult, Side, TableConfig,
+    BoardPosition, Engine, EngineConfig, Game, Level, Rule, Score, SearchResult, Side, TableConfig,
 };
 
-use super::{PlayArgs, commas, parse_level, parse_time, value_phrase, winner_phrase};
+use super::{
+    AnyPosition, PlayArgs, check_level_for, commas, parse_level, parse_time, value_phrase,
+    winner_phrase, with_position,
+};
 
 const HELP: &str = "\
 Moves: type the square the piece leaves and the square it goes to, as E1-F2 or e1f2.
@@ -25,7 +28,7 @@ Commands:
   board   print the board again
   quit    leave";
 
-fn print_board(out: &mut dyn Write, pos: &Position) -> std::io::Result<()> {
+fn print_board<P: BoardPosition>(out: &mut dyn Write, pos: &P) -> std::io::Result<()> {
     let diagram = pos.diagram();
     for line in diagram.lines().filter(|l| !l.starts_with("turn=")) {
         writeln!(out, "{line}")?;
@@ -34,12 +37,12 @@ fn print_board(out: &mut dyn Write, pos: &Position) -> std::io::Result<()> {
         out,
         "{} to move   hash {:016x}   lock {:08x}",
         pos.turn(),
-        pos.hash(),
-        pos.lock()
+        pos.zobrist_hash(),
+        pos.zobrist_lock()
     )
 }
 
-fn describe(r: &SearchResult, mover: Side) -> String {
+fn describe<M>(r: &SearchResult<M>, mover: Side) -> String {
     let score = match r.score {
         Score::Win(n) => format!("{} in {n}", winner_phrase(mover)),
         Score::Loss(n) => format!("{} in {n}", winner_phrase(mover.opponent())),
@@ -58,22 +61,56 @@ pub fn run_session(
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    let (start, rule) = args.start.parse()?;
-    let mut human: Side = args.side.parse().map_err(|e| anyhow!("--as: {e}"))?;
+    let start = args.start.parse()?;
+    let human: Side = args.side.parse().map_err(|e| anyhow!("--as: {e}"))?;
     let level = parse_level(&args.level)?;
+    check_level_for(level, start.size)?;
     let time = args.time.as_deref().map(parse_time).transpose()?;
-    let mut engine = Engine::new(EngineConfig {
+    let setup = Setup {
+        human,
+        level,
+        time,
+        rule: start.rule,
+    };
+    with_position!(AnyPosition::new(start.position), |p| session(
+        p, &setup, input, out
+    ))
+}
+
+/// The settings of a session.
+struct Setup {
+    human: Side,
+    level: Level,
+    time: Option<std::time::Duration>,
+    rule: Rule,
+}
+
+fn session<P: BoardPosition>(
+    start: P,
+    setup: &Setup,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let (rule, level, time) = (setup.rule, setup.level, setup.time);
+    let mut human = setup.human;
+    let mut engine: Engine<P> = Engine::new(EngineConfig {
         rule,
         tables: Some(TableConfig::default()),
     })?;
     let mut game = Game::new(start, rule);
+    let size = start.board_size();
     let strength = match level.depth() {
         Some(d) => format!("level {}, a {d}-ply search", level.number()),
         None => "level 10, perfect play".to_string(),
     };
+    let board = if size == mousecats::BoardSize::EIGHT {
+        String::new()
+    } else {
+        format!(" on {size}")
+    };
     writeln!(
         out,
-        "Mouse & Cats ({rule} rule). You play the {human}; the engine plays the {} at {strength}.",
+        "Mouse & Cats{board} ({rule} rule). You play the {human}; the engine plays the {} at {strength}.",
         human.opponent()
     )?;
     writeln!(out, "Type a move such as E1-F2, or help for the commands.")?;
@@ -181,23 +218,36 @@ pub fn run_session(
                 if game.is_over() {
                     writeln!(out, "No hint: the game is over.")?;
                 } else {
-                    let solution = engine.solution();
-                    let value = solution.value(&pos);
-                    let keep: Vec<String> = solution
-                        .value_keeping_moves(&pos)
-                        .iter()
-                        .map(ToString::to_string)
-                        .collect();
-                    writeln!(
-                        out,
-                        "Hint: {} ({} with perfect play; moves that keep this: {}).",
-                        keep.first().map_or("-", String::as_str),
-                        value_phrase(value, pos.turn()),
-                        keep.join(" ")
-                    )?;
+                    match engine.solution_for(size) {
+                        Some(solution) => {
+                            let value = solution.value(&pos);
+                            let keep: Vec<String> = solution
+                                .value_keeping_moves(&pos)
+                                .iter()
+                                .map(ToString::to_string)
+                                .collect();
+                            writeln!(
+                                out,
+                                "Hint: {} ({} with perfect play; moves that keep this: {}).",
+                                keep.first().map_or("-", String::as_str),
+                                value_phrase(value, pos.turn()),
+                                keep.join(" ")
+                            )?;
+                        }
+                        None => {
+                            let depth = level.depth().unwrap_or(18);
+                            let r = engine.search(&pos, depth, time);
+                            writeln!(
+                                out,
+                                "Hint: {} (a {depth}-ply search: {}; the exact table is kept only up to 10x10).",
+                                r.best_move.map_or("-".to_string(), |m| m.to_string()),
+                                describe(&r, pos.turn())
+                            )?;
+                        }
+                    }
                 }
             }
-            _ => match cmd.parse::<Move>() {
+            _ => match cmd.parse::<P::Move>() {
                 Ok(mv) => match game.play(mv) {
                     Ok(()) => fresh = true,
                     Err(e) => writeln!(out, "Illegal move: {e}. Try again.")?,
