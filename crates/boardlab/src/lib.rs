@@ -3,5 +3,6 @@
 //! tests drive these modules directly (for example the terminal screens through ratatui's `TestBackend`).
 
 pub mod cli;
+pub mod files;
 pub mod output;
 pub mod tui;

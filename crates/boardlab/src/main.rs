@@ -23,9 +23,9 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Mouse & Cats (Fox and Hounds): solve, analyse, perft, play.
+    /// Mouse & Cats (Fox and Hounds): solve, analyse, perft, play, show.
     Mouse(cli::mouse::MouseArgs),
-    /// Peg solitaire: count, solve.
+    /// Peg solitaire: boards, board, count, solve.
     Peg(cli::peg::PegArgs),
     /// Sudoku: solve, generate, rate, hint.
     Sudoku(cli::sudoku::SudokuArgs),
@@ -36,6 +36,13 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let out = Output::new(cli.json);
+    if cli.json && matches!(cli.command, None | Some(Command::Play(_))) {
+        // The terminal interface has no machine-readable output; accepting the flag would silently ignore it.
+        eprintln!(
+            "boardlab: error: --json is for the tools (boardlab <game> <verb>); the terminal interface has no JSON output"
+        );
+        return ExitCode::FAILURE;
+    }
     let result = match cli.command {
         None => tui::run(tui::PlayArgs::default()),
         Some(Command::Play(args)) => tui::run(args),
@@ -45,6 +52,8 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        // The reader of stdout went away (`boardlab ... | head -1`): it has what it wanted; stop quietly.
+        Err(err) if boardlab::output::is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
             // One line on stderr: the error and its causes, joined.
             let msg = err

@@ -6,7 +6,46 @@
 use std::io::{IsTerminal, Write};
 
 use indicatif::{ProgressBar, ProgressStyle};
-use serde::Serialize;
+use serde::{Serialize, Serializer};
+
+/// Writes an integer that can pass 2^53 (a perft or path count, a 64-bit seed) as a JSON string of decimal
+/// digits: most JSON readers (jq, JavaScript) read every JSON number as a 64-bit float, which would round it.
+/// Use it as `#[serde(serialize_with = "boardlab::output::decimal")]`.
+///
+/// # Errors
+/// Only those of the serializer.
+pub fn decimal<T: std::fmt::Display, S: Serializer>(
+    n: &T,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_str(n)
+}
+
+/// `println!` for results on stdout that returns the write's error instead of panicking, so that a closed pipe
+/// (`boardlab peg board | head -1`) ends the command through [`is_broken_pipe`] like any other error:
+/// `outln!("{x}")?;`.
+#[macro_export]
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout(), $($arg)*)
+    }};
+}
+
+/// Whether an error comes from writing to a closed pipe (stdout read by `head`, say). `main` then exits at once,
+/// quietly and with status 0, as Unix filters do: the reader has all it wanted. Every command uses this one
+/// mechanism: results are written with [`outln!`] or through a writer, and the error is passed up.
+pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+            || cause
+                .downcast_ref::<serde_json::Error>()
+                .and_then(serde_json::Error::io_error_kind)
+                == Some(std::io::ErrorKind::BrokenPipe)
+    })
+}
 
 /// The global output settings of one run.
 #[derive(Debug, Clone, Copy)]

@@ -105,7 +105,7 @@ fn json_output_is_only_json() {
     ]);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(v["seed"], 3);
+    assert_eq!(v["seed"], "3", "the 64-bit seed is a decimal string");
     let ps = v["puzzles"].as_array().unwrap();
     assert_eq!(ps.len(), 2);
     for p in ps {

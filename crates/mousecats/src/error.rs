@@ -6,11 +6,25 @@ use crate::board::Square;
 use crate::position::Move;
 use crate::size::{BoardSize, Coord};
 
+/// At most this many characters of a user's text are quoted back in an error message.
+pub const EXCERPT_CHARS: usize = 32;
+
+/// The start of `text` for quoting in an error message: the whole of it when it is short, otherwise its first
+/// [`EXCERPT_CHARS`] characters, `…` and how many characters it has in all, so that a 10 MB line makes a
+/// one-line error, not a 10 MB one.
+pub fn excerpt(text: &str) -> String {
+    let mut chars = text.char_indices();
+    match chars.nth(EXCERPT_CHARS) {
+        None => text.to_string(),
+        Some((cut, _)) => format!("{}… ({} characters)", &text[..cut], text.chars().count()),
+    }
+}
+
 /// A square name that could not be used.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum SquareError {
     /// Not a square name: a file letter and a row number such as E1.
-    #[error("unknown square '{0}' (a square is a file letter and a row number, such as E1)")]
+    #[error("unknown square '{}' (a square is a file letter and a row number, such as E1)", excerpt(.0))]
     Unknown(String),
     /// A light square, where no piece may stand.
     #[error("{0} is a light square (pieces stand only on dark squares such as A1, C1, B2)")]
@@ -48,7 +62,7 @@ pub enum ParseError {
         size: BoardSize,
     },
     /// A board size that is odd or outside 4..=16.
-    #[error("bad board size '{0}' (the size is even, from 4 to 16, such as 8 or 10x10)")]
+    #[error("bad board size '{}' (the size is even, from 4 to 16, such as 8 or 10x10)", excerpt(.0))]
     Size(String),
     /// A position written for one board size where another was asked for.
     #[error("the position is for the {found} board, not {expected}")]
@@ -76,19 +90,19 @@ pub enum ParseError {
     #[error("two pieces on {0}")]
     Occupied(Coord),
     /// A side name other than mouse or cats.
-    #[error("unknown side '{0}' (expected mouse or cats)")]
+    #[error("unknown side '{}' (expected mouse or cats)", excerpt(.0))]
     Side(String),
     /// A rule name other than far-row (row8), escape or region.
-    #[error("unknown rule '{0}' (expected far-row, escape or region)")]
+    #[error("unknown rule '{}' (expected far-row, escape or region)", excerpt(.0))]
     Rule(String),
     /// A key in `key=value` notation that is not mouse, cats or turn.
-    #[error("unknown field '{0}' (expected mouse=, cats= and turn=)")]
+    #[error("unknown field '{}' (expected mouse=, cats= and turn=)", excerpt(.0))]
     UnknownField(String),
     /// A field given twice.
     #[error("field '{0}' given twice")]
     DuplicateField(String),
     /// A word without `=` in `key=value` notation.
-    #[error("expected key=value, found '{0}'")]
+    #[error("expected key=value, found '{}'", excerpt(.0))]
     NotKeyValue(String),
     /// A malformed line of an 8-line diagram.
     #[error("diagram line {line}, column {column}: {message}")]
@@ -109,7 +123,7 @@ pub enum ParseError {
         size: BoardSize,
     },
     /// A malformed move.
-    #[error("bad move '{0}' (write moves as E1-F2 or e1f2)")]
+    #[error("bad move '{}' (write moves as E1-F2 or e1f2)", excerpt(.0))]
     Move(String),
     /// Empty input.
     #[error("empty position")]

@@ -134,11 +134,22 @@ pub enum LayoutError {
     },
 }
 
+/// At most the first 32 characters of a user's text, for an error message (a 10 MB word makes a short error).
+fn excerpt(text: &str) -> String {
+    match text.char_indices().nth(32) {
+        None => text.to_string(),
+        Some((cut, _)) => format!("{}… ({} characters)", &text[..cut], text.chars().count()),
+    }
+}
+
 /// A hole name that does not name a hole of the board, or a malformed move.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum NameError {
     /// No hole has this name.
-    #[error("unknown hole {name:?} on the {board} board (holes are named {range})")]
+    #[error(
+        "unknown hole {:?} on the {board} board (holes are named {range})",
+        excerpt(name)
+    )]
     UnknownHole {
         /// The name given.
         name: String,
@@ -148,7 +159,10 @@ pub enum NameError {
         range: String,
     },
     /// Not of the form `FROM-TO`.
-    #[error("malformed move {text:?}: write it as FROM-TO, for example {example}")]
+    #[error(
+        "malformed move {:?}: write it as FROM-TO, for example {example}",
+        excerpt(text)
+    )]
     MalformedMove {
         /// The text given.
         text: String,
@@ -157,7 +171,8 @@ pub enum NameError {
     },
     /// The two holes are not two steps apart along a line with a hole between them.
     #[error(
-        "{text:?} is not a jump on this board: {from} and {to} are not two holes apart along a line"
+        "{:?} is not a jump on this board: {from} and {to} are not two holes apart along a line",
+        excerpt(text)
     )]
     NotAJump {
         /// The text given.
@@ -235,7 +250,10 @@ pub fn builtin_names() -> impl Iterator<Item = &'static str> {
 
 /// An unknown built-in board name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown board {name:?} (built-in boards: english, french, triangle, diamond, wiegleb)")]
+#[error(
+    "unknown board {:?} (built-in boards: english, french, triangle, diamond, wiegleb)",
+    excerpt(name)
+)]
 pub struct UnknownBoard {
     /// The name given.
     pub name: String,
@@ -255,8 +273,10 @@ fn column_letters(mut c: usize) -> String {
     String::from_utf8_lossy(&s).into_owned()
 }
 
+/// The column of a name's letters, the inverse of [`column_letters`] for any number of letters (columns past
+/// `zzz`, the 18,278th, have four or more); `None` for other text or a column too large to count.
 fn parse_column_letters(s: &str) -> Option<usize> {
-    if s.is_empty() || s.len() > 3 {
+    if s.is_empty() {
         return None;
     }
     let mut v: usize = 0;
@@ -265,7 +285,7 @@ fn parse_column_letters(s: &str) -> Option<usize> {
         if d >= 26 {
             return None;
         }
-        v = v * 26 + d as usize + 1;
+        v = v.checked_mul(26)?.checked_add(d as usize + 1)?;
     }
     Some(v - 1)
 }
@@ -644,7 +664,7 @@ impl Board {
                     (Some(c), Ok(r))
                         if letters.chars().all(|c| c.is_ascii_alphabetic()) && r >= 1 =>
                     {
-                        self.hole_at(c as i32, r - 1)
+                        i32::try_from(c).ok().and_then(|c| self.hole_at(c, r - 1))
                     }
                     _ => None,
                 }

@@ -12,7 +12,17 @@
 //! - a *solution* is a path to a single peg (on the finish hole when one is given). In the normal tree a
 //!   solution to a hole `h` is a path to the class of the one-peg position on `h`.
 
-use serde::Serialize;
+use serde::{Serialize, Serializer};
+
+/// Writes a count that can pass 2^53 as a JSON string of decimal digits (`"577116156815309849672"`): a JSON
+/// number that large is rounded to a float by most JSON readers (jq, JavaScript), so the exact figure would be
+/// lost. Used for every path, game and solution count of [`Level`] and [`Totals`].
+///
+/// # Errors
+/// Only those of the serializer.
+pub fn decimal<S: Serializer>(n: &u128, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_str(n)
+}
 
 /// One row of the table: the positions with a given number of pegs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
@@ -24,16 +34,20 @@ pub struct Level {
     /// The same, up to symmetry (classes).
     pub classes: u64,
     /// Paths from the start in the full game tree.
+    #[serde(serialize_with = "decimal")]
     pub paths_full: u128,
     /// Paths from the start in the normal tree.
+    #[serde(serialize_with = "decimal")]
     pub paths_normal: u128,
     /// Dead ends (positions without a move).
     pub dead_ends: u64,
     /// Dead ends up to symmetry.
     pub dead_end_classes: u64,
     /// Complete games ending at this level (full tree).
+    #[serde(serialize_with = "decimal")]
     pub games_full: u128,
     /// Complete games ending at this level (normal tree).
+    #[serde(serialize_with = "decimal")]
     pub games_normal: u128,
     /// With a finish hole: positions from which a one-peg finish on it can still be reached.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -51,12 +65,16 @@ pub struct Totals {
     /// Reachable positions up to symmetry.
     pub classes: u64,
     /// Complete games (paths ending in a dead end), full tree.
+    #[serde(serialize_with = "decimal")]
     pub games_full: u128,
     /// Complete games, normal tree.
+    #[serde(serialize_with = "decimal")]
     pub games_normal: u128,
     /// Solutions (paths to one peg on the finish, or anywhere), full tree.
+    #[serde(serialize_with = "decimal")]
     pub solutions_full: u128,
     /// Solutions, normal tree.
+    #[serde(serialize_with = "decimal")]
     pub solutions_normal: u128,
     /// With a finish hole: reachable positions from which it can still be reached.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -114,8 +132,12 @@ pub fn fmt_bytes(b: u64) -> String {
     let m = b as f64 / MIB;
     if m >= 1024.0 {
         format!("{:.1} GiB", m / 1024.0)
-    } else {
+    } else if b >= 1 << 20 {
         format!("{m:.0} MiB")
+    } else if b >= 1 << 10 {
+        format!("{:.0} KiB", b as f64 / 1024.0)
+    } else {
+        format!("{b} bytes")
     }
 }
 

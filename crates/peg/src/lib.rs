@@ -20,3 +20,10 @@ pub use game::{Game, MoveError};
 pub use position::{Move, Position};
 pub use problem::{Finish, Problem, ProblemError};
 pub use solve::{SolveError, Solver, SolverOptions};
+
+/// Whether this CPU has every feature the AVX-512 kernel of the enumeration needs (it is then used unless
+/// [`enumerate::Options::portable`] is set); without them the portable kernel runs. Tests use it to say which
+/// kernels they exercised.
+pub fn has_avx512_kernel() -> bool {
+    kernel::has_avx512()
+}

@@ -68,7 +68,9 @@ pub fn count(problem: &Problem, max_levels: Option<usize>) -> Result<Count, Coun
         levels.push(level);
         current = next;
     }
-    let complete = current.is_empty();
+    // As documented (and as the fast engine does): with `max_levels` the finishable counts are left out, even
+    // when the enumeration happens to end within that many levels.
+    let complete = current.is_empty() && max_levels.is_none();
     if let (Finish::Hole(_), true) = (problem.finish(), complete) {
         let mut memo = HashMap::new();
         for (level, reps) in levels.iter_mut().zip(&all_levels) {

@@ -21,6 +21,7 @@
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::board::{Board, Symmetry};
 use crate::count::{CountError, fmt_bytes};
@@ -71,7 +72,16 @@ pub enum SolveError {
         /// Positions examined.
         nodes: u64,
     },
+    /// The flag of [`Solver::stop_handle`] was set (a time limit, say).
+    #[error("the search was stopped after {nodes} positions without an answer (asked to stop)")]
+    Stopped {
+        /// Positions examined by all searches so far.
+        nodes: u64,
+    },
 }
+
+/// Positions examined between two looks at the stop flag: a few hundred microseconds of search.
+const STOP_CHECK: u64 = 1 << 12;
 
 /// Settings of a [`Solver`].
 #[derive(Debug, Clone, Copy)]
@@ -125,6 +135,8 @@ pub struct Solver {
     /// Positions (bits) whose beam searches found nothing: a question asked again (after a node limit, say)
     /// goes straight on with the depth-first search.
     beam_failed: FastSet,
+    /// Set from elsewhere to stop the current question ([`Solver::stop_handle`]).
+    stop: Arc<AtomicBool>,
 }
 
 impl Solver {
@@ -171,6 +183,24 @@ impl Solver {
             neighbours,
             distance,
             beam_failed: FastSet::default(),
+            stop: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// A flag that, once set (from another thread: a timer, say), stops the question being answered within a
+    /// few milliseconds with [`SolveError::Stopped`], and every later question at once until it is cleared. What
+    /// the searches learnt so far (dead positions, failed beam searches) is kept. The same flag can be given to
+    /// [`Options::cancel`] to stop the building of a complete table.
+    pub fn stop_handle(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
+    }
+
+    /// [`SolveError::Stopped`] if the stop flag is set.
+    fn check_stop(&self) -> Result<(), SolveError> {
+        if self.stop.load(Ordering::Relaxed) {
+            Err(SolveError::Stopped { nodes: self.nodes })
+        } else {
+            Ok(())
         }
     }
 
@@ -213,8 +243,9 @@ impl Solver {
         self.complete.is_some()
     }
 
-    /// Build the backward table: level 1 is the finish, level k+1 the positions with a jump into level k.
-    fn build_table(&mut self) {
+    /// Build the backward table: level 1 is the finish, level k+1 the positions with a jump into level k. When
+    /// stopped half way, the table is left empty (to be built again by the next question).
+    fn build_table(&mut self) -> Result<(), SolveError> {
         let mut level1 = FastSet::default();
         for h in self.finish.holes(self.board.holes()) {
             level1.insert(self.norm(Position::EMPTY.with_peg(h)));
@@ -230,7 +261,11 @@ impl Solver {
                 break;
             }
             let mut next = FastSet::default();
-            for &q in last {
+            for (i, &q) in last.iter().enumerate() {
+                if (i as u64).is_multiple_of(STOP_CHECK) && self.stop.load(Ordering::Relaxed) {
+                    self.table.clear();
+                    return Err(SolveError::Stopped { nodes: self.nodes });
+                }
                 let q = Position::from_bits(q);
                 for &m in &moves {
                     if m.is_undoable(q) {
@@ -243,6 +278,7 @@ impl Solver {
             }
             self.table.push(next);
         }
+        Ok(())
     }
 
     #[inline]
@@ -299,12 +335,13 @@ impl Solver {
         if let Some(t) = &self.complete {
             return Ok(t.solve(pos));
         }
+        self.check_stop()?;
         if self.table.is_empty() {
-            self.build_table();
+            self.build_table()?;
         }
         if pos.pegs() as usize >= self.table.len() && !self.beam_failed.contains(&pos.bits()) {
             for width in BEAM_WIDTHS {
-                if let Some(path) = self.beam(pos, width) {
+                if let Some(path) = self.beam(pos, width)? {
                     return Ok(Some(path));
                 }
             }
@@ -335,17 +372,22 @@ impl Solver {
     /// Beam search: level by level, every jump from the `width` most promising positions (by [`Solver::score`],
     /// distinct up to symmetry, passing the pagoda and dead-position tests); stops with a solution as soon as a
     /// position of the backward table is reached. Fast where it works, but not complete: `None` says nothing.
-    fn beam(&mut self, start: Position, width: usize) -> Option<Vec<Move>> {
+    fn beam(&mut self, start: Position, width: usize) -> Result<Option<Vec<Move>>, SolveError> {
         let moves = self.board.moves().to_vec();
         // Each level: the position, the index of its parent in the level before, and the jump from there.
         let mut levels: Vec<Vec<(u64, u32, u16)>> = vec![vec![(start.bits(), 0, 0)]];
         let mut seen = FastSet::default();
         let mut candidates: Vec<(u32, u64, u32, u16)> = Vec::new();
         loop {
-            let current = levels.last()?;
+            let Some(current) = levels.last() else {
+                return Ok(None);
+            };
             candidates.clear();
             seen.clear();
             for (i, &(bits, _, _)) in current.iter().enumerate() {
+                if i.is_multiple_of(64) {
+                    self.check_stop()?;
+                }
                 let pos = Position::from_bits(bits);
                 for (j, &m) in moves.iter().enumerate() {
                     if !m.is_legal(pos) {
@@ -360,8 +402,10 @@ impl Solver {
                         }
                         // The rest follows the table; then the jumps that led here, from the last back.
                         let mut path = Vec::new();
-                        if !matches!(self.search(next, &mut path), Ok(true)) {
-                            continue;
+                        match self.search(next, &mut path) {
+                            Ok(true) => {}
+                            Err(e @ SolveError::Stopped { .. }) => return Err(e),
+                            _ => continue,
                         }
                         path.push(m);
                         let mut at = i;
@@ -371,7 +415,7 @@ impl Solver {
                             at = parent as usize;
                         }
                         path.reverse();
-                        return Some(path);
+                        return Ok(Some(path));
                     }
                     if !self.pagoda_ok(next) {
                         continue;
@@ -384,7 +428,7 @@ impl Solver {
                 }
             }
             if candidates.is_empty() {
-                return None;
+                return Ok(None);
             }
             if candidates.len() > width {
                 candidates.select_nth_unstable(width);
@@ -403,6 +447,9 @@ impl Solver {
 
     fn search(&mut self, pos: Position, path: &mut Vec<Move>) -> Result<bool, SolveError> {
         self.nodes += 1;
+        if self.nodes.is_multiple_of(STOP_CHECK) {
+            self.check_stop()?;
+        }
         if let Some(max) = self.options.max_nodes
             && self.nodes - self.question_start > max
         {

@@ -444,7 +444,8 @@ impl Oracle {
                     }
                 }
             }
-            Err(SolveError::NodeLimit { nodes }) => {
+            // The interface never raises the stop flag; were it raised, the solver would be kept as after a budget.
+            Err(SolveError::NodeLimit { nodes } | SolveError::Stopped { nodes }) => {
                 self.solver = Some(s.solver);
                 let e = self.spent.entry(key).or_insert((0, SEARCH_CAP));
                 e.0 += nodes;

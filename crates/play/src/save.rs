@@ -103,10 +103,15 @@ impl SaveFile {
                 )));
             }
         }
-        let version = obj
-            .get("version")
-            .and_then(|v| v.as_u64())
-            .ok_or_else(|| foreign("it has no format version number".into()))?;
+        let version = match obj.get("version") {
+            None => return Err(foreign("it has no format version number".into())),
+            Some(v) => v.as_u64().ok_or_else(|| {
+                let shown: String = v.to_string().chars().take(40).collect();
+                foreign(format!(
+                    "its format version {shown} is not a whole number (this boardlab reads version {VERSION})"
+                ))
+            })?,
+        };
         if version != u64::from(VERSION) {
             return Err(SaveError::Version(
                 u32::try_from(version).unwrap_or(u32::MAX),

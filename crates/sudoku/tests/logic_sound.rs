@@ -1,5 +1,6 @@
 //! Every logical step checked against the true solution: no elimination removes the solution's digit, no
-//! placement puts a wrong one. Puzzles from the shared data sets (skipped with a notice when absent).
+//! placement puts a wrong one. On the repository's own sets (`tests/data`: qqwing's levels and the crate's own
+//! expert puzzles), and on the shared data sets in `#[ignore]`d tests that `.ci/run` runs where they exist.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed unwrap is a failed test
 
@@ -45,10 +46,27 @@ fn check_puzzle(p: &[u8; 81]) -> Status {
 
 #[test]
 fn steps_agree_with_the_solution_on_qqwing_sets() {
+    qqwing_sets(false);
+}
+
+#[test]
+#[ignore = "needs ../shared/sudoku-data; .ci/run runs it with --ignored where it exists"]
+fn shared_data_steps_agree_with_the_solution_on_qqwing_sets() {
+    qqwing_sets(true);
+}
+
+fn qqwing_sets(shared: bool) {
     for level in ["simple", "easy", "intermediate", "expert"] {
-        let Some(ps) = common::puzzles(&format!("generated/qqwing_{level}_1000.txt"), 150) else {
-            return;
+        let ps = if shared {
+            let Some(ps) = common::puzzles(&format!("generated/qqwing_{level}_1000.txt"), 150)
+            else {
+                return;
+            };
+            ps
+        } else {
+            common::repo_puzzles(&format!("qqwing_{level}_40.txt"), usize::MAX)
         };
+        assert!(!ps.is_empty());
         for p in &ps {
             let status = check_puzzle(p);
             if level != "expert" {
@@ -64,7 +82,18 @@ fn steps_agree_with_the_solution_on_qqwing_sets() {
 }
 
 #[test]
-fn steps_agree_with_the_solution_on_hard_sets() {
+fn steps_agree_with_the_solution_on_hard_puzzles() {
+    // The crate's own expert puzzles (SE 4.5 and up: quads, fish, chains).
+    let ps = common::repo_puzzles("own_expert_20.txt", usize::MAX);
+    assert_eq!(ps.len(), 20);
+    for p in &ps {
+        check_puzzle(p);
+    }
+}
+
+#[test]
+#[ignore = "needs ../shared/sudoku-data; .ci/run runs it with --ignored where it exists"]
+fn shared_data_steps_agree_with_the_solution_on_hard_sets() {
     for (file, n) in [
         ("puzzles3_magictour_top1465", 25),
         ("puzzles2_17_clue", 25),

@@ -17,22 +17,36 @@ const NORVIG_HARD: &str =
 const NORVIG_HARD_SOLUTION: &str =
     "417369825632158947958724316825437169791586432346912758289643571573291684164875293";
 
+/// `../shared/sudoku-data`, or `None` with a notice the test harness does not swallow.
 fn data_dir() -> Option<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/sudoku-data");
     if dir.is_dir() {
         Some(dir)
     } else {
-        eprintln!(
-            "NOTICE: {} is absent; skipping the data-set checks",
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "notice: {} is absent; the shared data-set checks were skipped",
             dir.display()
         );
         None
     }
 }
 
+/// Where a set lives: the repository's `tests/data`, or `../shared/sudoku-data`.
+#[derive(Clone, Copy)]
+enum Source {
+    Repo,
+    Shared,
+}
+
 /// The puzzles of a data file (comments and blank lines skipped), with their line numbers.
-fn load(name: &str) -> Option<Vec<(usize, Grid)>> {
-    let path = data_dir()?.join(name);
+fn load(source: Source, name: &str) -> Option<Vec<(usize, Grid)>> {
+    let dir = match source {
+        Source::Repo => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data"),
+        Source::Shared => data_dir()?,
+    };
+    let path = dir.join(name);
     let text = match std::fs::read_to_string(&path) {
         Ok(t) => t,
         Err(e) => panic!("{}: {e}", path.display()),
@@ -49,7 +63,18 @@ fn load(name: &str) -> Option<Vec<(usize, Grid)>> {
     Some(out)
 }
 
-/// (file, puzzles in it, solutions each counting to 2)
+/// The repository's own sets (how each was made is in its header): (file, puzzles in it, solutions each
+/// counting to 2).
+const REPO_SETS: &[(&str, usize, u64)] = &[
+    ("qqwing_simple_40.txt", 40, 1),
+    ("qqwing_easy_40.txt", 40, 1),
+    ("qqwing_intermediate_40.txt", 40, 1),
+    ("qqwing_expert_40.txt", 40, 1),
+    ("own_expert_20.txt", 20, 1),
+    ("own_many_solutions_30.txt", 30, 2),
+];
+
+/// The public sets of `../shared/sudoku-data`: (file, puzzles in it, solutions each counting to 2)
 const SETS: &[(&str, usize, u64)] = &[
     ("puzzles1_unbiased_first1000", 1000, 1),
     ("puzzles2_17_clue", 49158, 1),
@@ -66,9 +91,11 @@ const SETS: &[(&str, usize, u64)] = &[
 ];
 
 /// Count to 2 on every `step`-th puzzle of each set; check each unique solution against clues and rules.
-fn check_sets(max_per_set: usize) {
-    for &(name, size, expected) in SETS {
-        let Some(puzzles) = load(name) else { return };
+fn check_sets(source: Source, sets: &[(&str, usize, u64)], max_per_set: usize) {
+    for &(name, size, expected) in sets {
+        let Some(puzzles) = load(source, name) else {
+            return;
+        };
         assert_eq!(puzzles.len(), size, "{name}");
         let step = size.div_ceil(max_per_set).max(1);
         for (line, puzzle) in puzzles.iter().step_by(step) {
@@ -92,19 +119,37 @@ fn check_sets(max_per_set: usize) {
 
 #[test]
 fn data_set_samples() {
-    check_sets(400);
+    check_sets(Source::Repo, REPO_SETS, usize::MAX);
+}
+
+#[test]
+#[ignore = "needs ../shared/sudoku-data; .ci/run runs it with --ignored where it exists"]
+fn shared_data_set_samples() {
+    check_sets(Source::Shared, SETS, 400);
 }
 
 #[test]
 #[ignore = "whole files: a few minutes; run with --ignored"]
 fn data_sets_whole() {
-    check_sets(usize::MAX);
+    check_sets(Source::Shared, SETS, usize::MAX);
 }
 
 #[test]
 fn reference_agrees_on_samples() {
-    for &(name, size, expected) in SETS {
-        let Some(puzzles) = load(name) else { return };
+    reference_agrees(Source::Repo, REPO_SETS);
+}
+
+#[test]
+#[ignore = "needs ../shared/sudoku-data; .ci/run runs it with --ignored where it exists"]
+fn shared_data_reference_agrees_on_samples() {
+    reference_agrees(Source::Shared, SETS);
+}
+
+fn reference_agrees(source: Source, sets: &[(&str, usize, u64)]) {
+    for &(name, size, expected) in sets {
+        let Some(puzzles) = load(source, name) else {
+            return;
+        };
         for (line, puzzle) in puzzles.iter().step_by(size.div_ceil(40)) {
             let (count, first) = reference::count_solutions_with_first(puzzle, 2);
             assert_eq!(count, expected, "{name} line {line}");

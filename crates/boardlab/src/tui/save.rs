@@ -7,7 +7,7 @@
 
 use std::fmt;
 use std::fs;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 pub use play::save::{FORMAT, SaveFile, VERSION};
@@ -61,10 +61,16 @@ impl fmt::Display for SaveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SaveError::Io { path, message } => write!(f, "{}: {message}", path.display()),
-            SaveError::TooLarge { path, bytes } => write!(
+            SaveError::TooLarge { path, bytes } if *bytes > MAX_BYTES + 1 => write!(
                 f,
                 "{} is not a boardlab save file: it is {bytes} bytes, far larger than any save",
                 path.display()
+            ),
+            SaveError::TooLarge { path, .. } => write!(
+                f,
+                "{} is not a boardlab save file: it holds more than {}, far larger than any save",
+                path.display(),
+                crate::files::size_text(MAX_BYTES)
             ),
             SaveError::Foreign { path, reason } => {
                 write!(
@@ -131,12 +137,27 @@ pub fn read(path: &Path) -> Result<SaveFile, SaveError> {
             bytes: meta.len(),
         });
     }
-    let bytes = fs::read(path).map_err(io)?;
+    // Capped: a device such as /dev/zero has no length to check beforehand, and a FIFO must not hang.
+    let file = crate::files::open(path).map_err(|e| SaveError::Io {
+        path: path.to_path_buf(),
+        message: e.root_cause().to_string(),
+    })?;
+    let mut bytes = Vec::new();
+    file.take(MAX_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    if bytes.len() as u64 > MAX_BYTES {
+        return Err(SaveError::TooLarge {
+            path: path.to_path_buf(),
+            bytes: bytes.len() as u64,
+        });
+    }
     let text = String::from_utf8(bytes).map_err(|e| SaveError::Foreign {
         path: path.to_path_buf(),
         reason: format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to()),
     })?;
-    parse(&text, path)
+    // A byte-order mark some editors add is not part of the JSON.
+    parse(text.strip_prefix('\u{feff}').unwrap_or(&text), path)
 }
 
 /// Write `save` to `path` atomically: a temporary file beside it, flushed to disk, then renamed over it.
@@ -155,14 +176,35 @@ pub fn write(save: &SaveFile, path: &Path) -> Result<(), SaveError> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "save.json".into());
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    // A temporary name of our own, created only if it does not exist (O_EXCL): never through a link someone
+    // left there, never over another writer's file.
+    let (tmp, mut file) = {
+        let mut attempt = 0u32;
+        loop {
+            let tmp = dir.join(format!(".{name}.{}.{attempt}.tmp", std::process::id()));
+            match fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&tmp)
+            {
+                Ok(file) => break (tmp, file),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 100 => {
+                    attempt += 1;
+                }
+                Err(e) => return Err(io(e)),
+            }
+        }
+    };
     let result = (|| {
-        let mut file = fs::File::create(&tmp)?;
         file.write_all(text.as_bytes())?;
         file.write_all(b"\n")?;
         file.sync_all()?;
         drop(file);
-        fs::rename(&tmp, path)
+        fs::rename(&tmp, path)?;
+        // The rename is only durable once the directory is on disk too.
+        #[cfg(unix)]
+        fs::File::open(&dir)?.sync_all()?;
+        Ok(())
     })();
     if let Err(e) = result {
         let _ = fs::remove_file(&tmp);

@@ -10,21 +10,43 @@ pub fn data_dir() -> Option<PathBuf> {
     if d.is_dir() { Some(d) } else { None }
 }
 
-/// The puzzles of a data file (comment lines skipped), at most `limit`; `None` (with a notice) when the data is
-/// absent.
+/// A notice on stderr that the test harness does not swallow (it captures only `print!`/`eprint!` of passing
+/// tests): a skipped check must be seen.
+pub fn notice(message: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "notice: {message}");
+}
+
+/// The puzzles of a data file of `../shared` (comment lines skipped), at most `limit`; `None` (with a visible
+/// notice) when the data is absent. Only `#[ignore]`d tests use it: `.ci/run` runs them with `--ignored` where
+/// `../shared` exists; every test that runs by default has data of its own in `tests/data`.
 pub fn puzzles(rel: &str, limit: usize) -> Option<Vec<[u8; 81]>> {
     let Some(dir) = data_dir() else {
-        eprintln!("skipped: ../shared/sudoku-data is absent");
+        notice(&format!(
+            "../shared/sudoku-data is absent: {rel} not checked"
+        ));
         return None;
     };
-    let text = std::fs::read_to_string(dir.join(rel)).expect("data file readable");
-    Some(
-        text.lines()
-            .filter(|l| !l.starts_with('#') && l.len() >= 81)
-            .take(limit)
-            .map(|l| parse_line(&l[..81]))
-            .collect(),
-    )
+    Some(lines_of(&dir.join(rel), limit))
+}
+
+/// The puzzles of a data file of the repository (`tests/data`), at most `limit`.
+pub fn repo_puzzles(name: &str, limit: usize) -> Vec<[u8; 81]> {
+    lines_of(&repo_data_dir().join(name), limit)
+}
+
+/// `tests/data` of this crate: small sets made for the repository (how, in each file's header).
+pub fn repo_data_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data")
+}
+
+fn lines_of(path: &std::path::Path, limit: usize) -> Vec<[u8; 81]> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .filter(|l| !l.starts_with('#') && l.len() >= 81)
+        .take(limit)
+        .map(|l| parse_line(&l[..81]))
+        .collect()
 }
 
 /// An 81-character line to digits (anything but 1-9 is empty).

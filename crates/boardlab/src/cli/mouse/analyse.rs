@@ -1,5 +1,6 @@
 //! `boardlab mouse analyse`.
 
+use crate::outln;
 use std::process::ExitCode;
 
 use mousecats::search::check_depth;
@@ -100,8 +101,12 @@ struct AnalyseJson {
 
 fn score_text(s: Score, to_move: Side) -> String {
     match s {
-        Score::Win(n) => format!("{} in {n} plies", winner_phrase(to_move)),
-        Score::Loss(n) => format!("{} in {n} plies", winner_phrase(to_move.opponent())),
+        Score::Win(n) => format!("{} in {}", winner_phrase(to_move), super::plies(n.into())),
+        Score::Loss(n) => format!(
+            "{} in {}",
+            winner_phrase(to_move.opponent()),
+            super::plies(n.into())
+        ),
         Score::Eval(v) => format!("{v:+} for the {to_move}"),
     }
 }
@@ -125,6 +130,8 @@ fn analyse<P: BoardPosition>(
     a: &AnalyseArgs,
     out: &Output,
 ) -> anyhow::Result<ExitCode> {
+    // --time counts from here: allocating the tables (and solving a bigger board) are part of it.
+    let started = std::time::Instant::now();
     let size = pos.board_size();
     if a.level.is_some() && a.depth.is_some() {
         anyhow::bail!("give --level or --depth, not both");
@@ -150,6 +157,22 @@ fn analyse<P: BoardPosition>(
             verify: a.verify,
         })
     };
+    if let Some(c) = &tables {
+        let need = c.memory_bytes() as u64;
+        let limit = a
+            .max_memory
+            .unwrap_or_else(crate::cli::peg::default_memory_limit);
+        if need > limit {
+            anyhow::bail!(
+                "--tt-bits {}{} needs {} for the two tables, more than the {} allowed; use fewer bits or raise \
+                 --max-memory (default: 80% of the memory available)",
+                c.index_bits,
+                if c.verify { " --verify" } else { "" },
+                peg::count::fmt_bytes(need),
+                peg::count::fmt_bytes(limit)
+            );
+        }
+    }
     let mut engine: Engine<P> = Engine::new(EngineConfig { rule, tables })?;
     let wants_exact = !a.no_exact && size <= MAX_TABLE_SIZE;
     if wants_exact && size > mousecats::BoardSize::EIGHT {
@@ -158,6 +181,11 @@ fn analyse<P: BoardPosition>(
         engine.set_solution(solution);
         spinner.finish_and_clear();
     }
+    // What is left of the time limit once the tables stand (at least a millisecond: a search always answers).
+    let time = time.map(|t| {
+        t.saturating_sub(started.elapsed())
+            .max(std::time::Duration::from_millis(1))
+    });
     let result: SearchResult<P::Move> = match (level, depth) {
         (Some(l), _) => engine.think(pos, l, time),
         (None, Some(d)) => engine.search(pos, d, time),
@@ -236,38 +264,38 @@ fn analyse<P: BoardPosition>(
         return Ok(ExitCode::SUCCESS);
     }
 
-    println!("{}", pos.diagram());
-    println!("{pos}");
-    println!(
+    outln!("{}", pos.diagram())?;
+    outln!("{pos}")?;
+    outln!(
         "hash {:016x}  lock {:08x}  ({rule} rule)",
         pos.zobrist_hash(),
         pos.zobrist_lock()
-    );
+    )?;
     if let Some(w) = over {
-        println!("game over: {}", winner_phrase(w));
+        outln!("game over: {}", winner_phrase(w))?;
         if let Some((v, _)) = &exact {
-            println!("exact: {}", value_phrase(*v, pos.turn()));
+            outln!("exact: {}", value_phrase(*v, pos.turn()))?;
         }
         return Ok(ExitCode::SUCCESS);
     }
     if !result.iterations.is_empty() {
-        println!("depth  score (mouse)        nodes        time  principal variation");
+        outln!("depth  score (mouse)        nodes        time  principal variation")?;
         for it in &result.iterations {
             let pv: Vec<String> = it.pv.iter().map(ToString::to_string).collect();
-            println!(
+            outln!(
                 "{:>5}  {:<14} {:>11} {:>11}  {}",
                 it.depth,
                 mouse_score_text(it.score, pos.turn()),
                 commas(it.nodes),
                 millis(it.elapsed),
                 pv.join(" ")
-            );
+            )?;
         }
     }
     if result.perfect {
-        println!("search: perfect play from the exact table (level 10)");
+        outln!("search: perfect play from the exact table (level 10)")?;
     } else {
-        println!(
+        outln!(
             "search: depth {}{}{}, {} nodes in {} ({:.1} M nodes/s)",
             result.depth,
             level.map_or(String::new(), |l| format!(" (level {})", l.number())),
@@ -279,33 +307,33 @@ fn analyse<P: BoardPosition>(
             commas(result.nodes),
             millis(result.elapsed),
             result.nodes_per_second() / 1e6
-        );
+        )?;
     }
     if let Some(m) = result.best_move {
-        println!("best move: {m}");
+        outln!("best move: {m}")?;
     }
-    println!(
+    outln!(
         "score: {} (mouse's view: {})",
         score_text(result.score, pos.turn()),
         mouse_score_text(result.score, pos.turn())
-    );
-    println!("principal variation: {}", pv.join(" "));
+    )?;
+    outln!("principal variation: {}", pv.join(" "))?;
     match &exact {
-        Some((v, keep)) => println!(
+        Some((v, keep)) => outln!(
             "exact: {}; value-keeping moves: {}",
             value_phrase(*v, pos.turn()),
             keep.join(" ")
-        ),
-        None if a.no_exact => println!("exact: not worked out (--no-exact)"),
-        None => println!(
+        )?,
+        None if a.no_exact => outln!("exact: not worked out (--no-exact)")?,
+        None => outln!(
             "exact: not known here (whole tables are kept up to 10x10; `boardlab mouse solve --size {}` gives the start's value)",
             size.n()
-        ),
+        )?,
     }
     if a.stats {
         match stats {
             Some(s) => {
-                println!(
+                outln!(
                     "tables: 2 x 2^{} entries, {}-bit lock{}, {} bytes, {} of {} entries used",
                     s.index_bits,
                     s.lock_bits,
@@ -313,23 +341,23 @@ fn analyse<P: BoardPosition>(
                     commas(s.bytes as u128),
                     commas(s.used_entries as u128),
                     commas(s.entries as u128)
-                );
-                println!(
+                )?;
+                outln!(
                     "  probes {}, hits {}, empty {}, lock mismatches (collisions detected) {}",
                     commas(s.probes),
                     commas(s.hits),
                     commas(s.empty),
                     commas(s.lock_mismatches)
-                );
-                println!(
+                )?;
+                outln!(
                     "  stores {}, overwrites of another position (collisions) {}, false hits {}",
                     commas(s.stores),
                     commas(s.collisions),
                     s.false_hits
                         .map_or("not counted (use --verify)".to_string(), commas)
-                );
+                )?;
             }
-            None => println!("tables: none"),
+            None => outln!("tables: none")?,
         }
     }
     Ok(ExitCode::SUCCESS)

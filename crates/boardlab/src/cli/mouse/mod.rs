@@ -11,11 +11,11 @@ mod analyse;
 pub mod play;
 mod solve;
 
-use std::io::Read;
+use crate::outln;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, anyhow, bail};
+use anyhow::{anyhow, bail};
 use clap::{Args, Subcommand};
 use mousecats::perft::{perft, perft_divide, perft_memo};
 use mousecats::search::MAX_DEPTH;
@@ -182,10 +182,20 @@ pub struct AnalyseArgs {
     #[arg(long)]
     stats: bool,
     /// Table size: 2^BITS entries per side to move, 8-28.
-    #[arg(long, value_name = "BITS", default_value = "18")]
+    #[arg(
+        long,
+        value_name = "BITS",
+        default_value = "18",
+        conflicts_with = "no_tables"
+    )]
     tt_bits: String,
     /// Lock width in bits, 0-32 (`--tt-bits 8 --lock-bits 8` is the C64 set-up).
-    #[arg(long, value_name = "BITS", default_value = "32")]
+    #[arg(
+        long,
+        value_name = "BITS",
+        default_value = "32",
+        conflicts_with = "no_tables"
+    )]
     lock_bits: String,
     /// Keep the exact position beside each table entry and count false hits.
     #[arg(long)]
@@ -196,6 +206,10 @@ pub struct AnalyseArgs {
     /// Do not work out the exact value (on 10x10 the whole table takes a few seconds to solve).
     #[arg(long)]
     no_exact: bool,
+    /// Refuse tables bigger than this (for example 512M or 4G; a bare number is in MiB). Default: 80% of the
+    /// memory available.
+    #[arg(long, value_name = "SIZE", value_parser = crate::cli::peg::parse_size)]
+    max_memory: Option<u64>,
     /// When the mouse wins: `far-row` (`row8` on 8x8), `escape` or `region`.
     #[arg(long, value_name = "RULE", default_value = "far-row")]
     rule: String,
@@ -283,14 +297,13 @@ pub fn parse_rule_for(s: &str, size: BoardSize) -> anyhow::Result<Rule> {
     Rule::parse_for(s, size).map_err(|e| anyhow!("--rule: {e}"))
 }
 
+/// The most a position read from standard input may hold: a diagram with comments is a few hundred bytes.
+pub const POSITION_MAX_BYTES: u64 = 64 << 10;
+
 /// Parse a position argument for the board `size` if given; `-` reads standard input.
 pub fn parse_position(arg: &str, size: Option<BoardSize>) -> anyhow::Result<AnyPosition> {
     let text = if arg.trim() == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .context("reading the position from standard input")?;
-        s
+        crate::files::read_stdin("a position", POSITION_MAX_BYTES)?
     } else {
         arg.to_string()
     };
@@ -326,10 +339,22 @@ pub fn check_level_for(level: Level, size: BoardSize) -> anyhow::Result<()> {
 
 /// Parse a whole number in `min..=max` for option `name`.
 pub fn parse_int(name: &str, s: &str, min: i64, max: i64) -> anyhow::Result<i64> {
-    let v: i64 = s
-        .trim()
-        .parse()
-        .map_err(|_| anyhow!("{name}: '{s}' is not a whole number"))?;
+    let t = s.trim();
+    let v: i64 = match t.parse() {
+        Ok(v) => v,
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::num::IntErrorKind::PosOverflow | std::num::IntErrorKind::NegOverflow
+            ) =>
+        {
+            bail!(
+                "{name} must be between {min} and {max}, got {}",
+                crate::cli::short(t)
+            )
+        }
+        Err(_) => bail!("{name}: '{}' is not a whole number", crate::cli::short(t)),
+    };
     if !(min..=max).contains(&v) {
         bail!("{name} must be between {min} and {max}, got {v}");
     }
@@ -344,14 +369,28 @@ pub fn parse_level(s: &str) -> anyhow::Result<Level> {
 
 /// Parse a time limit in seconds.
 pub fn parse_time(s: &str) -> anyhow::Result<Duration> {
-    let v: f64 = s
-        .trim()
-        .parse()
-        .map_err(|_| anyhow!("--time: '{s}' is not a number of seconds"))?;
+    let v: f64 = s.trim().parse().map_err(|_| {
+        anyhow!(
+            "--time: '{}' is not a number of seconds",
+            crate::cli::short(s)
+        )
+    })?;
     if !(v > 0.0 && v <= 86_400.0) {
-        bail!("--time must be more than 0 and at most 86400 seconds, got {s}");
+        bail!(
+            "--time must be more than 0 and at most 86400 seconds, got {}",
+            crate::cli::short(s)
+        );
     }
     Ok(Duration::from_secs_f64(v))
+}
+
+/// `1 ply`, `2 plies`.
+pub fn plies(n: u32) -> String {
+    if n == 1 {
+        "1 ply".to_string()
+    } else {
+        format!("{n} plies")
+    }
 }
 
 /// A duration in milliseconds with one decimal.
@@ -373,7 +412,7 @@ pub fn value_phrase(v: mousecats::Value, to_move: Side) -> String {
     if v.plies() == 0 {
         format!("the game is over: {}", winner_phrase(w))
     } else {
-        format!("{} in {} plies", winner_phrase(w), v.plies())
+        format!("{} in {}", winner_phrase(w), plies(u32::from(v.plies())))
     }
 }
 
@@ -383,6 +422,7 @@ struct PerftJson {
     position: String,
     rule: String,
     depth: u32,
+    #[serde(serialize_with = "crate::output::decimal")]
     count: u128,
     divide: Option<Vec<DivideJson>>,
     elapsed_ms: f64,
@@ -392,6 +432,7 @@ struct PerftJson {
 struct DivideJson {
     #[serde(rename = "move")]
     mv: String,
+    #[serde(serialize_with = "crate::output::decimal")]
     count: u128,
 }
 
@@ -444,15 +485,15 @@ fn perft_of<P: BoardPosition>(
     } else {
         if let Some(d) = &divide {
             for (m, c) in d {
-                println!("{m}: {}", commas(*c));
+                outln!("{m}: {}", commas(*c))?;
             }
         }
-        println!(
+        outln!(
             "perft {depth}: {} ({} rule, from {pos}) in {}",
             commas(count),
             rule,
             millis(elapsed)
-        );
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -495,16 +536,16 @@ fn show<P: BoardPosition>(pos: &P, rule: Rule, out: &Output) -> anyhow::Result<E
             legal_moves: moves,
         })?;
     } else {
-        println!("{}", pos.diagram());
-        println!("{pos}");
-        println!(
+        outln!("{}", pos.diagram())?;
+        outln!("{pos}")?;
+        outln!(
             "hash {:016x}  lock {:08x}",
             pos.zobrist_hash(),
             pos.zobrist_lock()
-        );
+        )?;
         match winner {
-            Some(w) => println!("game over: {}", winner_phrase(w)),
-            None => println!("{} to move: {}", pos.turn(), moves.join(" ")),
+            Some(w) => outln!("game over: {}", winner_phrase(w))?,
+            None => outln!("{} to move: {}", pos.turn(), moves.join(" "))?,
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -28,6 +28,9 @@ Commands:
   board   print the board again
   quit    leave";
 
+/// The longest line read at the prompt; a move or command is a few characters.
+const MAX_LINE: usize = 1024;
+
 fn print_board<P: BoardPosition>(out: &mut dyn Write, pos: &P) -> std::io::Result<()> {
     let diagram = pos.diagram();
     for line in diagram.lines().filter(|l| !l.starts_with("turn=")) {
@@ -124,9 +127,9 @@ fn session<P: BoardPosition>(
                     print_board(out, &pos)?;
                     writeln!(
                         out,
-                        "Game over: {} after {} plies. Type new, undo, swap or quit.",
+                        "Game over: {} after {}. Type new, undo, swap or quit.",
                         winner_phrase(w),
-                        game.moves().len()
+                        super::plies(game.moves().len() as u32)
                     )?;
                 }
             }
@@ -154,11 +157,17 @@ fn session<P: BoardPosition>(
         fresh = false;
         write!(out, "{human}> ")?;
         out.flush()?;
-        let mut line = String::new();
-        if input.read_line(&mut line)? == 0 {
+        let Some((line, cut)) = crate::files::read_line_capped(input, MAX_LINE)? else {
             writeln!(out)?;
             writeln!(out, "Bye.")?;
             return Ok(());
+        };
+        if cut {
+            writeln!(
+                out,
+                "That line is longer than {MAX_LINE} characters. Type a move such as E1-F2, or help."
+            )?;
+            continue;
         }
         let cmd = line.trim();
         match cmd.to_ascii_lowercase().as_str() {
@@ -254,7 +263,8 @@ fn session<P: BoardPosition>(
                 },
                 Err(_) => writeln!(
                     out,
-                    "Unknown command or move '{cmd}'. Moves look like E1-F2 or e1f2; type help for the commands."
+                    "Unknown command or move '{}'. Moves look like E1-F2 or e1f2; type help for the commands.",
+                    crate::cli::short(cmd)
                 )?,
             },
         }

@@ -1,6 +1,7 @@
 //! `boardlab mouse solve`: the whole board solved level by level (two levels in memory), the start's
 //! value and the figures of every state.
 
+use crate::outln;
 use std::process::ExitCode;
 
 use anyhow::{anyhow, bail};
@@ -239,61 +240,61 @@ pub fn run(
         return Ok(ExitCode::SUCCESS);
     }
 
-    println!(
+    outln!(
         "Mouse & Cats on {size}, {rule} rule: mouse on {}, {} to move first",
         pos.mouse(),
         pos.turn()
-    );
-    println!(
+    )?;
+    outln!(
         "value: {} (perfect play by both sides)",
         value_phrase(value, pos.turn())
-    );
+    )?;
     if !keep.is_empty() {
-        println!("value-keeping first moves: {}", keep.join(" "));
+        outln!("value-keeping first moves: {}", keep.join(" "))?;
     }
-    println!(
+    outln!(
         "positions reachable from the start: {}",
         commas(report.reachable)
-    );
-    println!(
+    )?;
+    outln!(
         "states: {} ({} cat sets x {} mouse squares x 2 sides to move), in {} levels of the cats' row sum, the widest {} sets",
         commas(report.states),
         commas(report.sets),
         mouse_squares,
         report.levels,
         commas(report.widest_level)
-    );
-    println!(
+    )?;
+    outln!(
         "  mouse to move: {} {}, {} {} (longest game {} plies)",
         winner_phrase(Side::Mouse),
         commas(mm),
         winner_phrase(Side::Cats),
         commas(mc),
         counts.mouse_to_move.longest
-    );
-    println!(
+    )?;
+    outln!(
         "  cats to move:  {} {}, {} {} (longest game {} plies)",
         winner_phrase(Side::Mouse),
         commas(cm),
         winner_phrase(Side::Cats),
         commas(cc),
         counts.cats_to_move.longest
-    );
-    println!(
+    )?;
+    outln!(
         "solved in {} on {} thread{}; reachable positions counted in {}",
         millis(report.solve_time),
         threads,
         if threads == 1 { "" } else { "s" },
         millis(report.reach_time)
-    );
-    println!(
+    )?;
+    outln!(
         "memory: {} for two levels at a time{}",
         human_bytes(report.peak_bytes),
         peak_rss().map_or(String::new(), |r| format!(
             ", {} at the peak for the whole process",
             human_bytes(r)
         ))
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 

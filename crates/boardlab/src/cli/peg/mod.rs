@@ -1,8 +1,9 @@
 //! `boardlab peg ...`: peg solitaire boards, level-by-level enumeration, solutions.
 
+use crate::outln;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand, ValueEnum};
@@ -41,8 +42,8 @@ struct BoardSel {
     /// A board from an ASCII layout file: 'o' a hole with a peg, '.' an empty hole, ' ' or '_' no hole.
     #[arg(long, value_name = "FILE")]
     layout: Option<PathBuf>,
-    /// The lattice of the layout file.
-    #[arg(long, value_enum, default_value_t = LatticeArg::Square)]
+    /// The lattice of the layout file (only with --layout: a built-in board has its own).
+    #[arg(long, value_enum, default_value_t = LatticeArg::Square, requires = "layout")]
     lattice: LatticeArg,
     /// Holes left empty at the start, all others filled (several allowed: `--start d4 c1` or `--start d4,c1`).
     /// Default: the layout's empty holes, or the board's standard vacancy (the centre; the triangle's top).
@@ -92,8 +93,8 @@ struct SolveArgs {
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     max_memory: Option<u64>,
     /// Give up when the search has run this long without an answer (for example 30s, 5m or 2h; a bare number is
-    /// seconds). Default: no limit. Checked every few million positions, on boards of more than 36 holes (smaller
-    /// boards are decided by a complete enumeration when the search is slow).
+    /// seconds). Default: no limit. Every stage of the search (and of the complete enumeration that decides
+    /// boards of up to 36 holes) stops within milliseconds of it.
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     time_limit: Option<Duration>,
 }
@@ -136,7 +137,7 @@ fn parse_duration(s: &str) -> Result<Duration, String> {
 }
 
 /// Parse a size such as `512M`, `4G`, `1.5GiB`, `300MB`, or a bare number of MiB.
-fn parse_size(s: &str) -> Result<u64, String> {
+pub(crate) fn parse_size(s: &str) -> Result<u64, String> {
     let t = s.trim();
     let split = t
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
@@ -161,7 +162,7 @@ fn parse_size(s: &str) -> Result<u64, String> {
 }
 
 /// 80% of the memory the system says is available (from /proc/meminfo), or 4 GiB when unknown.
-fn default_memory_limit() -> u64 {
+pub(crate) fn default_memory_limit() -> u64 {
     let avail = std::fs::read_to_string("/proc/meminfo").ok().and_then(|s| {
         s.lines()
             .find(|l| l.starts_with("MemAvailable:"))
@@ -177,12 +178,14 @@ fn default_memory_limit() -> u64 {
     }
 }
 
+/// The most a layout file may hold (a board has at most 64 holes; comments make up the rest).
+pub const LAYOUT_MAX_BYTES: u64 = 1 << 20;
+
 /// The board and start position chosen on the command line.
 fn load(sel: &BoardSel) -> anyhow::Result<(Board, Position)> {
     let (board, drawn) = match (&sel.layout, &sel.board) {
         (Some(path), _) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read layout file {}", path.display()))?;
+            let text = crate::files::read_file(path, "a layout file", LAYOUT_MAX_BYTES)?;
             let lattice = match sel.lattice {
                 LatticeArg::Square => Lattice::Square,
                 LatticeArg::Triangular => Lattice::Triangular,
@@ -296,19 +299,22 @@ fn boards(out: &Output) -> anyhow::Result<ExitCode> {
             .collect();
         out.print_json(&items)?;
     } else {
-        println!(
+        outln!(
             "{:<10} {:>5} {:>5} {:>10}  description",
-            "board", "holes", "jumps", "symmetries"
-        );
+            "board",
+            "holes",
+            "jumps",
+            "symmetries"
+        )?;
         for (name, b, d) in &list {
-            println!(
+            outln!(
                 "{:<10} {:>5} {:>5} {:>10}  {d} (standard vacancy {})",
                 name,
                 b.holes(),
                 b.moves().len(),
                 b.symmetries().len(),
                 b.hole_name(b.default_vacancy())
-            );
+            )?;
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -330,21 +336,21 @@ fn board(a: BoardArgs, out: &Output) -> anyhow::Result<ExitCode> {
         })?;
         return Ok(ExitCode::SUCCESS);
     }
-    println!(
+    outln!(
         "{} board: {} holes on the {} lattice, {} jumps, {} symmetries",
         b.name(),
         b.holes(),
         b.lattice(),
         b.moves().len(),
         b.symmetries().len()
-    );
-    println!("standard vacancy: {}", b.hole_name(b.default_vacancy()));
-    println!("\nhole names:\n{}", b.render_names());
-    println!(
+    )?;
+    outln!("standard vacancy: {}", b.hole_name(b.default_vacancy()))?;
+    outln!("\nhole names:\n{}", b.render_names())?;
+    outln!(
         "start ({}):\n{}",
         describe_start(&b, start),
         b.render(start)
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -434,13 +440,13 @@ fn count(a: CountArgs, out: &Output) -> anyhow::Result<ExitCode> {
         })?;
         return Ok(ExitCode::SUCCESS);
     }
-    println!(
+    outln!(
         "{} board, {}, finish {}; {} symmetries fix the start",
         b.name(),
         describe_start(b, start),
         finish_name.unwrap_or("anywhere"),
         c.symmetries
-    );
+    )?;
     let with_fin = c.levels.iter().any(|l| l.finishable.is_some());
     print!(
         "{:>4} {:>12} {:>12} {:>28} {:>28} {:>12} {:>12}",
@@ -455,7 +461,7 @@ fn count(a: CountArgs, out: &Output) -> anyhow::Result<ExitCode> {
     if with_fin {
         print!(" {:>12} {:>12}", "finishable", "up to sym");
     }
-    println!();
+    outln!()?;
     for l in &c.levels {
         print!(
             "{:>4} {:>12} {:>12} {:>28} {:>28} {:>12} {:>12}",
@@ -470,34 +476,34 @@ fn count(a: CountArgs, out: &Output) -> anyhow::Result<ExitCode> {
         if let (Some(f), Some(fc)) = (l.finishable, l.finishable_classes) {
             print!(" {f:>12} {fc:>12}");
         }
-        println!();
+        outln!()?;
     }
     let t = &c.totals;
-    println!();
-    println!(
+    outln!()?;
+    outln!(
         "reachable positions: {} ({} up to symmetry)",
         sep(u128::from(t.positions)),
         sep(u128::from(t.classes))
-    );
-    println!(
+    )?;
+    outln!(
         "complete games (paths to a dead end): {} in the full tree, {} in the normal tree",
         sep(t.games_full),
         sep(t.games_normal)
-    );
-    println!(
+    )?;
+    outln!(
         "solutions (one peg {}): {} in the full tree, {} in the normal tree",
         finish_name
             .map(|h| format!("on {h}"))
             .unwrap_or_else(|| "anywhere".to_string()),
         sep(t.solutions_full),
         sep(t.solutions_normal)
-    );
+    )?;
     if let (Some(f), Some(fc), Some(h)) = (t.finishable, t.finishable_classes, finish_name) {
-        println!(
+        outln!(
             "reachable positions from which one peg on {h} can still be reached: {} ({} up to symmetry)",
             sep(u128::from(f)),
             sep(u128::from(fc))
-        );
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -528,36 +534,68 @@ fn solve(a: SolveArgs, out: &Output) -> anyhow::Result<ExitCode> {
         max_nodes: Some(SOLVE_SLICE),
         ..SolverOptions::default()
     };
-    let began = Instant::now();
     let mut solver = Solver::with_options(&board, finish, options);
+    // The time limit is a timer that raises the solver's stop flag, which every stage looks at within
+    // milliseconds: the beam searches, the depth-first search, and the building of a complete table.
+    let stop = solver.stop_handle();
+    if let Some(limit) = a.time_limit {
+        let stop = std::sync::Arc::clone(&stop);
+        std::thread::spawn(move || {
+            std::thread::sleep(limit);
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
+    }
+    let out_of_time = |solver: &Solver| {
+        let limit = a.time_limit.map_or_else(String::new, humantime);
+        if solver.nodes() == 0 {
+            return anyhow::anyhow!(
+                "no answer within the time limit of {limit}: the solver was still building its tables; give it \
+                 more time with --time-limit"
+            );
+        }
+        anyhow::anyhow!(
+            "no answer within the time limit of {limit}: the search examined {} positions and knows {} dead \
+             ones; give it more time with --time-limit",
+            sep(u128::from(solver.nodes())),
+            sep(solver.dead_positions() as u128)
+        )
+    };
     let result = match solver.solve(start) {
+        Err(peg::SolveError::Stopped { .. }) => return Err(out_of_time(&solver)),
         Err(peg::SolveError::NodeLimit { .. }) if board.holes() <= 36 => {
-            out.log("search budget spent; building the complete table of finishable positions");
-            Solver::complete(&board, finish, max_memory)?.solve(start)?
+            out.log("the first search budget is spent; building the complete table of finishable positions");
+            let opts = Options {
+                max_memory: Some(max_memory),
+                cancel: Some(&stop),
+                ..Options::default()
+            };
+            match peg::FinishTable::build(&board, finish, &opts) {
+                Ok(table) => {
+                    solver.attach(std::sync::Arc::new(table));
+                    solver.solve(start)?
+                }
+                Err(peg::CountError::Cancelled) => return Err(out_of_time(&solver)),
+                Err(e) => return Err(e.into()),
+            }
         }
         Err(peg::SolveError::NodeLimit { .. }) => {
-            out.log("search budget spent; searching on without a budget");
+            out.log(match a.time_limit {
+                Some(_) => "the first search budget is spent; searching on until the time limit",
+                None => "the first search budget is spent; searching on without a limit",
+            });
             // The same solver, in slices: the positions it found dead and its failed beam searches are kept
             // from one slice to the next, and the spinner tells how far it got.
             let spinner = out.spinner("searching");
             loop {
                 match solver.solve(start) {
-                    Err(peg::SolveError::NodeLimit { .. }) => {
-                        let examined = sep(u128::from(solver.nodes()));
-                        let dead = sep(solver.dead_positions() as u128);
-                        if let Some(limit) = a.time_limit
-                            && began.elapsed() >= limit
-                        {
-                            spinner.finish_and_clear();
-                            bail!(
-                                "no answer within the time limit of {}: the search examined {examined} positions \
-                                 and knows {dead} dead ones; give it more time with --time-limit",
-                                humantime(limit)
-                            );
-                        }
-                        spinner.set_message(format!(
-                            "searching: {examined} positions examined, {dead} known dead"
-                        ))
+                    Err(peg::SolveError::NodeLimit { .. }) => spinner.set_message(format!(
+                        "searching: {} positions examined, {} known dead",
+                        sep(u128::from(solver.nodes())),
+                        sep(solver.dead_positions() as u128)
+                    )),
+                    Err(peg::SolveError::Stopped { .. }) => {
+                        spinner.finish_and_clear();
+                        return Err(out_of_time(&solver));
                     }
                     r => {
                         spinner.finish_and_clear();
@@ -592,29 +630,29 @@ fn solve(a: SolveArgs, out: &Output) -> anyhow::Result<ExitCode> {
     }
     if moves.is_empty() {
         if start.pegs() == 1 && finish.is_finished(start) {
-            println!("Already solved: one peg left.");
+            outln!("Already solved: one peg left.")?;
         } else {
-            println!(
+            outln!(
                 "No solution: one peg {} cannot be reached from this start ({}).",
                 finish_name
                     .map(|h| format!("on {h}"))
                     .unwrap_or_else(|| "anywhere".to_string()),
                 describe_start(&board, start)
-            );
+            )?;
         }
         return Ok(ExitCode::SUCCESS);
     }
     if a.show {
-        println!(
+        outln!(
             "start ({}):\n{}",
             describe_start(&board, start),
             board.render(start)
-        );
+        )?;
         for (i, (&m, &p)) in moves.iter().zip(&positions).enumerate() {
-            println!("{}. {}\n{}", i + 1, board.format_move(m), board.render(p));
+            outln!("{}. {}\n{}", i + 1, board.format_move(m), board.render(p))?;
         }
     }
-    println!("{}", board.format_moves(&moves));
+    outln!("{}", board.format_moves(&moves))?;
     Ok(ExitCode::SUCCESS)
 }
 

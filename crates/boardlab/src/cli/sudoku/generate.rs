@@ -37,7 +37,7 @@ Sudoku did; such a puzzle is marked 'possibly not unique' unless --unique is giv
 Output: one puzzle per line (81 characters, '.' for an empty cell), followed by its rating and level.")]
 pub struct GenerateArgs {
     /// Target level: beginner, easy, medium, hard or expert.
-    #[arg(long, short = 'd', default_value = "medium", value_parser = parse_difficulty)]
+    #[arg(long, short = 'd', default_value = "medium", value_parser = parse_difficulty, conflicts_with = "classic")]
     pub difficulty: Difficulty,
 
     /// How many puzzles.
@@ -45,7 +45,7 @@ pub struct GenerateArgs {
     pub count: u64,
 
     /// Symmetry of the clue pattern: none, 180, 90, mirror or diagonal.
-    #[arg(long, short = 's', default_value = "180", value_parser = parse_symmetry)]
+    #[arg(long, short = 's', default_value = "180", value_parser = parse_symmetry, conflicts_with = "classic")]
     pub symmetry: Symmetry,
 
     /// Seed for reproducible output [default: from the clock; printed on stderr].
@@ -65,7 +65,7 @@ pub struct GenerateArgs {
     pub unique: bool,
 
     /// Worker threads [default: the number of cores].
-    #[arg(long, short = 't')]
+    #[arg(long, short = 't', value_parser = crate::cli::parse_threads)]
     pub threads: Option<NonZeroUsize>,
 }
 
@@ -100,6 +100,7 @@ struct JsonPuzzle {
 
 #[derive(Debug, Serialize)]
 struct JsonOutput<'a> {
+    #[serde(serialize_with = "crate::output::decimal")]
     seed: u64,
     method: &'a str,
     puzzles: Vec<JsonPuzzle>,

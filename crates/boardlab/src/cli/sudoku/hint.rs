@@ -3,7 +3,7 @@
 //! PUZZLE is the grid itself (an 81-character line), a file holding one grid (line or 9-line block), or `-` for
 //! standard input. It may be a puzzle with some cells already filled in.
 
-use std::io::Read;
+use crate::outln;
 use std::process::ExitCode;
 
 use anyhow::Context;
@@ -39,16 +39,18 @@ struct JsonHint {
     message: Option<String>,
 }
 
+/// The most a grid file may hold: one grid is at most a few hundred bytes, with comments.
+const GRID_MAX_BYTES: u64 = 64 << 10;
+
 /// Read the grid from the argument: `-`, an existing file, or the text itself.
 fn read_grid(arg: &str) -> anyhow::Result<Grid> {
     let (what, text) = if arg == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .context("reading standard input")?;
-        ("<stdin>".to_string(), s)
-    } else if std::path::Path::new(arg).is_file() {
-        let s = std::fs::read_to_string(arg).with_context(|| format!("cannot read {arg}"))?;
+        (
+            "<stdin>".to_string(),
+            crate::files::read_stdin("a grid", GRID_MAX_BYTES)?,
+        )
+    } else if std::path::Path::new(arg).exists() {
+        let s = crate::files::read_file(std::path::Path::new(arg), "a grid", GRID_MAX_BYTES)?;
         (arg.to_string(), s)
     } else {
         ("the puzzle argument".to_string(), arg.to_string())
@@ -56,14 +58,72 @@ fn read_grid(arg: &str) -> anyhow::Result<Grid> {
     Grid::parse(&text).with_context(|| format!("cannot read {what}"))
 }
 
+/// Why a grid without a repeated digit has no solution: the entries whose removal alone makes it solvable
+/// (one of them is wrong; when only one of them leaves a grid with exactly one solution, that one), or, when
+/// no single entry is to blame, just that.
+fn no_solution_message(grid: &Grid) -> String {
+    // For each entry: the number of solutions (0, 1 or 2 for "more") of the grid without it.
+    let counts: Vec<(usize, u64)> = (0..81)
+        .filter(|&cell| grid.digits()[cell] != 0)
+        .map(|cell| {
+            let mut without = *grid.digits();
+            without[cell] = 0;
+            let n = Grid::from_digits_allow_conflicts(without)
+                .map_or(0, |g| sudoku::solver::count_solutions(&g, 2));
+            (cell, n)
+        })
+        .filter(|&(_, n)| n > 0)
+        .collect();
+    let name = |cell: usize| format!("{} in {}", grid.digits()[cell], cell_name(cell));
+    let unique: Vec<usize> = counts.iter().filter(|c| c.1 == 1).map(|c| c.0).collect();
+    if let [one] = unique.as_slice() {
+        return format!(
+            "the grid has no solution: the {} is wrong (without it the grid has exactly one solution)",
+            name(*one)
+        );
+    }
+    let blamed: Vec<String> = counts.iter().map(|c| name(c.0)).collect();
+    match blamed.as_slice() {
+        [] => "the grid has no solution, and no single entry is to blame (several are wrong)"
+            .to_string(),
+        [one] => format!(
+            "the grid has no solution: the {one} is wrong (without it the grid can be solved)"
+        ),
+        many if many.len() <= 9 => format!(
+            "the grid has no solution: one of these entries is wrong (without any one of them it can be \
+             solved): {}",
+            many.join(", ")
+        ),
+        many => format!(
+            "the grid has no solution: an entry is wrong ({} entries could be: without any one of them it can \
+             be solved)",
+            many.len()
+        ),
+    }
+}
+
 /// Run `boardlab sudoku hint`.
 pub fn run(args: HintArgs, out: &Output) -> anyhow::Result<ExitCode> {
     let grid = read_grid(&args.puzzle)?;
-    let hint = rate::hint(&grid);
+    // Logic alone can step on from a grid with a wrong entry without noticing (the wrong digit clashes with
+    // nothing yet), so the grid is first checked to have a solution; the entries to blame are those whose
+    // removal alone makes it solvable.
+    let unsolvable =
+        grid.first_conflict().is_none() && sudoku::solver::count_solutions(&grid, 1) == 0;
+    let hint = if unsolvable {
+        None
+    } else {
+        Some(rate::hint(&grid))
+    };
     let (status, message, code) = match &hint {
-        Hint::Step(_) => ("step", None, ExitCode::SUCCESS),
-        Hint::Solved => ("solved", Some("the grid is already full".to_string()), ExitCode::SUCCESS),
-        Hint::Stuck => (
+        None => (
+            "no_solution",
+            Some(no_solution_message(&grid)),
+            ExitCode::FAILURE,
+        ),
+        Some(Hint::Step(_)) => ("step", None, ExitCode::SUCCESS),
+        Some(Hint::Solved) => ("solved", Some("the grid is already full".to_string()), ExitCode::SUCCESS),
+        Some(Hint::Stuck) => (
             "stuck",
             Some(
                 "no logical step found: the rest needs guessing, or the grid has more than one solution"
@@ -71,12 +131,12 @@ pub fn run(args: HintArgs, out: &Output) -> anyhow::Result<ExitCode> {
             ),
             ExitCode::SUCCESS,
         ),
-        Hint::Contradiction(c) => (
+        Some(Hint::Contradiction(c)) => (
             "no_solution",
             Some(format!("the grid has no solution: {c} (is an entry wrong?)")),
             ExitCode::FAILURE,
         ),
-        Hint::Mistake { cell, digit } => (
+        Some(Hint::Mistake { cell, digit }) => (
             "mistake",
             Some(format!("{} should not be {digit}", cell_name(*cell))),
             ExitCode::FAILURE,
@@ -84,7 +144,7 @@ pub fn run(args: HintArgs, out: &Output) -> anyhow::Result<ExitCode> {
     };
     if out.json {
         let step = match &hint {
-            Hint::Step(s) => Some(json_step(s)),
+            Some(Hint::Step(s)) => Some(json_step(s)),
             _ => None,
         };
         out.print_json(&JsonHint {
@@ -93,8 +153,8 @@ pub fn run(args: HintArgs, out: &Output) -> anyhow::Result<ExitCode> {
             step,
             message: message.clone(),
         })?;
-    } else if let Hint::Step(s) = &hint {
-        println!("{s}");
+    } else if let Some(Hint::Step(s)) = &hint {
+        outln!("{s}")?;
         let places: Vec<String> = s
             .placements
             .iter()
@@ -116,11 +176,11 @@ pub fn run(args: HintArgs, out: &Output) -> anyhow::Result<ExitCode> {
         if !cells.is_empty() {
             parts.push(format!("cells {}", cells.join(" ")));
         }
-        println!("{}", parts.join("; "));
+        outln!("{}", parts.join("; "))?;
     } else if let Some(m) = &message
         && code == ExitCode::SUCCESS
     {
-        println!("{m}");
+        outln!("{m}")?;
     }
     if code != ExitCode::SUCCESS
         && let Some(m) = message

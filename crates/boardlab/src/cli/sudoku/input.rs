@@ -2,7 +2,6 @@
 //! argument, read line by line into chunks of [`Item`]s in input order, so memory stays constant however long the
 //! input is.
 
-use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 
@@ -61,7 +60,7 @@ impl Input {
                 )),
             ),
             Some(p) => {
-                let f = File::open(p).with_context(|| format!("cannot open {}", p.display()))?;
+                let f = crate::files::open(p)?;
                 (p.display().to_string(), Box::new(f))
             }
         };
@@ -98,7 +97,14 @@ impl Input {
                     ),
                 });
             } else {
-                let text = String::from_utf8_lossy(&self.bytes);
+                // A UTF-8 byte-order mark at the very start of the input is not part of the text.
+                let start =
+                    if self.reader.lines_read() == 0 && self.bytes.starts_with(b"\xef\xbb\xbf") {
+                        3
+                    } else {
+                        0
+                    };
+                let text = String::from_utf8_lossy(&self.bytes[start..]);
                 for read in self.reader.read_line(&text) {
                     items.push(match read {
                         Ok(p) => Item::Puzzle {

@@ -37,7 +37,7 @@ pub struct RateArgs {
     pub explain: bool,
 
     /// Worker threads [default: the number of cores].
-    #[arg(long, short = 't')]
+    #[arg(long, short = 't', value_parser = crate::cli::parse_threads)]
     pub threads: Option<NonZeroUsize>,
 }
 

@@ -47,7 +47,7 @@ pub struct SolveArgs {
     pub limit: u64,
 
     /// Worker threads [default: the number of cores].
-    #[arg(long, short = 't')]
+    #[arg(long, short = 't', value_parser = crate::cli::parse_threads)]
     pub threads: Option<NonZeroUsize>,
 
     /// Exit non-zero when a puzzle has no solution or more than one.

@@ -1,0 +1,186 @@
+//! The README's examples run as written: every `$ boardlab ...` line of a `console` or `text` block is run, and
+//! what follows it in the block must match the output (stdout, then stderr). In the expected text a line that
+//! is only `…` (or `...`) stands for any number of lines, and `…` within a line for any text (timings,
+//! machine-dependent figures). Examples that cannot run here are skipped by rule: interactive ones (`mouse play`), and ones that
+//! write or read files the README only imagines (`> file`, `puzzles.txt`).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+struct Example {
+    line: usize,
+    command: String,
+    expected: Vec<String>,
+}
+
+/// The examples of the README, in order.
+fn examples(readme: &str) -> Vec<Example> {
+    let mut out = Vec::new();
+    let mut in_block = false;
+    let mut current: Option<Example> = None;
+    for (i, line) in readme.lines().enumerate() {
+        if let Some(lang) = line.strip_prefix("```") {
+            if in_block {
+                out.extend(current.take());
+                in_block = false;
+            } else {
+                in_block = matches!(lang.trim(), "console" | "text");
+            }
+            continue;
+        }
+        if !in_block {
+            continue;
+        }
+        if let Some(cmd) = line.strip_prefix("$ ") {
+            out.extend(current.take());
+            current = Some(Example {
+                line: i + 1,
+                command: cmd.to_string(),
+                expected: Vec::new(),
+            });
+        } else if let Some(ex) = current.as_mut() {
+            ex.expected.push(line.to_string());
+        }
+    }
+    out
+}
+
+/// Split a command line as a POSIX shell would for the simple forms the README uses: words, '...' and "...".
+fn words(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut any = false;
+    let mut quote: Option<char> = None;
+    for c in text.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => word.push(c),
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                any = true;
+            }
+            (None, c) if c.is_whitespace() => {
+                if any || !word.is_empty() {
+                    out.push(std::mem::take(&mut word));
+                    any = false;
+                }
+            }
+            (None, c) => word.push(c),
+        }
+    }
+    if any || !word.is_empty() {
+        out.push(word);
+    }
+    out
+}
+
+/// Whether `actual` lines match `expected` lines with the `…` wildcards.
+fn matches(expected: &[String], actual: &[&str]) -> bool {
+    match expected.split_first() {
+        None => actual.is_empty(),
+        Some((e, rest)) if e.trim() == "…" || e.trim() == "..." => {
+            (0..=actual.len()).any(|skip| matches(rest, &actual[skip..]))
+        }
+        Some((e, rest)) => {
+            !actual.is_empty() && line_matches(e, actual[0]) && matches(rest, &actual[1..])
+        }
+    }
+}
+
+fn line_matches(expected: &str, actual: &str) -> bool {
+    let parts: Vec<&str> = expected.split('…').collect();
+    if parts.len() == 1 {
+        return expected.trim_end() == actual.trim_end();
+    }
+    let actual = actual.trim_end();
+    let Some(mut rest) = actual.strip_prefix(parts[0]) else {
+        return false;
+    };
+    let last = parts[parts.len() - 1].trim_end();
+    for part in &parts[1..parts.len() - 1] {
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    rest.ends_with(last)
+}
+
+#[test]
+fn readme_examples_match_the_program() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let mut ran = 0;
+    let mut failures = Vec::new();
+    for ex in examples(&readme) {
+        // `echo 'TEXT' | boardlab ...` feeds TEXT on stdin.
+        let (stdin, command) = match ex.command.split_once(" | ") {
+            Some((echo, rest)) if echo.starts_with("echo ") => {
+                let w = words(echo);
+                (Some(format!("{}\n", w[1..].join(" "))), rest.to_string())
+            }
+            _ => (None, ex.command.clone()),
+        };
+        let w = words(&command);
+        if w.first().map(String::as_str) != Some("boardlab")
+            || command.contains('>')
+            || w.iter().any(|a| a.ends_with(".txt"))
+            || w.get(1..3) == Some(&["mouse".to_string(), "play".to_string()])
+        {
+            continue;
+        }
+        let mut child = Command::new(env!("CARGO_BIN_EXE_boardlab"))
+            .args(&w[1..])
+            .current_dir(&root)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut input = child.stdin.take().unwrap();
+        if let Some(text) = &stdin {
+            input.write_all(text.as_bytes()).unwrap();
+        }
+        drop(input);
+        let out = child.wait_with_output().unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let actual: Vec<&str> = text.lines().collect();
+        ran += 1;
+        if !matches(&ex.expected, &actual) {
+            failures.push(format!(
+                "README.md line {}: $ {}\n--- expected\n{}\n--- got\n{}",
+                ex.line,
+                ex.command,
+                ex.expected.join("\n"),
+                text
+            ));
+        }
+    }
+    assert!(ran >= 15, "only {ran} README examples ran");
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn the_matcher_itself() {
+    let e = |s: &str| s.lines().map(str::to_string).collect::<Vec<_>>();
+    assert!(matches(&e("a\n…\nd"), &["a", "b", "c", "d"]));
+    assert!(matches(&e("a\n…"), &["a"]));
+    assert!(matches(&e("a\n...\nd"), &["a", "d"]));
+    assert!(!matches(&e("a\nb"), &["a", "c"]));
+    assert!(line_matches(
+        "took … ms on … threads",
+        "took 12.5 ms on 2 threads"
+    ));
+    assert!(!line_matches("took … ms", "took 12 s"));
+    assert!(line_matches("..34......9.87", "..34......9.87"));
+    assert_eq!(
+        words("boardlab mouse show \"mouse=D4 cats=A5\" --x"),
+        ["boardlab", "mouse", "show", "mouse=D4 cats=A5", "--x"]
+    );
+}
