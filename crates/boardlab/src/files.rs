@@ -161,7 +161,8 @@ pub fn read_line_capped(
             Some(i) => (i, true),
             None => (buf.len(), false),
         };
-        let room = cap.saturating_sub(bytes.len());
+        // One byte more than the cap: room for the `\r` of a CRLF line end, dropped below.
+        let room = (cap + 1).saturating_sub(bytes.len());
         cut |= take > room;
         bytes.extend_from_slice(&buf[..take.min(room)]);
         input.consume(if done { take + 1 } else { take });
@@ -169,8 +170,12 @@ pub fn read_line_capped(
             break;
         }
     }
-    if bytes.last() == Some(&b'\r') {
+    if bytes.last() == Some(&b'\r') && !cut {
         bytes.pop();
+    }
+    if bytes.len() > cap {
+        bytes.truncate(cap);
+        cut = true;
     }
     Ok(Some((String::from_utf8_lossy(&bytes).into_owned(), cut)))
 }

@@ -239,11 +239,20 @@ fn a_fifo_nobody_writes_to_is_an_error_not_a_hang() {
         return;
     }
     let f = fifo.to_str().unwrap();
+    // One FIFO each: a process giving up opens its FIFO for writing to release its own waiting open, which would
+    // release the others' too.
+    let names: Vec<String> = (0..3)
+        .map(|i| {
+            let p = dir.path().join(format!("pipe{i}"));
+            assert!(Command::new("mkfifo").arg(&p).status().unwrap().success());
+            p.to_str().unwrap().to_string()
+        })
+        .collect();
     let started = Instant::now();
     let mut children: Vec<_> = [
-        vec!["peg", "board", "--layout", f],
-        vec!["sudoku", "solve", f],
-        vec!["sudoku", "hint", f],
+        vec!["peg", "board", "--layout", &names[0]],
+        vec!["sudoku", "solve", &names[1]],
+        vec!["sudoku", "hint", &names[2]],
     ]
     .into_iter()
     .map(|args| {

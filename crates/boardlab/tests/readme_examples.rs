@@ -108,8 +108,23 @@ fn line_matches(expected: &str, actual: &str) -> bool {
     rest.ends_with(last)
 }
 
+/// Examples too slow for the default test run on a loaded 2-core machine (a whole English enumeration with
+/// its finishable table: about 1.5 s in a release build, over a minute in the test profile under load). They
+/// run in the `#[ignore]`d test below, which `.ci/run` runs.
+const SLOW: &[&str] = &["boardlab peg count --finish d4"];
+
 #[test]
 fn readme_examples_match_the_program() {
+    run_examples(false);
+}
+
+#[test]
+#[ignore = "a whole enumeration; .ci/run runs it with --ignored"]
+fn readme_slow_examples_match_the_program() {
+    run_examples(true);
+}
+
+fn run_examples(slow: bool) {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
     let mut ran = 0;
@@ -123,6 +138,9 @@ fn readme_examples_match_the_program() {
             }
             _ => (None, ex.command.clone()),
         };
+        if SLOW.contains(&command.as_str()) != slow {
+            continue;
+        }
         let w = words(&command);
         if w.first().map(String::as_str) != Some("boardlab")
             || command.contains('>')
@@ -162,7 +180,10 @@ fn readme_examples_match_the_program() {
             ));
         }
     }
-    assert!(ran >= 15, "only {ran} README examples ran");
+    assert!(
+        ran >= if slow { 1 } else { 15 },
+        "only {ran} README examples ran"
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
