@@ -236,7 +236,10 @@ fn perft_counts() {
     // From a given position.
     let j = json(&["mouse", "perft", "3", "mouse=D4 cats=A5,C5,E5,G5 turn=cats"]);
     let p: Position = "mouse=D4 cats=A5,C5,E5,G5 turn=cats".parse().unwrap();
-    assert_eq!(j["count"], mousecats::perft(&p, 3, Rule::FarRow).to_string());
+    assert_eq!(
+        j["count"],
+        mousecats::perft(&p, 3, Rule::FarRow).to_string()
+    );
     let j = json(&[
         "mouse",
         "perft",
