@@ -226,7 +226,11 @@ fn show_and_perft_on_every_size() {
         assert_eq!(j3["position"], j["position"]);
         for d in [1u32, 3] {
             let p = json(&["mouse", "perft", &d.to_string(), "--size", &n.to_string()]);
-            assert_eq!(p["count"], perft(&start, d, Rule::FarRow), "{n} {d}");
+            assert_eq!(
+                p["count"],
+                perft(&start, d, Rule::FarRow).to_string(),
+                "{n} {d}"
+            );
         }
     }
     // The memoised path beyond depth 6 agrees with plain perft.
@@ -234,7 +238,7 @@ fn show_and_perft_on_every_size() {
     let p = json(&[
         "mouse", "perft", "8", "--size", "6", "--divide", "--rule", "region",
     ]);
-    assert_eq!(p["count"], perft(&start, 8, Rule::Region));
+    assert_eq!(p["count"], perft(&start, 8, Rule::Region).to_string());
     let out = ok(&["mouse", "show", "--size", "10", "start"]);
     assert!(out.starts_with("10   C   C   C   C   C\n 9 ."), "{out}");
     assert!(out.contains("   A B C D E F G H I J\n"), "{out}");
