@@ -2,30 +2,22 @@
 //! loaded from a save saves again to a state that loads.
 #![no_main]
 
-use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use boardlab::tui::games;
-use boardlab::tui::save::{FORMAT, SaveFile, VERSION};
-use boardlab::tui::screen::Config;
-use boardlab::tui::theme::Theme;
 use libfuzzer_sys::fuzz_target;
+use play::save::{FORMAT, VERSION};
+use play::{Clock, Env, Inline, SaveFile, Session};
 
-fn config() -> Config {
-    Config {
-        theme: Theme::mono(),
-        clock: boardlab::tui::clock::Clock::manual(),
-        save_dir: PathBuf::from("/nonexistent"),
-        seed: Some(1),
-    }
+fn env() -> Env {
+    Env::new(Arc::new(Inline), Clock::manual())
 }
 
 fn load(save: &SaveFile) {
-    let Some(game) = save.game() else { return };
-    let cfg = config();
-    if let Ok(screen) = games::load(game, &save.state, &cfg) {
-        let again = screen.save_state(&cfg);
-        if let Err(e) = games::load(game, &again, &cfg) {
-            panic!("a {game:?} game saved from a loaded one does not load: {e}");
+    let env = env();
+    if let Ok(session) = Session::load(save, &env) {
+        let again = session.save();
+        if let Err(e) = Session::load(&again, &env) {
+            panic!("a game saved from a loaded one does not load: {e}");
         }
     }
 }
@@ -34,8 +26,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let path = Path::new("fuzz.json");
-    if let Ok(save) = SaveFile::parse(text, path) {
+    if let Ok(save) = SaveFile::parse(text) {
         load(&save);
     }
     // The same text as the state of each game, in a valid envelope: reaches each game's own loader.
@@ -44,7 +35,7 @@ fuzz_target!(|data: &[u8]| {
             let file = serde_json::json!({
                 "format": FORMAT, "version": VERSION, "game": game, "state": state,
             });
-            if let Ok(save) = SaveFile::parse(&file.to_string(), path) {
+            if let Ok(save) = SaveFile::parse(&file.to_string()) {
                 load(&save);
             }
         }

@@ -3,6 +3,7 @@
 //! `boardlab` alone opens the terminal interface; `boardlab <game> <verb>` runs a tool.
 //! A global `--json` puts machine-readable results on stdout and nothing else there.
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use boardlab::output::Output;
@@ -33,15 +34,31 @@ enum Command {
     Play(tui::PlayArgs),
 }
 
+/// One error line on stderr. A closed stderr must not turn an error into a panic: the exit status still tells.
+fn error_line(msg: &str) {
+    let _ = writeln!(std::io::stderr(), "boardlab: error: {msg}");
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let out = Output::new(cli.json);
     if cli.json && matches!(cli.command, None | Some(Command::Play(_))) {
         // The terminal interface has no machine-readable output; accepting the flag would silently ignore it.
-        eprintln!(
-            "boardlab: error: --json is for the tools (boardlab <game> <verb>); the terminal interface has no JSON output"
+        error_line(
+            "--json is for the tools (boardlab <game> <verb>); the terminal interface has no JSON output",
         );
         return ExitCode::FAILURE;
+    }
+    // rayon sizes its pool from RAYON_NUM_THREADS: the same bound as --threads, or a machine can be swamped.
+    if let Some(v) = std::env::var_os("RAYON_NUM_THREADS") {
+        let v = v.to_string_lossy();
+        // rayon reads 0 (and an unset variable) as "one per core".
+        if v.trim() != "0"
+            && let Err(e) = cli::parse_threads(&v)
+        {
+            error_line(&format!("RAYON_NUM_THREADS: {e}"));
+            return ExitCode::FAILURE;
+        }
     }
     let result = match cli.command {
         None => tui::run(tui::PlayArgs::default()),
@@ -61,7 +78,7 @@ fn main() -> ExitCode {
                 .map(ToString::to_string)
                 .collect::<Vec<_>>()
                 .join(": ");
-            eprintln!("boardlab: error: {msg}");
+            error_line(&msg);
             ExitCode::FAILURE
         }
     }

@@ -145,6 +145,33 @@ fn thread_counts_are_bounded() {
 }
 
 #[test]
+fn rayon_num_threads_is_bounded_like_threads() {
+    // RAYON_NUM_THREADS sizes every parallel pool: the same bound as --threads, refused before any work.
+    let puzzle =
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    for v in ["100000", "lots"] {
+        let out = bin()
+            .args(["sudoku", "solve", puzzle])
+            .env("RAYON_NUM_THREADS", v)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{v}: {err}");
+        assert!(err.starts_with("boardlab: error: RAYON_NUM_THREADS: "), "{v}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    for v in ["0", "1", "2"] {
+        let out = bin()
+            .args(["sudoku", "solve", puzzle])
+            .env("RAYON_NUM_THREADS", v)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{v}");
+        assert!(String::from_utf8_lossy(&out.stdout).starts_with("417369825"));
+    }
+}
+
+#[test]
 fn table_sizes_are_checked_against_the_memory_limit() {
     // Item 4: --tt-bits 28 allocated 4.2 GB (12.6 GB with --verify) without a check.
     let err = fails(

@@ -600,3 +600,35 @@ fn classic_puzzles_accept_any_solution() {
         h.screen()
     );
 }
+
+/// Ctrl+C (and q on the "terminal too small" screen) quit at once but keep the game: unsaved moves are saved
+/// first, and the player is told where after the terminal is restored.
+#[test]
+fn quitting_at_once_saves_unsaved_moves_first() {
+    for how in ["ctrl-c", "too-small"] {
+        let mut h = fixed();
+        let path = h.save_dir().join("sudoku.json");
+        let before = std::fs::read_to_string(&path).unwrap();
+        h.keys("7");
+        match how {
+            "ctrl-c" => h.keys("<C-c>"),
+            _ => {
+                h.resize(60, 20);
+                h.keys("q");
+            }
+        }
+        assert!(h.app.should_quit(), "{how}");
+        let after = std::fs::read_to_string(&path).unwrap();
+        assert_ne!(before, after, "{how}: the move was saved");
+        let json: serde_json::Value = serde_json::from_str(&after).unwrap();
+        let values = json["state"]["board"]["values"].as_str().unwrap_or_default();
+        assert_eq!(values.chars().nth(40), Some('7'), "{how}: r5c5 holds the 7 typed");
+        let note = h.app.exit_note().unwrap_or_default().to_string();
+        assert!(note.starts_with("Your game was saved to "), "{how}: {note:?}");
+    }
+    // Nothing unsaved: nothing written, no note.
+    let mut h = fixed();
+    h.keys("<C-c>");
+    assert!(h.app.should_quit());
+    assert_eq!(h.app.exit_note(), None);
+}

@@ -138,6 +138,14 @@ pub enum MoveError<M: std::fmt::Display = Move, S: std::fmt::Display = Square> {
     /// The game is already over.
     #[error("the game is over: the {0} won")]
     GameOver(crate::board::Side),
+    /// The move starts on a light square, where no piece ever stands.
+    #[error("{mv}: {square} is a light square (pieces stand and move only on dark squares such as A1, C1, B2)")]
+    LightSquare {
+        /// The move.
+        mv: M,
+        /// The light square it names.
+        square: S,
+    },
     /// The move's source square does not hold a piece of the side to move.
     #[error("{mv}: no {side} piece on {from}")]
     NotYourPiece {

@@ -570,6 +570,9 @@ impl Position {
             Side::Mouse => mv.from() == self.mouse,
             Side::Cats => self.cats.contains(mv.from()),
         };
+        if let Some(square) = Some(mv.from()).filter(|sq| !sq.is_dark()) {
+            return Err(MoveError::LightSquare { mv, square });
+        }
         if !own {
             return Err(MoveError::NotYourPiece {
                 mv,
@@ -792,6 +795,11 @@ mod tests {
     fn play_checks() {
         let p = Position::start();
         assert!(p.play("e1f2".parse().unwrap(), Rule::FarRow).is_ok());
+        let e = p.play("a2b3".parse().unwrap(), Rule::FarRow).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "A2-B3: A2 is a light square (pieces stand and move only on dark squares such as A1, C1, B2)"
+        );
         let e = p.play("e1e2".parse().unwrap(), Rule::FarRow).unwrap_err();
         assert!(e.to_string().contains("not a legal mouse move"), "{e}");
         let e = p.play("b8a7".parse().unwrap(), Rule::FarRow).unwrap_err();

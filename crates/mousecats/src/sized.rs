@@ -540,6 +540,9 @@ impl SizedPosition {
             Side::Mouse => mv.from() == self.mouse(),
             Side::Cats => self.has_cat(mv.from()),
         };
+        if let Some(square) = Some(mv.from()).filter(|sq| !sq.is_dark()) {
+            return Err(MoveError::LightSquare { mv, square });
+        }
         if !own {
             return Err(MoveError::NotYourPiece {
                 mv,

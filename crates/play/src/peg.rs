@@ -1190,9 +1190,10 @@ impl PegSession {
 
     /// Take back the last jump.
     pub fn undo(&mut self) -> Message {
+        let before = self.hist.present().len();
         if self.hist.undo() {
             self.sync_from_history();
-            Message::info("Took back the last jump")
+            Message::info(step_message(before, self.hist.present().len()))
         } else {
             Message::info("Nothing to undo")
         }
@@ -1200,9 +1201,10 @@ impl PegSession {
 
     /// Play the last jump taken back again.
     pub fn redo(&mut self) -> Message {
+        let before = self.hist.present().len();
         if self.hist.redo() {
             self.sync_from_history();
-            Message::info("Replayed the jump")
+            Message::info(step_message(before, self.hist.present().len()))
         } else {
             Message::info("Nothing to redo")
         }
@@ -1485,6 +1487,18 @@ impl PegSession {
             PegSession::with_moves(problem, moves.clone(), env).map_err(|e| e.to_string())?;
         s.hist = History::from_parts(past, moves, future);
         Ok(s)
+    }
+}
+
+/// What an undo or redo step did to the jumps played: one taken back or played again, or (across a restart)
+/// many at once.
+fn step_message(before: usize, after: usize) -> String {
+    match after.cmp(&before) {
+        std::cmp::Ordering::Less if before - after == 1 => "Took back the last jump".into(),
+        std::cmp::Ordering::Less => format!("Took back {} jumps", before - after),
+        std::cmp::Ordering::Greater if after - before == 1 => "Played the jump again".into(),
+        std::cmp::Ordering::Greater => format!("Brought back {} jumps", after - before),
+        std::cmp::Ordering::Equal => "No jump changed".into(),
     }
 }
 

@@ -48,8 +48,9 @@ pub const RULES: &[&str] = &[
     "Cells are named r<row>c<column>: r3c5 is row 3, column 5; rows are numbered down the left, columns along \
      the top. Pencil marks note the digits a cell may still take; a fills them all in, and entering a digit \
      removes it from the marks of its row, column and box.",
-    "A mistake is counted whenever a digit is entered that the solution does not have there. Graded puzzles have \
-     exactly one solution and never need guessing; classic puzzles, made the ZX-81 way, may have several, and \
+    "A mistake is counted when a digit you enter clashes with the same digit in its row, column or box, and when \
+     a check (k) finds an entry the solution does not have there (each wrong entry once): typing a digit never \
+     tells you by itself whether it is right. Graded puzzles have exactly one solution and never need guessing; classic puzzles, made the ZX-81 way, may have several, and \
      any grid that keeps the rules counts as solved.",
 ];
 
@@ -281,6 +282,21 @@ impl Puzzle {
         })
     }
 
+    /// A puzzle of the player's own, from text in any form `boardlab sudoku` reads (an 81-character line with
+    /// `.` or `0` for an empty cell, or a block of 9 lines), checked as `boardlab sudoku hint` checks a grid: a
+    /// repeated clue or a grid with no solution is refused with the cells to blame.
+    ///
+    /// # Errors
+    /// [`SudokuError::BadPuzzle`] with the reason: the text is not a grid, a clue repeats in a house, the grid
+    /// has no solution.
+    pub fn from_text(text: &str, label: impl Into<String>) -> Result<Puzzle, SudokuError> {
+        let grid = Grid::parse(text).map_err(|e| SudokuError::BadPuzzle(e.to_string()))?;
+        if grid.first_conflict().is_none() && sudoku::solver::count_solutions(&grid, 1) == 0 {
+            return Err(SudokuError::BadPuzzle(no_solution_reason(&grid)));
+        }
+        Puzzle::from_givens(*grid.digits(), label)
+    }
+
     /// Check a puzzle read from a save.
     fn check(&self) -> Result<(), String> {
         let sol = Grid::from_digits(self.solution).map_err(|e| format!("the solution: {e}"))?;
@@ -473,6 +489,8 @@ pub struct SudokuSession {
     pencil: bool,
     show_conflicts: bool,
     mistakes: u32,
+    /// The wrong entries (cell, digit) already counted as mistakes, so that a check counts each only once.
+    counted: Vec<(usize, u8)>,
     hints: u32,
     hint: Option<Hint>,
     /// Entries flagged wrong by the last check (cleared by the next change).
@@ -579,6 +597,7 @@ impl SudokuSession {
             pencil: false,
             show_conflicts: true,
             mistakes: 0,
+            counted: Vec::new(),
             hints: 0,
             hint: None,
             flagged: Vec::new(),
@@ -661,12 +680,26 @@ impl SudokuSession {
         }
     }
 
+    /// Give up this game (or the puzzle being made) and play `puzzle`, one of the player's own (see
+    /// [`Puzzle::from_text`]); the next new game is made as the setup says.
+    pub fn play_puzzle(&mut self, puzzle: Puzzle) -> Message {
+        self.making = None;
+        self.news = None;
+        let index = self.setup.index;
+        let label = puzzle.label.clone();
+        self.begin(puzzle);
+        self.setup.index = index;
+        self.dirty = true;
+        Message::info(format!("{label}. Fill the grid; ? shows the rules."))
+    }
+
     /// Begin playing `puzzle`.
     fn begin(&mut self, puzzle: Puzzle) {
         self.hist.reset(Board::of(puzzle.givens));
         self.puzzle = Some(puzzle);
         self.cursor = 40;
         self.mistakes = 0;
+        self.counted.clear();
         self.hints = 0;
         self.hint = None;
         self.flagged.clear();
@@ -731,8 +764,9 @@ impl SudokuSession {
     }
 
     /// Put `digit` in `cell` (0..81, row by row), or erase the cell with digit 0 (its digit, else its pencil
-    /// marks). A digit the solution does not have there counts as a mistake; filling the grid correctly ends
-    /// the game.
+    /// marks). A digit that clashes with the same digit in its row, column or box counts as a mistake (one the
+    /// solution does not have there counts only when [`SudokuSession::check`] finds it); filling the grid
+    /// correctly ends the game.
     ///
     /// # Errors
     /// The game is over or not started, the cell or digit is out of range, the cell holds a clue.
@@ -747,8 +781,6 @@ impl SudokuSession {
         if p.givens[cell] != 0 {
             return Err(SudokuError::Clue(cell));
         }
-        let unique = p.unique;
-        let solution_digit = p.solution[cell];
         let name = cell_name(cell);
         let mut next = self.board().clone();
         if digit == 0 {
@@ -766,7 +798,6 @@ impl SudokuSession {
         if next.values[cell] == digit {
             return Ok(Message::info(format!("{name} already holds {digit}")));
         }
-        let before_ok = unique || Self::solvable(&next.values);
         next.values[cell] = digit;
         next.marks[cell] = 0;
         // The digit is no longer a candidate for the cell's row, column and box.
@@ -775,15 +806,12 @@ impl SudokuSession {
             next.marks[other] &= !(1 << (digit - 1));
         }
         let clash = (0..81).find(|&o| peers & bit(o) != 0 && next.values[o] == digit);
-        let wrong = if unique {
-            solution_digit != digit
-        } else {
-            clash.is_some() || (before_ok && !Self::solvable(&next.values))
-        };
         let values = next.values;
         self.change(next);
-        if wrong {
-            self.mistakes += 1;
+        // A clash is in plain sight: it counts at once. A digit that only the solution refuses counts when a
+        // check finds it, so that the counter never gives the answer away.
+        if clash.is_some() {
+            self.count_mistake(cell, digit);
         }
         if values.iter().all(|&v| v != 0)
             && conflicts(&values).is_empty()
@@ -877,7 +905,7 @@ impl SudokuSession {
     pub fn hint(&mut self) -> Result<Message, SudokuError> {
         self.playing()?;
         let h = self.find_hint();
-        self.hints += 1;
+        self.hints = self.hints.saturating_add(1);
         self.dirty = true;
         self.hint = Some(h);
         Ok(Message::info(
@@ -965,6 +993,9 @@ impl SudokuSession {
         let clashes = conflicts(&values);
         let wrong = self.wrong_entries();
         let left = self.cells_left();
+        for &c in &wrong {
+            self.count_mistake(c, values[c]);
+        }
         self.flagged = wrong.clone();
         for c in &clashes {
             if !self.flagged.contains(c) && !self.is_given(*c) {
@@ -1043,6 +1074,15 @@ impl SudokuSession {
         } else {
             Message::info("Nothing to redo")
         })
+    }
+
+    /// Count `digit` in `cell` as a mistake, once: the counter stops at its maximum rather than wrapping.
+    fn count_mistake(&mut self, cell: usize, digit: u8) {
+        if !self.counted.contains(&(cell, digit)) {
+            self.counted.push((cell, digit));
+            self.mistakes = self.mistakes.saturating_add(1);
+            self.dirty = true;
+        }
     }
 
     fn after_step(&mut self) {
@@ -1198,7 +1238,7 @@ impl SudokuSession {
 
     /// The game's state for a save file (the `state` of a [`SaveFile`]).
     pub fn to_state(&self) -> serde_json::Value {
-        serde_json::json!({
+        let mut state = serde_json::json!({
             "setup": self.setup,
             "puzzle": self.puzzle,
             "board": self.hist.present(),
@@ -1211,7 +1251,14 @@ impl SudokuSession {
             "hints": self.hints,
             "end": self.end,
             "elapsed_ms": u64::try_from(self.elapsed().as_millis()).unwrap_or(u64::MAX),
-        })
+        });
+        // Written only when there is something in it, so that a save of the first release saves back unchanged.
+        if !self.counted.is_empty()
+            && let Some(obj) = state.as_object_mut()
+        {
+            obj.insert("counted".into(), serde_json::json!(self.counted));
+        }
+        state
     }
 
     /// The game as a save file.
@@ -1227,7 +1274,14 @@ impl SudokuSession {
     pub fn from_state(state: &serde_json::Value, env: &Env) -> Result<SudokuSession, String> {
         let setup: Setup = field(state, "setup")?;
         setup.check().map_err(|e| e.to_string())?;
-        let puzzle: Puzzle = field(state, "puzzle")?;
+        // A game saved while its puzzle was still being made has no puzzle yet: nothing was played, so it
+        // resumes by making one, as a new game does.
+        let puzzle: Option<Puzzle> = field(state, "puzzle")?;
+        let Some(puzzle) = puzzle else {
+            let mut s = SudokuSession::empty(setup, env);
+            s.generate();
+            return Ok(s);
+        };
         puzzle.check()?;
         let board: Board = field(state, "board")?;
         board.check(&puzzle).map_err(|e| format!("the grid: {e}"))?;
@@ -1246,6 +1300,32 @@ impl SudokuSession {
             return Err(format!("the cursor is at cell {cursor}; cells are 0 to 80"));
         }
         let end: Option<End> = field(state, "end")?;
+        if let Some(end) = end {
+            let what = match end {
+                End::Solved => "solved",
+                End::Revealed => "revealed",
+            };
+            if let Some(c) = board.values.iter().position(|&v| v == 0) {
+                return Err(format!(
+                    "the game is marked {what}, but {} is empty",
+                    cell_name(c)
+                ));
+            }
+            if let Some(&c) = conflicts(&board.values).first() {
+                return Err(format!(
+                    "the game is marked {what}, but {} clashes with another cell",
+                    cell_name(c)
+                ));
+            }
+            if puzzle.unique
+                && let Some(c) = (0..81).find(|&c| board.values[c] != puzzle.solution[c])
+            {
+                return Err(format!(
+                    "the game is marked {what}, but {} is not the solution's digit",
+                    cell_name(c)
+                ));
+            }
+        }
         let elapsed: u64 = field(state, "elapsed_ms")?;
         let mut s = SudokuSession::empty(setup, env);
         s.puzzle = Some(puzzle);
@@ -1254,6 +1334,16 @@ impl SudokuSession {
         s.pencil = field(state, "pencil")?;
         s.show_conflicts = field(state, "conflicts")?;
         s.mistakes = field(state, "mistakes")?;
+        // Saves written before mistakes were counted at checks have no list: their counter stands as it is.
+        if state.get("counted").is_some() {
+            let counted: Vec<(usize, u8)> = field(state, "counted")?;
+            if let Some(&(c, d)) = counted.iter().find(|&&(c, d)| c >= 81 || !(1..=9).contains(&d)) {
+                return Err(format!(
+                    "the field \"counted\" is wrong: ({c}, {d}) is not a cell 0-80 and a digit 1-9"
+                ));
+            }
+            s.counted = counted;
+        }
         s.hints = field(state, "hints")?;
         s.end = end;
         let now = env.clock.now();
@@ -1262,6 +1352,50 @@ impl SudokuSession {
             s.watch.pause(now);
         }
         Ok(s)
+    }
+}
+
+/// Why a grid without a repeated digit has no solution: the entries whose removal alone makes it solvable
+/// (one of them is wrong; when only one of them leaves a grid with exactly one solution, that one), or, when
+/// no single entry is to blame, just that.
+pub fn no_solution_reason(grid: &Grid) -> String {
+    // For each entry: the number of solutions (0, 1 or 2 for "more") of the grid without it.
+    let counts: Vec<(usize, u64)> = (0..81)
+        .filter(|&cell| grid.digits()[cell] != 0)
+        .map(|cell| {
+            let mut without = *grid.digits();
+            without[cell] = 0;
+            let n = Grid::from_digits_allow_conflicts(without)
+                .map_or(0, |g| sudoku::solver::count_solutions(&g, 2));
+            (cell, n)
+        })
+        .filter(|&(_, n)| n > 0)
+        .collect();
+    let name = |cell: usize| format!("{} in {}", grid.digits()[cell], cell_name(cell));
+    let unique: Vec<usize> = counts.iter().filter(|c| c.1 == 1).map(|c| c.0).collect();
+    if let [one] = unique.as_slice() {
+        return format!(
+            "the grid has no solution: the {} is wrong (without it the grid has exactly one solution)",
+            name(*one)
+        );
+    }
+    let blamed: Vec<String> = counts.iter().map(|c| name(c.0)).collect();
+    match blamed.as_slice() {
+        [] => "the grid has no solution, and no single entry is to blame (several are wrong)"
+            .to_string(),
+        [one] => format!(
+            "the grid has no solution: the {one} is wrong (without it the grid can be solved)"
+        ),
+        many if many.len() <= 9 => format!(
+            "the grid has no solution: one of these entries is wrong (without any one of them it can be \
+             solved): {}",
+            many.join(", ")
+        ),
+        many => format!(
+            "the grid has no solution: an entry is wrong ({} entries could be: without any one of them it can \
+             be solved)",
+            many.len()
+        ),
     }
 }
 
@@ -1387,6 +1521,19 @@ pub fn parse_rcv(text: &str) -> Result<(usize, usize, u8), String> {
             "\"{t}\" is not \"row column value\": type three digits, e.g. 3 5 7 puts 7 in row 3, column 5"
         ));
     }
+    // A '-' joins two digits (3-5-7); anywhere else it would read as a minus sign, and -1 is no row.
+    let chars: Vec<char> = t.chars().collect();
+    let joined = |i: usize| {
+        i > 0
+            && chars[i - 1].is_ascii_digit()
+            && chars.get(i + 1).is_some_and(|c| c.is_ascii_digit())
+    };
+    if let Some(i) = (0..chars.len()).find(|&i| chars[i] == '-' && !joined(i)) {
+        return Err(format!(
+            "\"{t}\" has a minus sign at character {}: rows, columns and values are 1 to 9 (0 erases)",
+            i + 1
+        ));
+    }
     let [r, c, v] = digits[..] else {
         return Err(format!(
             "\"{t}\" has {}; type three: row, column, value (e.g. 3 5 7; value 0 erases)",
@@ -1495,6 +1642,10 @@ mod tests {
         );
         assert!(parse_rcv("").unwrap_err().contains("has 0 digits"));
         assert!(parse_rcv("３５７").is_err());
+        for t in ["-1 2 3", "1 -2 3", "1 2 -3", "- 1 2 3", "1 2 3-"] {
+            let e = parse_rcv(t).unwrap_err();
+            assert!(e.contains("has a minus sign"), "{t}: {e}");
+        }
     }
 
     #[test]

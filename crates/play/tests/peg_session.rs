@@ -175,7 +175,7 @@ fn undo_redo_and_restart() {
     s.play_text("f3-d3").unwrap();
     assert_eq!(s.undo().text, "Took back the last jump");
     assert_eq!(s.played().len(), 1);
-    assert_eq!(s.redo().text, "Replayed the jump");
+    assert_eq!(s.redo().text, "Played the jump again");
     assert_eq!(s.played().len(), 2);
     assert_eq!(s.redo().text, "Nothing to redo");
     assert_eq!(
@@ -183,7 +183,7 @@ fn undo_redo_and_restart() {
         "Back at the start (u brings the jumps back)"
     );
     assert!(s.played().is_empty());
-    s.undo();
+    assert_eq!(s.undo().text, "Brought back 2 jumps");
     assert_eq!(s.played().len(), 2, "undo brings the jumps back");
     // A new jump drops what could be redone.
     s.undo();

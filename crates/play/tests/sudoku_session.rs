@@ -86,11 +86,29 @@ fn digits_mistakes_and_the_win_by_typing() {
     let mut s = fixed(&env);
     let sol = s.puzzle().unwrap().solution;
     let empty: Vec<usize> = (0..81).filter(|&c| s.view().givens[c] == 0).collect();
-    // A wrong digit is a mistake, and a clash names the other cell and the house.
-    let c = empty[0];
-    let wrong = (1..=9).find(|&d| d != sol[c]).unwrap();
-    s.enter(c, wrong).unwrap();
+    // A wrong digit that clashes with nothing is not counted when typed (the counter would give the answer
+    // away); a check finds it and counts it, once.
+    let givens = s.view().givens;
+    let peers = |c: usize, o: usize| {
+        o != c && (o / 9 == c / 9 || o % 9 == c % 9 || (o / 27 == c / 27 && o % 9 / 3 == c % 9 / 3))
+    };
+    let (c, wrong) = empty
+        .iter()
+        .find_map(|&c| {
+            (1..=9u8)
+                .find(|&d| d != sol[c] && (0..81).all(|o| !peers(c, o) || givens[o] != d))
+                .map(|d| (c, d))
+        })
+        .unwrap();
+    let m = s.enter(c, wrong).unwrap();
+    assert_eq!(m.text, format!("{wrong} in {}", cell(c)));
+    assert_eq!(s.view().mistakes, 0);
+    let m = s.check().unwrap();
+    assert!(m.text.starts_with("Check: 1 wrong entry"), "{}", m.text);
     assert_eq!(s.view().mistakes, 1);
+    s.check().unwrap();
+    assert_eq!(s.view().mistakes, 1, "a check counts each wrong entry once");
+    // A clash is counted at once, and names the other cell and the house.
     assert_eq!(s.enter(c, 0).unwrap().text, format!("{} erased", cell(c)));
     assert_eq!(
         s.enter(c, 0).unwrap().text,
@@ -357,6 +375,14 @@ fn damaged_saves_are_refused_with_the_reason() {
             "the field \"end\" is wrong",
         ),
         (
+            Box::new(|j| j["end"] = "solved".into()),
+            "the game is marked solved, but r1c1 is empty",
+        ),
+        (
+            Box::new(|j| j["counted"] = serde_json::json!([[81, 1]])),
+            "the field \"counted\" is wrong: (81, 1)",
+        ),
+        (
             Box::new(|j| *j = serde_json::json!(null)),
             "the field \"setup\" is missing",
         ),
@@ -369,6 +395,40 @@ fn damaged_saves_are_refused_with_the_reason() {
         let e = with(&*edit);
         assert!(e.contains(want), "{e:?} lacks {want:?}");
     }
+}
+
+/// A game saved while its puzzle was being made (no puzzle yet) loads, and makes its puzzle as a new game does;
+/// counters saved at their maximum stay there instead of wrapping to zero; the mistakes a check counted are
+/// kept by a save, so a check after loading does not count them again.
+#[test]
+fn saves_without_a_puzzle_counters_at_their_maximum_and_counted_mistakes() {
+    let (env, _) = env();
+    let mut state = fixed(&env).to_state();
+    state["puzzle"] = serde_json::Value::Null;
+    let mut s = SudokuSession::from_state(&state, &env).unwrap();
+    let news = s.poll().unwrap().unwrap();
+    assert!(news.text.starts_with("A new medium puzzle"), "{}", news.text);
+    assert!(s.view().ready);
+    // Both counters at u32::MAX.
+    let mut state = fixed(&env).to_state();
+    state["mistakes"] = u32::MAX.into();
+    state["hints"] = u32::MAX.into();
+    let mut s = SudokuSession::from_state(&state, &env).unwrap();
+    s.enter(0, 3).unwrap(); // clashes with the clue 3 in r1c3
+    s.hint().unwrap();
+    assert_eq!((s.view().mistakes, s.view().hints), (u32::MAX, u32::MAX));
+    // A wrong entry counted by a check stays counted once across a save.
+    let mut s = fixed(&env);
+    let sol = s.puzzle().unwrap().solution;
+    let c = (0..81).find(|&c| s.view().givens[c] == 0).unwrap();
+    let d = if sol[c] == 9 { 1 } else { sol[c] + 1 };
+    s.enter(c, d).unwrap();
+    s.check().unwrap();
+    let counted = s.view().mistakes;
+    assert!(counted >= 1);
+    let mut back = SudokuSession::from_state(&s.to_state(), &env).unwrap();
+    back.check().unwrap();
+    assert_eq!(back.view().mistakes, counted);
 }
 
 /// Saves written by the terminal before the session layer existed still load, and save again unchanged.

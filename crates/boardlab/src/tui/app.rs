@@ -71,7 +71,7 @@ pub static SHELL_KEYS: KeyMap<ShellKey> = KeyMap(&[
     },
     Binding {
         keys: "Ctrl+C",
-        help: "quit boardlab at once",
+        help: "quit boardlab at once (a game with unsaved moves is saved first)",
         footer: None,
         codes: &[],
     },
@@ -99,6 +99,11 @@ pub struct App {
     quit: bool,
     /// The size of the last frame drawn, to know whether the "too small" screen is showing.
     size: (u16, u16),
+    /// Set when quitting could not save the game: the next Ctrl+C (or q on the "too small" screen) quits
+    /// without saving.
+    quit_unsaved_armed: bool,
+    /// What to tell the player once the terminal is restored (where a game was saved on the way out).
+    exit_note: Option<String>,
     /// F12 panics on purpose (set from `BOARDLAB_TEST_PANIC_KEY` by [`super::run`], to test the panic hook).
     pub panic_key: bool,
 }
@@ -118,6 +123,8 @@ impl App {
             message: None,
             save_path: None,
             quit: false,
+            quit_unsaved_armed: false,
+            exit_note: None,
             size: (MIN_WIDTH, MIN_HEIGHT),
             panic_key: false,
         }
@@ -138,6 +145,16 @@ impl App {
         let mut app = App::new(cfg, game);
         app.resume(&save, path)?;
         Ok(app)
+    }
+
+    /// The interface straight into a game of the player's own sudoku puzzle.
+    pub fn own_sudoku(cfg: Config, puzzle: play::sudoku::Puzzle) -> App {
+        let mut app = App::new(cfg, GameKind::Sudoku);
+        match super::sudoku::own(puzzle, &app.cfg, &app.env) {
+            Ok(screen) => app.game = Some(screen),
+            Err(e) => app.message = Some(Status::error(e)),
+        }
+        app
     }
 
     /// Open the game saved in `save`, read from `path` (which `s` then saves to again).
@@ -188,16 +205,16 @@ impl App {
     /// Handle one key press.
     pub fn handle_key(&mut self, key: KeyEvent) {
         if ui::is_ctrl_c(&key) {
-            self.quit = true;
+            self.quit_keeping_the_game();
             return;
         }
         if self.panic_key && key.code == KeyCode::F(12) {
             panic!("deliberate panic (F12 with BOARDLAB_TEST_PANIC_KEY set)");
         }
         if self.size.0 < MIN_WIDTH || self.size.1 < MIN_HEIGHT {
-            // Nothing can be seen: only quitting is safe.
+            // Nothing can be seen: only quitting is safe, and it keeps the game.
             if matches!(key.code, KeyCode::Char('q') | KeyCode::Char('Q')) {
-                self.quit = true;
+                self.quit_keeping_the_game();
             }
             return;
         }
@@ -333,6 +350,39 @@ impl App {
                 false
             }
         }
+    }
+
+    /// Quit at once, keeping the game: one with unsaved moves is saved first (to the file it came from, else
+    /// its default save file). If that fails the interface stays, says why, and the same key again quits
+    /// without saving.
+    fn quit_keeping_the_game(&mut self) {
+        let unsaved = self.game.as_ref().is_some_and(|g| g.unsaved());
+        if !unsaved || self.quit_unsaved_armed {
+            self.quit = true;
+            return;
+        }
+        if self.save() {
+            self.exit_note = self
+                .save_path
+                .as_ref()
+                .map(|p| format!("Your game was saved to {}", p.display()));
+            self.quit = true;
+        } else {
+            self.quit_unsaved_armed = true;
+            let why = self
+                .message
+                .take()
+                .map(|m| m.text)
+                .unwrap_or_else(|| "Not saved".into());
+            self.message = Some(Status::error(format!(
+                "{why}. Ctrl+C again quits without saving."
+            )));
+        }
+    }
+
+    /// What to tell the player after the interface has closed: where a game was saved on the way out.
+    pub fn exit_note(&self) -> Option<&str> {
+        self.exit_note.as_deref()
     }
 
     /// Back to the title screen.

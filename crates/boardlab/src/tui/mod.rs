@@ -6,7 +6,7 @@
 //! terminal. [`run`] puts a real terminal into raw mode and the alternate screen, runs the event loop, and
 //! restores the terminal on the way out, also when the program panics.
 
-use std::io::{self, IsTerminal, Stdout};
+use std::io::{self, IsTerminal, Stdout, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Once;
@@ -48,9 +48,30 @@ pub struct PlayArgs {
     #[arg(long, value_name = "FILE", conflicts_with = "game")]
     pub load: Option<PathBuf>,
 
+    /// Play your own sudoku: the puzzle as an 81-character line (`.` or `0` for an empty cell) or a file
+    /// holding one (a line or a block of 9 lines). It is checked as `boardlab sudoku hint` checks a grid.
+    #[arg(long, value_name = "PUZZLE|FILE", conflicts_with = "load")]
+    pub puzzle: Option<String>,
+
     /// Seed for generated puzzles, to replay the same ones.
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
+}
+
+/// The most a puzzle file may hold: a grid is at most a few hundred bytes, with comments.
+const PUZZLE_MAX_BYTES: u64 = 64 << 10;
+
+/// The puzzle of `--puzzle`: an existing file's text, else the argument itself, checked as a playable puzzle.
+fn own_puzzle(arg: &str) -> anyhow::Result<play::sudoku::Puzzle> {
+    let path = std::path::Path::new(arg);
+    let (text, label) = if path.exists() {
+        let text = crate::files::read_file(path, "a puzzle", PUZZLE_MAX_BYTES)?;
+        let name = path.file_name().map_or_else(|| arg.to_string(), |n| n.to_string_lossy().into_owned());
+        (text, format!("Your puzzle from {name}"))
+    } else {
+        (arg.to_string(), "Your puzzle".to_string())
+    };
+    play::sudoku::Puzzle::from_text(&text, label).map_err(|e| anyhow::anyhow!("--puzzle: {e}"))
 }
 
 /// The parser of a game's name: `mouse`, `peg` or `sudoku` (listed by `--help`).
@@ -64,6 +85,13 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
     let cfg = Config::from_env(args.seed);
     // Read a save before touching the terminal, so a bad file is reported as a plain error line.
     let mut app = match (&args.load, args.game) {
+        _ if args.puzzle.is_some() => {
+            if args.game.is_some_and(|g| g != GameKind::Sudoku) {
+                anyhow::bail!("--puzzle is a sudoku puzzle: `boardlab play sudoku --puzzle PUZZLE|FILE`");
+            }
+            let arg = args.puzzle.as_deref().unwrap_or_default();
+            App::own_sudoku(cfg, own_puzzle(arg)?)
+        }
         (Some(path), _) => App::load(cfg, path)?,
         (None, Some(game)) => App::new_game(cfg, game),
         (None, None) => App::new(cfg, GameKind::Mouse),
@@ -79,6 +107,10 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
     let result = app.run(&mut terminal.terminal);
     drop(terminal);
     result?;
+    if let Some(note) = app.exit_note() {
+        // A closed standard error must not turn a clean exit into a panic.
+        let _ = writeln!(io::stderr(), "{note}");
+    }
     Ok(ExitCode::SUCCESS)
 }
 

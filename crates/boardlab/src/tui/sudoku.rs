@@ -3,7 +3,7 @@
 //! itself, its rules and its save format are the `play` crate's.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use play::sudoku::{Direction, End, Mode, Setup, SudokuError, SudokuSession, SudokuView};
+use play::sudoku::{Direction, End, Mode, Puzzle, Setup, SudokuError, SudokuSession, SudokuView};
 use play::{Env, GameKind};
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -35,7 +35,11 @@ enum Act {
     Undo,
     Redo,
     New,
+    Own,
 }
+
+/// The most characters the "your puzzle" prompt takes: a line of 81 with room for separators.
+const OWN_MAX: usize = 200;
 
 /// The keys of the sudoku screen, in footer order.
 static KEYS: KeyMap<Act> = KeyMap(&[
@@ -141,6 +145,12 @@ static KEYS: KeyMap<Act> = KeyMap(&[
         footer: Some(("n", "new")),
         codes: &[(KeyCode::Char('n'), Act::New)],
     },
+    Binding {
+        keys: "o",
+        help: "play your own puzzle: type or paste it as one line of 81 (. or 0 for an empty cell)",
+        footer: None,
+        codes: &[(KeyCode::Char('o'), Act::Own)],
+    },
 ]);
 
 /// A question waiting for y or n.
@@ -156,6 +166,8 @@ pub struct SudokuScreen {
     prompt: Option<Prompt>,
     /// The result of the last entry typed at the prompt, shown on the prompt line.
     prompt_result: Option<Status>,
+    /// The prompt open is the one for a puzzle of the player's own (not a row-column-value entry).
+    own_prompt: bool,
     ask: Option<Ask>,
     status: Option<Status>,
 }
@@ -182,6 +194,21 @@ pub fn start(choices: &[Choice], cfg: &Config, env: &Env) -> Result<Box<dyn Game
     Ok(Box::new(SudokuScreen::over(session, None)))
 }
 
+/// A game of the player's own puzzle (`boardlab play sudoku --puzzle`); `n` then makes generated puzzles with
+/// the default options.
+pub fn own(puzzle: Puzzle, cfg: &Config, env: &Env) -> Result<Box<dyn GameScreen>, String> {
+    let setup = Setup {
+        seed: cfg.seed.unwrap_or_else(fresh_seed),
+        ..Setup::default()
+    };
+    let label = puzzle.label.clone();
+    let session = SudokuSession::with_puzzle(setup, puzzle, env).map_err(|e| e.to_string())?;
+    Ok(Box::new(SudokuScreen::over(
+        session,
+        Some(Status::info(format!("{label}. Fill the grid; ? shows the rules."))),
+    )))
+}
+
 /// Rebuild a saved game.
 pub fn load(state: &serde_json::Value, env: &Env) -> Result<Box<dyn GameScreen>, String> {
     let session = SudokuSession::from_state(state, env)?;
@@ -205,6 +232,7 @@ impl SudokuScreen {
             session,
             prompt: None,
             prompt_result: None,
+            own_prompt: false,
             ask: None,
             status: status.or(making),
         };
@@ -221,6 +249,15 @@ impl SudokuScreen {
 
     fn new_game(&mut self) {
         self.status = Some(said(self.session.new_game()));
+    }
+
+    /// Ask for a puzzle of the player's own: typed or pasted as one line.
+    fn open_own_prompt(&mut self) {
+        self.own_prompt = true;
+        self.prompt_result = None;
+        self.prompt = Some(
+            Prompt::new("Your puzzle", "81 digits, . or 0 for empty; Enter plays it").with_max(OWN_MAX),
+        );
     }
 
     fn ended_key(&mut self, key: KeyEvent, end: End) -> Handled {
@@ -567,6 +604,19 @@ impl GameScreen for SudokuScreen {
             match prompt.handle(key) {
                 PromptEvent::Editing => {}
                 PromptEvent::Cancel => self.prompt = None,
+                PromptEvent::Submit(text) if self.own_prompt => {
+                    if text.trim().is_empty() {
+                        self.prompt = None;
+                    } else {
+                        match Puzzle::from_text(&text, "Your puzzle") {
+                            Ok(puzzle) => {
+                                self.prompt = None;
+                                self.status = Some(self.session.play_puzzle(puzzle));
+                            }
+                            Err(e) => self.prompt_result = Some(e.message()),
+                        }
+                    }
+                }
                 PromptEvent::Submit(text) => {
                     if text.trim().is_empty() {
                         self.prompt = None;
@@ -591,6 +641,12 @@ impl GameScreen for SudokuScreen {
             } else {
                 self.status = Some(Status::info("Carry on"));
             }
+            return Handled::Yes;
+        }
+        if KEYS.action(key.code) == Some(Act::Own)
+            && !key.modifiers.contains(KeyModifiers::CONTROL)
+        {
+            self.open_own_prompt();
             return Handled::Yes;
         }
         if self.session.puzzle().is_none() {
@@ -631,7 +687,13 @@ impl GameScreen for SudokuScreen {
             }
             Act::Undo => said(s.undo()),
             Act::Redo => said(s.redo()),
+            Act::Own => {
+                self.open_own_prompt();
+                return Handled::Yes;
+            }
             Act::Type => {
+                self.own_prompt = false;
+                self.prompt_result = None;
                 self.prompt = Some(Prompt::new(
                     "Row column value",
                     "3 5 7 puts 7 in r3c5; 3 5 0 erases",

@@ -159,6 +159,8 @@ pub struct Prompt {
     pub example: &'static str,
     /// The text typed so far.
     pub text: String,
+    /// The most characters it takes.
+    max: usize,
 }
 
 /// The longest text a prompt accepts; nothing typed at a prompt needs more.
@@ -171,7 +173,14 @@ impl Prompt {
             label,
             example,
             text: String::new(),
+            max: PROMPT_MAX,
         }
+    }
+
+    /// The same prompt taking up to `max` characters (a pasted sudoku is 81).
+    pub fn with_max(mut self, max: usize) -> Prompt {
+        self.max = max;
+        self
     }
 
     /// Feed one key.
@@ -190,7 +199,7 @@ impl Prompt {
             KeyCode::Char(c)
                 if !key.modifiers.contains(KeyModifiers::CONTROL)
                     && !c.is_control()
-                    && self.text.chars().count() < PROMPT_MAX =>
+                    && self.text.chars().count() < self.max =>
             {
                 self.text.push(c);
                 PromptEvent::Editing
@@ -204,7 +213,7 @@ impl Prompt {
     pub fn line(&self, theme: &Theme, last: Option<&Status>) -> Line<'static> {
         let mut spans = vec![
             Span::styled(format!("{}: ", self.label), theme.title),
-            Span::styled(self.text.clone(), theme.text),
+            Span::styled(visible_tail(&self.text, PROMPT_SHOWN), theme.text),
             Span::styled(" ", theme.cursor),
         ];
         if self.text.is_empty() {
@@ -220,6 +229,20 @@ impl Prompt {
             }
         }
         Line::from(spans)
+    }
+}
+
+/// At most this many characters of a prompt's text are shown (the end of it, where the typing is).
+const PROMPT_SHOWN: usize = 48;
+
+/// The last `n` characters of `text`, after `…` when some were left out.
+fn visible_tail(text: &str, n: usize) -> String {
+    let count = text.chars().count();
+    if count <= n {
+        text.to_string()
+    } else {
+        let tail: String = text.chars().skip(count - (n - 1)).collect();
+        format!("…{tail}")
     }
 }
 

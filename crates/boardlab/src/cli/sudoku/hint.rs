@@ -58,50 +58,6 @@ fn read_grid(arg: &str) -> anyhow::Result<Grid> {
     Grid::parse(&text).with_context(|| format!("cannot read {what}"))
 }
 
-/// Why a grid without a repeated digit has no solution: the entries whose removal alone makes it solvable
-/// (one of them is wrong; when only one of them leaves a grid with exactly one solution, that one), or, when
-/// no single entry is to blame, just that.
-fn no_solution_message(grid: &Grid) -> String {
-    // For each entry: the number of solutions (0, 1 or 2 for "more") of the grid without it.
-    let counts: Vec<(usize, u64)> = (0..81)
-        .filter(|&cell| grid.digits()[cell] != 0)
-        .map(|cell| {
-            let mut without = *grid.digits();
-            without[cell] = 0;
-            let n = Grid::from_digits_allow_conflicts(without)
-                .map_or(0, |g| sudoku::solver::count_solutions(&g, 2));
-            (cell, n)
-        })
-        .filter(|&(_, n)| n > 0)
-        .collect();
-    let name = |cell: usize| format!("{} in {}", grid.digits()[cell], cell_name(cell));
-    let unique: Vec<usize> = counts.iter().filter(|c| c.1 == 1).map(|c| c.0).collect();
-    if let [one] = unique.as_slice() {
-        return format!(
-            "the grid has no solution: the {} is wrong (without it the grid has exactly one solution)",
-            name(*one)
-        );
-    }
-    let blamed: Vec<String> = counts.iter().map(|c| name(c.0)).collect();
-    match blamed.as_slice() {
-        [] => "the grid has no solution, and no single entry is to blame (several are wrong)"
-            .to_string(),
-        [one] => format!(
-            "the grid has no solution: the {one} is wrong (without it the grid can be solved)"
-        ),
-        many if many.len() <= 9 => format!(
-            "the grid has no solution: one of these entries is wrong (without any one of them it can be \
-             solved): {}",
-            many.join(", ")
-        ),
-        many => format!(
-            "the grid has no solution: an entry is wrong ({} entries could be: without any one of them it can \
-             be solved)",
-            many.len()
-        ),
-    }
-}
-
 /// Run `boardlab sudoku hint`.
 pub fn run(args: HintArgs, out: &Output) -> anyhow::Result<ExitCode> {
     let grid = read_grid(&args.puzzle)?;
@@ -118,7 +74,7 @@ pub fn run(args: HintArgs, out: &Output) -> anyhow::Result<ExitCode> {
     let (status, message, code) = match &hint {
         None => (
             "no_solution",
-            Some(no_solution_message(&grid)),
+            Some(play::sudoku::no_solution_reason(&grid)),
             ExitCode::FAILURE,
         ),
         Some(Hint::Step(_)) => ("step", None, ExitCode::SUCCESS),
