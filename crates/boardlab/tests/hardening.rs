@@ -157,7 +157,10 @@ fn rayon_num_threads_is_bounded_like_threads() {
             .unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{v}: {err}");
-        assert!(err.starts_with("boardlab: error: RAYON_NUM_THREADS: "), "{v}: {err}");
+        assert!(
+            err.starts_with("boardlab: error: RAYON_NUM_THREADS: "),
+            "{v}: {err}"
+        );
         assert_eq!(err.lines().count(), 1, "{err}");
     }
     for v in ["0", "1", "2"] {
@@ -571,4 +574,34 @@ fn a_number_too_big_is_out_of_range_not_malformed() {
         "--depth must be between 1 and 64",
     );
     assert!(!err.contains("not a whole number"), "{err}");
+}
+
+#[test]
+fn own_sudoku_puzzles_are_checked_like_sudoku_hint() {
+    // Item 15: `boardlab play sudoku --puzzle PUZZLE|FILE` plays a puzzle of the player's own; a bad one is one
+    // line naming what is wrong, before any terminal is touched.
+    let good = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    let repeated = format!("44{}", &good[2..]);
+    let unsolvable = format!("{}9", &good[..80]);
+    for (puzzle, want) in [
+        ("12345", "--puzzle: the puzzle cannot be played: "),
+        (repeated.as_str(), "--puzzle: the puzzle cannot be played: "),
+        (unsolvable.as_str(), "the grid has no solution"),
+    ] {
+        let (code, out, err) = run(&["play", "sudoku", "--puzzle", puzzle]);
+        assert_eq!(code, 1, "{puzzle}: {err}");
+        assert!(out.is_empty());
+        assert!(err.contains(want), "{puzzle}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    let (code, _, err) = run(&["play", "mouse", "--puzzle", good]);
+    assert_eq!(code, 1);
+    assert!(err.contains("--puzzle is a sudoku puzzle"), "{err}");
+    // A good puzzle (here from a file) gets as far as the terminal, which a test does not have.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("mine.txt");
+    std::fs::write(&file, format!("{good}\n")).unwrap();
+    let (code, _, err) = run(&["play", "sudoku", "--puzzle", file.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("needs a terminal"), "{err}");
 }

@@ -621,10 +621,19 @@ fn quitting_at_once_saves_unsaved_moves_first() {
         let after = std::fs::read_to_string(&path).unwrap();
         assert_ne!(before, after, "{how}: the move was saved");
         let json: serde_json::Value = serde_json::from_str(&after).unwrap();
-        let values = json["state"]["board"]["values"].as_str().unwrap_or_default();
-        assert_eq!(values.chars().nth(40), Some('7'), "{how}: r5c5 holds the 7 typed");
+        let values = json["state"]["board"]["values"]
+            .as_str()
+            .unwrap_or_default();
+        assert_eq!(
+            values.chars().nth(40),
+            Some('7'),
+            "{how}: r5c5 holds the 7 typed"
+        );
         let note = h.app.exit_note().unwrap_or_default().to_string();
-        assert!(note.starts_with("Your game was saved to "), "{how}: {note:?}");
+        assert!(
+            note.starts_with("Your game was saved to "),
+            "{how}: {note:?}"
+        );
     }
     // Nothing unsaved: nothing written, no note.
     let mut h = fixed();

@@ -139,7 +139,9 @@ pub enum MoveError<M: std::fmt::Display = Move, S: std::fmt::Display = Square> {
     #[error("the game is over: the {0} won")]
     GameOver(crate::board::Side),
     /// The move starts on a light square, where no piece ever stands.
-    #[error("{mv}: {square} is a light square (pieces stand and move only on dark squares such as A1, C1, B2)")]
+    #[error(
+        "{mv}: {square} is a light square (pieces stand and move only on dark squares such as A1, C1, B2)"
+    )]
     LightSquare {
         /// The move.
         mv: M,

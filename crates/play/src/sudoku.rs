@@ -1337,7 +1337,10 @@ impl SudokuSession {
         // Saves written before mistakes were counted at checks have no list: their counter stands as it is.
         if state.get("counted").is_some() {
             let counted: Vec<(usize, u8)> = field(state, "counted")?;
-            if let Some(&(c, d)) = counted.iter().find(|&&(c, d)| c >= 81 || !(1..=9).contains(&d)) {
+            if let Some(&(c, d)) = counted
+                .iter()
+                .find(|&&(c, d)| c >= 81 || !(1..=9).contains(&d))
+            {
                 return Err(format!(
                     "the field \"counted\" is wrong: ({c}, {d}) is not a cell 0-80 and a digit 1-9"
                 ));

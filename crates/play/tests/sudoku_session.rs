@@ -104,7 +104,11 @@ fn digits_mistakes_and_the_win_by_typing() {
     assert_eq!(m.text, format!("{wrong} in {}", cell(c)));
     assert_eq!(s.view().mistakes, 0);
     let m = s.check().unwrap();
-    assert!(m.text.starts_with("Check: 1 wrong entry"), "{}", m.text);
+    assert!(
+        m.text.starts_with("Check: 1 entry wrong (marked)"),
+        "{}",
+        m.text
+    );
     assert_eq!(s.view().mistakes, 1);
     s.check().unwrap();
     assert_eq!(s.view().mistakes, 1, "a check counts each wrong entry once");
@@ -407,7 +411,11 @@ fn saves_without_a_puzzle_counters_at_their_maximum_and_counted_mistakes() {
     state["puzzle"] = serde_json::Value::Null;
     let mut s = SudokuSession::from_state(&state, &env).unwrap();
     let news = s.poll().unwrap().unwrap();
-    assert!(news.text.starts_with("A new medium puzzle"), "{}", news.text);
+    assert!(
+        news.text.starts_with("A new medium puzzle"),
+        "{}",
+        news.text
+    );
     assert!(s.view().ready);
     // Both counters at u32::MAX.
     let mut state = fixed(&env).to_state();

@@ -66,7 +66,9 @@ fn own_puzzle(arg: &str) -> anyhow::Result<play::sudoku::Puzzle> {
     let path = std::path::Path::new(arg);
     let (text, label) = if path.exists() {
         let text = crate::files::read_file(path, "a puzzle", PUZZLE_MAX_BYTES)?;
-        let name = path.file_name().map_or_else(|| arg.to_string(), |n| n.to_string_lossy().into_owned());
+        let name = path
+            .file_name()
+            .map_or_else(|| arg.to_string(), |n| n.to_string_lossy().into_owned());
         (text, format!("Your puzzle from {name}"))
     } else {
         (arg.to_string(), "Your puzzle".to_string())
@@ -87,7 +89,9 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
     let mut app = match (&args.load, args.game) {
         _ if args.puzzle.is_some() => {
             if args.game.is_some_and(|g| g != GameKind::Sudoku) {
-                anyhow::bail!("--puzzle is a sudoku puzzle: `boardlab play sudoku --puzzle PUZZLE|FILE`");
+                anyhow::bail!(
+                    "--puzzle is a sudoku puzzle: `boardlab play sudoku --puzzle PUZZLE|FILE`"
+                );
             }
             let arg = args.puzzle.as_deref().unwrap_or_default();
             App::own_sudoku(cfg, own_puzzle(arg)?)

@@ -205,7 +205,9 @@ pub fn own(puzzle: Puzzle, cfg: &Config, env: &Env) -> Result<Box<dyn GameScreen
     let session = SudokuSession::with_puzzle(setup, puzzle, env).map_err(|e| e.to_string())?;
     Ok(Box::new(SudokuScreen::over(
         session,
-        Some(Status::info(format!("{label}. Fill the grid; ? shows the rules."))),
+        Some(Status::info(format!(
+            "{label}. Fill the grid; ? shows the rules."
+        ))),
     )))
 }
 
@@ -256,7 +258,8 @@ impl SudokuScreen {
         self.own_prompt = true;
         self.prompt_result = None;
         self.prompt = Some(
-            Prompt::new("Your puzzle", "81 digits, . or 0 for empty; Enter plays it").with_max(OWN_MAX),
+            Prompt::new("Your puzzle", "81 digits, . or 0 for empty; Enter plays it")
+                .with_max(OWN_MAX),
         );
     }
 
@@ -643,8 +646,7 @@ impl GameScreen for SudokuScreen {
             }
             return Handled::Yes;
         }
-        if KEYS.action(key.code) == Some(Act::Own)
-            && !key.modifiers.contains(KeyModifiers::CONTROL)
+        if KEYS.action(key.code) == Some(Act::Own) && !key.modifiers.contains(KeyModifiers::CONTROL)
         {
             self.open_own_prompt();
             return Handled::Yes;
