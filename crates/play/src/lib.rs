@@ -2,6 +2,7 @@
 
 pub mod clock;
 pub mod history;
+pub mod mouse;
 pub mod options;
 pub mod peg;
 pub mod save;
@@ -17,6 +18,7 @@ use serde::{Deserialize, Serialize};
 
 pub use clock::{Clock, Stopwatch};
 pub use history::History;
+pub use mouse::{MouseSession, MouseSolutions};
 pub use options::Choice;
 pub use peg::{PegSession, PegTables};
 pub use save::{SaveError, SaveFile};
@@ -87,7 +89,7 @@ impl GameKind {
     /// The rules of the game, as paragraphs of plain text.
     pub fn rules(self) -> &'static [&'static str] {
         match self {
-            GameKind::Mouse => &[],
+            GameKind::Mouse => mouse::RULES,
             GameKind::Peg => peg::RULES,
             GameKind::Sudoku => sudoku::RULES,
         }
@@ -96,7 +98,7 @@ impl GameKind {
     /// The game's options with their default values, for a menu (see [`Choice`]).
     pub fn choices(self) -> Vec<Choice> {
         match self {
-            GameKind::Mouse => Vec::new(),
+            GameKind::Mouse => mouse::choices(),
             GameKind::Peg => peg::choices(),
             GameKind::Sudoku => sudoku::choices(),
         }
@@ -197,6 +199,8 @@ pub struct Env {
     pub clock: Clock,
     /// The complete tables of finishable peg positions, shared by the peg games.
     pub peg_tables: PegTables,
+    /// The exact solutions of Mouse & Cats, shared by the mouse games.
+    pub mouse_solutions: MouseSolutions,
 }
 
 impl Env {
@@ -213,6 +217,7 @@ impl Env {
             runner,
             clock,
             peg_tables: PegTables::default(),
+            mouse_solutions: MouseSolutions::default(),
         }
     }
 }
@@ -229,6 +234,8 @@ impl fmt::Debug for Env {
 /// A game in progress of any of the three kinds: what a front end that resumes any save file holds.
 #[derive(Debug)]
 pub enum Session {
+    /// A Mouse & Cats game.
+    Mouse(Box<MouseSession>),
     /// A peg solitaire game.
     Peg(Box<PegSession>),
     /// A sudoku.
@@ -244,15 +251,14 @@ impl Session {
         let kind = save.kind()?;
         let damaged = |reason: String| SaveError::Damaged { game: kind, reason };
         match kind {
+            GameKind::Mouse => Ok(Session::Mouse(Box::new(
+                MouseSession::from_state(&save.state, env).map_err(damaged)?,
+            ))),
             GameKind::Peg => Ok(Session::Peg(Box::new(
                 PegSession::from_state(&save.state, env).map_err(damaged)?,
             ))),
             GameKind::Sudoku => Ok(Session::Sudoku(Box::new(
                 SudokuSession::from_state(&save.state, env).map_err(damaged)?,
-            ))),
-            other => Err(damaged(format!(
-                "{} games cannot be resumed yet",
-                other.name()
             ))),
         }
     }
@@ -260,6 +266,7 @@ impl Session {
     /// The save file of this session.
     pub fn save(&self) -> SaveFile {
         match self {
+            Session::Mouse(s) => s.save(),
             Session::Peg(s) => s.save(),
             Session::Sudoku(s) => s.save(),
         }
@@ -268,6 +275,7 @@ impl Session {
     /// Which game this is.
     pub fn kind(&self) -> GameKind {
         match self {
+            Session::Mouse(_) => GameKind::Mouse,
             Session::Peg(_) => GameKind::Peg,
             Session::Sudoku(_) => GameKind::Sudoku,
         }

@@ -30,7 +30,7 @@ pub fn refresh_choices(game: GameKind, choices: &mut [Choice]) {
 /// The rules of `game` for the help screen reached from the title.
 pub fn rules(game: GameKind) -> Vec<Line<'static>> {
     match game {
-        GameKind::Mouse => super::mouse::rules(),
+        GameKind::Mouse => paragraphs(play::mouse::RULES),
         GameKind::Sudoku => paragraphs(play::sudoku::RULES),
         GameKind::Peg => paragraphs(play::peg::RULES),
     }
@@ -44,7 +44,7 @@ pub fn start(
     env: &Env,
 ) -> Result<Box<dyn GameScreen>, String> {
     match game {
-        GameKind::Mouse => super::mouse::start(choices, cfg),
+        GameKind::Mouse => super::mouse::start(choices, env),
         GameKind::Sudoku => super::sudoku::start(choices, cfg, env),
         GameKind::Peg => super::peg::start(choices, env),
     }
@@ -58,7 +58,7 @@ pub fn load(
     env: &Env,
 ) -> Result<Box<dyn GameScreen>, String> {
     match game {
-        GameKind::Mouse => super::mouse::load(state, cfg),
+        GameKind::Mouse => super::mouse::load(state, env),
         GameKind::Sudoku => super::sudoku::load(state, env),
         GameKind::Peg => super::peg::load(state, env),
     }
