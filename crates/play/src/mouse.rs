@@ -39,6 +39,9 @@ use crate::save::{SaveFile, field};
 use crate::work::{Outcome, Pending, submit};
 use crate::{Env, GameKind, Message, Tone};
 
+/// How often a stop request is repeated while waiting for the engine to stop.
+const STOP_POLL: Duration = Duration::from_millis(5);
+
 /// The squares where the mouse may start (the dark squares of row 1).
 pub const MOUSE_STARTS: [&str; 4] = ["A1", "C1", "E1", "G1"];
 
@@ -95,7 +98,8 @@ impl MouseOptions {
     /// # Errors
     /// [`MouseError::Setup`] naming the value that is not a side, a level, a square or a rule.
     pub fn from_choices(choices: &[Choice]) -> Result<MouseOptions, MouseError> {
-        let get = |label: &str, default: &str| value_of(choices, label).unwrap_or(default).to_string();
+        let get =
+            |label: &str, default: &str| value_of(choices, label).unwrap_or(default).to_string();
         let setup = |e: String| MouseError::Setup(e);
         let side = |s: String| s.parse::<Side>().map_err(|e| setup(e.to_string()));
         let level: u8 = get("Level", "5")
@@ -193,8 +197,11 @@ pub fn choices() -> Vec<Choice> {
 /// The exact solutions of the game, one per rule, solved once and shared by every session of an [`Env`].
 #[derive(Clone, Default)]
 pub struct MouseSolutions {
-    solved: Arc<Mutex<HashMap<Rule, Arc<OnceLock<Arc<Solution>>>>>>,
+    solved: Arc<Mutex<HashMap<Rule, SolutionCell>>>,
 }
+
+/// One rule's solution, solved at most once.
+type SolutionCell = Arc<OnceLock<Arc<Solution>>>;
 
 impl MouseSolutions {
     /// An empty cache.
@@ -202,7 +209,7 @@ impl MouseSolutions {
         MouseSolutions::default()
     }
 
-    fn cell(&self, rule: Rule) -> Arc<OnceLock<Arc<Solution>>> {
+    fn cell(&self, rule: Rule) -> SolutionCell {
         match self.solved.lock() {
             Ok(mut map) => Arc::clone(map.entry(rule).or_default()),
             // A poisoned lock only means another thread panicked while holding it: solve privately.
@@ -678,11 +685,19 @@ impl MouseSession {
         }
     }
 
-    /// Stop the engine if it is thinking, and wait for it to hand the engine back.
+    /// Stop the engine if it is thinking, and wait for it to hand the engine back; its result is dropped (the
+    /// game is about to change under it).
     fn stop_thinking(&mut self) {
         if let Some(job) = self.thinking.take() {
-            self.stop.store(true, Ordering::Relaxed);
-            match job.wait() {
+            // The engine clears its stop flag when a search starts: a stop set before the task began would be
+            // lost, so it is set again until the task ends.
+            let outcome = loop {
+                self.stop.store(true, Ordering::Relaxed);
+                if let Some(outcome) = job.wait_for(STOP_POLL) {
+                    break outcome;
+                }
+            };
+            match outcome {
                 Outcome::Done(t) => {
                     self.table_stats = self.table_stats.plus(&t.result.table_stats);
                     self.engine = Some(t.engine);
@@ -724,10 +739,17 @@ impl MouseSession {
     /// # Errors
     /// [`MouseError::Typed`] for text that is not a move; then as [`MouseSession::play`].
     pub fn play_text(&mut self, text: &str) -> Result<Message, MouseError> {
-        let mv = text
-            .parse::<Move>()
-            .map_err(|_| MouseError::Typed(text.trim().to_string()))?;
+        let mv = MouseSession::parse_move(text)?;
         self.play(mv)
+    }
+
+    /// A move typed as text: `E1F2`, `e1-f2` (whether it is legal is not checked here).
+    ///
+    /// # Errors
+    /// [`MouseError::Typed`] for text that is not a move.
+    pub fn parse_move(text: &str) -> Result<Move, MouseError> {
+        text.parse::<Move>()
+            .map_err(|_| MouseError::Typed(text.trim().to_string()))
     }
 
     /// Rebuild the game from the move list the history now shows.
@@ -991,19 +1013,23 @@ impl MouseSession {
         let opts: MouseOptions = field(state, "options")?;
         opts.check().map_err(|e| e.to_string())?;
         let start = opts.start().map_err(|e| e.to_string())?;
-        let parse_list = |what: &str, list: Vec<String>| -> Result<Vec<Move>, String> {
-            let moves = list
-                .iter()
+        let parse = |what: &str, list: Vec<String>| -> Result<Vec<Move>, String> {
+            list.iter()
                 .enumerate()
                 .map(|(i, m)| {
                     m.parse::<Move>()
                         .map_err(|_| format!("{what}: move {} \"{m}\" is not a move", i + 1))
                 })
-                .collect::<Result<Vec<Move>, String>>()?;
+                .collect()
+        };
+        let parse_list = |what: &str, list: Vec<String>| -> Result<Vec<Move>, String> {
+            let moves = parse(what, list)?;
             replay(&start, opts.rule, &moves).map_err(|e| format!("{what}: {e}"))?;
             Ok(moves)
         };
-        let moves = parse_list("the moves", field(state, "moves")?)?;
+        // The game's own moves are named by their number alone: "move 2 (H8-H1): ...".
+        let moves = parse("the moves", field(state, "moves")?)?;
+        replay(&start, opts.rule, &moves)?;
         let undo: Vec<Vec<String>> = field(state, "undo")?;
         let redo: Vec<Vec<String>> = field(state, "redo")?;
         let mut past = Vec::new();
@@ -1015,7 +1041,8 @@ impl MouseSession {
             future.push(parse_list(&format!("redo step {}", i + 1), l)?);
         }
         let panel: bool = field(state, "panel")?;
-        let mut s = MouseSession::with_moves(opts, moves.clone(), env).map_err(|e| e.to_string())?;
+        let mut s =
+            MouseSession::with_moves(opts, moves.clone(), env).map_err(|e| e.to_string())?;
         s.hist = History::from_parts(past, s.game.moves().to_vec(), future);
         s.panel = panel;
         Ok(s)
@@ -1064,13 +1091,17 @@ mod square_name {
     }
 }
 
-/// Rules as "row8" / "escape" in save files.
+/// Rules as "row8" / "escape" / "region" in save files: the far-row rule keeps the name the first release
+/// wrote (the board is 8x8), so a save stays readable by it.
 mod rule_name {
     use mousecats::Rule;
     use serde::{Deserialize, Deserializer, Serializer, de::Error};
 
     pub fn serialize<S: Serializer>(v: &Rule, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(v.name())
+        s.serialize_str(match v {
+            Rule::FarRow => "row8",
+            other => other.name(),
+        })
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Rule, D::Error> {

@@ -14,7 +14,8 @@
 use std::any::Any;
 use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::mpsc::{self, Receiver, TryRecvError};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TryRecvError};
+use std::time::Duration;
 
 /// A piece of background work, ready to run anywhere, once.
 pub type Task = Box<dyn FnOnce() + Send + 'static>;
@@ -96,6 +97,16 @@ impl<T> Pending<T> {
         }
     }
 
+    /// Wait at most `limit` for the work to finish: its outcome, or `None` if it is still running.
+    pub fn wait_for(&self, limit: Duration) -> Option<Outcome<T>> {
+        match self.rx.recv_timeout(limit) {
+            Ok(Ok(v)) => Some(Outcome::Done(v)),
+            Ok(Err(m)) => Some(Outcome::Failed(m)),
+            Err(RecvTimeoutError::Timeout) => None,
+            Err(RecvTimeoutError::Disconnected) => Some(Outcome::Failed(DROPPED.into())),
+        }
+    }
+
     /// Wait for the work to finish.
     pub fn wait(&self) -> Outcome<T> {
         match self.rx.recv() {
@@ -123,6 +134,27 @@ mod tests {
             p.wait(),
             Outcome::Failed("deliberate panic in a test task".into())
         );
+    }
+
+    #[test]
+    fn waiting_a_while_for_unfinished_work_gives_none() {
+        struct Never(std::sync::Mutex<Vec<Task>>);
+        impl Runner for Never {
+            fn run(&self, task: Task) {
+                // Kept, never run: the sender stays alive.
+                if let Ok(mut v) = self.0.lock() {
+                    v.push(task);
+                }
+            }
+        }
+        let never = Never(std::sync::Mutex::new(Vec::new()));
+        let p: Pending<u32> = submit(&never, || 1);
+        assert_eq!(p.wait_for(Duration::from_millis(5)), None);
+        let tasks = std::mem::take(&mut *never.0.lock().unwrap());
+        for t in tasks {
+            t();
+        }
+        assert_eq!(p.wait_for(Duration::from_millis(5)), Some(Outcome::Done(1)));
     }
 
     #[test]

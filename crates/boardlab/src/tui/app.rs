@@ -160,7 +160,7 @@ impl App {
     /// Open the game saved in `save`, read from `path` (which `s` then saves to again).
     fn resume(&mut self, save: &SaveFile, path: &Path) -> Result<(), SaveError> {
         let game = save.kind().map_err(|e| SaveError::of(path, e))?;
-        let screen = games::load(game, &save.state, &self.cfg, &self.env)
+        let screen = games::load(game, &save.state, &self.env)
             .map_err(|reason| SaveError::of(path, play::SaveError::Damaged { game, reason }))?;
         self.game = Some(screen);
         self.save_path = Some(path.to_path_buf());

@@ -54,7 +54,6 @@ pub fn start(
 pub fn load(
     game: GameKind,
     state: &serde_json::Value,
-    cfg: &Config,
     env: &Env,
 ) -> Result<Box<dyn GameScreen>, String> {
     match game {

@@ -7,7 +7,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use mousecats::{Move, Side, Square};
 use play::mouse::{MouseError, MouseOptions, MouseSession, MouseView, ScoreView};
 use play::text::group_thousands;
-use play::{Env, GameKind, Tone};
+use play::{Env, GameKind};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -179,15 +179,11 @@ impl MouseScreen {
     }
 
     /// The player plays `mv`: the cursor follows the piece.
-    fn play(&mut self, mv: Move) -> Status {
-        match self.act(|s| s.play(mv)) {
-            Ok(msg) => {
-                self.selected = None;
-                self.cursor = mv.to();
-                msg
-            }
-            Err(e) => e.message(),
-        }
+    fn play(&mut self, mv: Move) -> Result<Status, MouseError> {
+        let msg = self.act(|s| s.play(mv))?;
+        self.selected = None;
+        self.cursor = mv.to();
+        Ok(msg)
     }
 
     fn new_game(&mut self) {
@@ -227,7 +223,7 @@ impl MouseScreen {
             ));
         }
         match self.selected {
-            Some(from) => self.play(Move::new(from, sq)),
+            Some(from) => said(self.play(Move::new(from, sq))),
             None => Status::info(format!(
                 "Put the cursor on {} and press Enter to pick it up",
                 if self.session.options().player == Side::Mouse {
@@ -481,16 +477,20 @@ impl GameScreen for MouseScreen {
                     if text.trim().is_empty() {
                         self.prompt = None;
                     } else {
-                        let result = match text.parse::<Move>() {
-                            Ok(mv) => self.play(mv),
-                            Err(_) => MouseError::Typed(text.trim().to_string()).message(),
+                        // A refused move keeps the prompt open with the reason; a move played closes it
+                        // (even when the engine's answer, given at once, ends the game).
+                        let result = MouseSession::parse_move(&text).and_then(|mv| self.play(mv));
+                        let status = match result {
+                            Ok(msg) => {
+                                self.prompt = None;
+                                msg
+                            }
+                            Err(e) => {
+                                self.prompt_result = Some(e.message());
+                                e.message()
+                            }
                         };
-                        if matches!(result.tone, Tone::Error | Tone::Warn) {
-                            self.prompt_result = Some(result.clone());
-                        } else {
-                            self.prompt = None;
-                        }
-                        self.status = Some(result);
+                        self.status = Some(status);
                     }
                 }
             }

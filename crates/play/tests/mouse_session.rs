@@ -1,0 +1,568 @@
+//! Mouse & Cats sessions driven with no terminal: whole games against the engine, the exact solution's answers
+//! (hint, who wins), the end of a game and how it is told, undo and redo, a stale engine result dropped, the save
+//! format both ways (with the files the terminal wrote before the session layer existed), and every bad input
+//! answered with an error value.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
+use std::time::Duration;
+
+use mousecats::{Game, Move, Position, Rule, Side, Solution, Square};
+use play::mouse::{MouseError, MouseOptions, MouseSession, ScoreView};
+use play::{Env, GameKind, Runner, SaveFile, Session, Task, Tone};
+use proptest::prelude::*;
+
+/// One blocking environment for the whole file, so the exact solutions are solved once per rule.
+fn env() -> &'static Env {
+    static ENV: OnceLock<Env> = OnceLock::new();
+    ENV.get_or_init(Env::blocking)
+}
+
+/// The exact solution of `rule`, from the shared environment's cache.
+fn solution(rule: Rule) -> Arc<Solution> {
+    env().mouse_solutions.get_or_solve(rule)
+}
+
+fn opts(player: Side, level: u8) -> MouseOptions {
+    MouseOptions {
+        player,
+        level,
+        ..MouseOptions::default()
+    }
+}
+
+fn mv(text: &str) -> Move {
+    text.parse().unwrap()
+}
+
+/// Play the player's side with the exact solution's best moves until the game ends.
+fn play_out(s: &mut MouseSession) {
+    let sol = solution(s.options().rule);
+    for _ in 0..60 {
+        if s.is_over() {
+            return;
+        }
+        let m = sol
+            .best_move(s.position())
+            .expect("a move while the game is on");
+        s.play(m).unwrap();
+    }
+    panic!("the game did not end: {:?}", s.moves());
+}
+
+#[test]
+fn who_wins_from_the_start_is_the_exact_solutions_verdict() {
+    // The published result of the game: from the classic start the cats win, in 44 plies with best play.
+    let mut s = MouseSession::new(MouseOptions::default(), env()).unwrap();
+    assert_eq!(
+        s.opening().text,
+        "You are the mouse. Reach row 8 past the cats."
+    );
+    let m = s.who_wins();
+    assert_eq!(
+        m.text,
+        "With best play from here the cats win in 44 plies (you lose)."
+    );
+    assert_eq!(m.tone, Tone::Warn);
+    // The same question as the cats, after the engine's mouse moved first (at once with a blocking runner).
+    let mut c = MouseSession::new(opts(Side::Cats, 10), env()).unwrap();
+    assert_eq!(c.moves().len(), 1, "the engine's mouse moved first");
+    let m = c.who_wins();
+    assert_eq!(
+        m.text,
+        "With best play from here the cats win in 43 plies (you win)."
+    );
+    assert_eq!(m.tone, Tone::Good);
+}
+
+#[test]
+fn the_hint_is_the_exact_solutions_best_move() {
+    let mut s = MouseSession::new(opts(Side::Mouse, 3), env()).unwrap();
+    let best = solution(Rule::FarRow)
+        .best_move(&Position::start())
+        .unwrap();
+    let m = s.hint();
+    assert_eq!(
+        m.text,
+        format!("Hint: {best}: you cannot win against best play; it holds out longest (44 plies).")
+    );
+    assert_eq!(s.hint_move(), Some(best));
+    assert_eq!(s.view().hint, Some(best.to_string()));
+    // Playing clears it.
+    s.play(best).unwrap();
+    assert_eq!(s.hint_move(), None);
+}
+
+#[test]
+fn a_game_against_perfect_play_ends_with_the_mouse_trapped_after_44_plies() {
+    let mut s = MouseSession::new(opts(Side::Mouse, 10), env()).unwrap();
+    play_out(&mut s);
+    assert_eq!(s.winner(), Some(Side::Cats));
+    assert_eq!(
+        s.moves().len(),
+        44,
+        "best play on both sides takes 44 plies"
+    );
+    let m = s.game_over_message(Side::Cats);
+    assert_eq!(
+        m.text,
+        "Game over: the mouse is trapped. The cats win! n: new game, u: undo."
+    );
+    assert_eq!(m.tone, Tone::Warn);
+    let v = s.view();
+    assert_eq!(v.winner.as_deref(), Some("cats"));
+    let e = v.engine.expect("the engine's last search");
+    assert!(e.perfect);
+    assert_eq!(e.side, "cats");
+    // The trapped mouse has no move, so the position itself says the game is over.
+    assert!(s.legal_moves().is_empty());
+    // Every move replays legally from the start.
+    let mut g = Game::new(Position::start(), Rule::FarRow);
+    for m in s.moves() {
+        g.play(*m).unwrap();
+    }
+    assert_eq!(g.position(), s.position());
+    // After the end: no more moves, no hint, but undo works.
+    assert_eq!(s.play(mv("a1b2")), Err(MouseError::Over));
+    assert_eq!(s.hint().text, "The game is over.");
+    s.undo();
+    assert!(!s.is_over());
+    assert!(s.moves().len() < 44);
+}
+
+#[test]
+fn the_cats_win_against_the_engines_mouse() {
+    // Playing the cats with the exact solution beats the engine's mouse at any level; here level 3, from C1
+    // under the escape rule.
+    let o = MouseOptions {
+        player: Side::Cats,
+        level: 3,
+        mouse_start: Square::C1,
+        first: Side::Mouse,
+        rule: Rule::Escape,
+    };
+    let mut s = MouseSession::new(o, env()).unwrap();
+    play_out(&mut s);
+    assert_eq!(s.winner(), Some(Side::Cats));
+    let m = s.game_over_message(Side::Cats);
+    assert_eq!(
+        m.text,
+        "Game over: the mouse is trapped. The cats win! n: new game, u: undo."
+    );
+    assert_eq!(m.tone, Tone::Good);
+    let e = s.view().engine.unwrap();
+    assert!(!e.perfect && e.depth >= 1 && e.nodes > 0);
+    assert!(matches!(
+        e.score,
+        ScoreView::Loss { .. } | ScoreView::Eval { .. }
+    ));
+}
+
+/// A finished game in which the mouse, playing the exact solution, won against cats that always play their
+/// first (or last) legal move: the moves.
+fn a_mouse_win(rule: Rule, cats_last: bool) -> Vec<Move> {
+    let sol = solution(rule);
+    let mut g = Game::new(Position::start(), rule);
+    while !g.is_over() {
+        let m = match g.position().turn() {
+            Side::Mouse => sol.best_move(g.position()).unwrap(),
+            Side::Cats => {
+                let legal = g.legal_moves();
+                legal[if cats_last { legal.len() - 1 } else { 0 }]
+            }
+        };
+        g.play(m).unwrap();
+    }
+    assert_eq!(g.winner(), Some(Side::Mouse), "{rule:?}: {:?}", g.moves());
+    g.moves().to_vec()
+}
+
+fn state(o: MouseOptions, moves: &[Move]) -> serde_json::Value {
+    serde_json::json!({
+        "options": o,
+        "moves": moves.iter().map(|m| m.to_compact()).collect::<Vec<_>>(),
+        "undo": [],
+        "redo": [],
+        "panel": false,
+    })
+}
+
+#[test]
+fn how_the_mouse_won_is_told() {
+    // Under row 8 the mouse wins by getting there.
+    let moves = a_mouse_win(Rule::FarRow, false);
+    let s = MouseSession::from_state(&state(opts(Side::Mouse, 4), &moves), env()).unwrap();
+    assert_eq!(s.winner(), Some(Side::Mouse));
+    assert_eq!(s.position().mouse().row(), 7);
+    let m = s.game_over_message(Side::Mouse);
+    assert_eq!(
+        m.text,
+        "Game over: the mouse reached row 8. The mouse wins! n: new game, u: undo."
+    );
+    assert_eq!(m.tone, Tone::Good);
+    assert!(!s.unsaved(), "a finished game has nothing to lose");
+    // Under the escape rule the game ends earlier, when the mouse is past every cat.
+    let o = MouseOptions {
+        rule: Rule::Escape,
+        ..opts(Side::Cats, 4)
+    };
+    let moves = a_mouse_win(Rule::Escape, true);
+    let s = MouseSession::from_state(&state(o, &moves), env()).unwrap();
+    assert_eq!(s.winner(), Some(Side::Mouse));
+    assert!(
+        s.position().mouse().row() < 7 && s.position().mouse_escaped(),
+        "{:?} {:?}",
+        s.position(),
+        s.moves()
+    );
+    let m = s.game_over_message(Side::Mouse);
+    assert_eq!(
+        m.text,
+        "Game over: the mouse got past every cat. The mouse wins! n: new game, u: undo."
+    );
+    assert_eq!(m.tone, Tone::Warn, "the player, the cats, lost");
+}
+
+#[test]
+fn undo_and_redo_go_back_and_forth_over_the_players_moves() {
+    let mut s = MouseSession::new(opts(Side::Mouse, 2), env()).unwrap();
+    assert_eq!(s.undo().text, "Nothing to undo");
+    s.play_text("e1f2").unwrap();
+    let after_one = *s.position();
+    let one = s.moves().to_vec();
+    assert_eq!(one.len(), 2, "the player's move and the engine's answer");
+    s.play_text("F2-E3").unwrap();
+    let two = s.moves().to_vec();
+    assert_eq!(two.len(), 4);
+    assert!(s.view().can_undo && !s.view().can_redo);
+    assert_eq!(s.undo().text, "Took back your last move");
+    assert_eq!(s.position(), &after_one);
+    assert_eq!(s.undo().text, "Took back your last move");
+    assert_eq!(s.position(), &Position::start());
+    assert!(s.moves().is_empty());
+    assert!(!s.view().can_undo && s.view().can_redo);
+    assert_eq!(s.redo().unwrap().text, "Replayed the move");
+    assert_eq!(s.moves(), one.as_slice());
+    s.redo().unwrap();
+    assert_eq!(s.moves(), two.as_slice());
+    assert_eq!(s.redo().unwrap().text, "Nothing to redo");
+    // A new move after an undo drops what could have been redone.
+    s.undo();
+    s.play_text("f2g3").unwrap();
+    assert!(!s.view().can_redo);
+    // A new game starts over with the same options.
+    assert_eq!(s.new_game().text, "A new game.");
+    assert!(s.moves().is_empty() && !s.view().can_undo);
+}
+
+#[test]
+fn saves_round_trip_with_the_history() {
+    let mut s = MouseSession::new(opts(Side::Mouse, 2), env()).unwrap();
+    s.play_text("e1d2").unwrap();
+    s.play_text("d2c3").unwrap();
+    s.undo();
+    s.toggle_panel();
+    assert!(s.unsaved());
+    let save = s.save();
+    let text = save.to_text();
+    let back = SaveFile::parse(&text).unwrap();
+    assert_eq!(back, save);
+    let Session::Mouse(t) = Session::load(&back, env()).unwrap() else {
+        panic!("not a mouse game")
+    };
+    assert_eq!(t.to_state(), s.to_state());
+    assert_eq!(t.moves(), s.moves());
+    assert_eq!(t.position(), s.position());
+    assert!(!t.panel());
+    let (a, b) = (t.view(), s.view());
+    assert_eq!((a.can_undo, a.can_redo), (b.can_undo, b.can_redo));
+    assert!(b.can_undo && b.can_redo);
+    // The loaded game goes on like the original.
+    let mut t = t;
+    t.redo().unwrap();
+    s.redo().unwrap();
+    assert_eq!(t.moves(), s.moves());
+}
+
+/// Saves written by the terminal before the session layer existed still load, and save again unchanged.
+#[test]
+fn saves_of_the_first_release_load() {
+    for name in ["mouse-v1", "mouse-cats-escape-v1"] {
+        let path = format!("{}/tests/fixtures/{name}.json", env!("CARGO_MANIFEST_DIR"));
+        let save = SaveFile::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(save.kind(), Ok(GameKind::Mouse));
+        let session = Session::load(&save, env()).unwrap();
+        assert_eq!(session.save(), save, "{name}");
+        let Session::Mouse(s) = session else {
+            panic!("{name}: not a mouse game")
+        };
+        let v = s.view();
+        match name {
+            "mouse-v1" => {
+                assert_eq!(v.moves, ["E1-F2", "H8-G7"]);
+                assert_eq!(s.options(), &MouseOptions::default());
+                assert_eq!(v.turn, "mouse");
+                assert!(v.can_undo && !v.can_redo);
+            }
+            _ => {
+                assert_eq!(v.moves, ["C1-D2", "B8-A7", "D2-E3"]);
+                assert_eq!(
+                    (s.options().player, s.options().rule, s.options().level),
+                    (Side::Cats, Rule::Escape, 3)
+                );
+                assert_eq!(v.mouse, "E3");
+                assert_eq!(v.turn, "cats");
+            }
+        }
+    }
+}
+
+#[test]
+fn every_bad_input_is_an_error_value() {
+    let mut s = MouseSession::new(MouseOptions::default(), env()).unwrap();
+    let e = s.play_text("zz").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "\"zz\" is not a move: type the two squares, e.g. E1F2 or e1-f2"
+    );
+    assert_eq!(e.tone(), Tone::Error);
+    let e = s.play_text("b8a7").unwrap_err();
+    assert!(e.to_string().contains("no mouse piece on B8"), "{e}");
+    let e = s.play_text("e1e2").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "E1-E2 is not a legal mouse move here (legal: E1-F2 E1-D2)"
+    );
+    assert!(s.moves().is_empty(), "nothing was played");
+    for (o, want) in [
+        (
+            MouseOptions {
+                level: 11,
+                ..MouseOptions::default()
+            },
+            "level must be between 1 and 10, got 11",
+        ),
+        (
+            MouseOptions {
+                level: 0,
+                ..MouseOptions::default()
+            },
+            "level must be between 1 and 10, got 0",
+        ),
+        (
+            MouseOptions {
+                mouse_start: Square::B8,
+                ..MouseOptions::default()
+            },
+            "two pieces on B8",
+        ),
+    ] {
+        let e = MouseSession::new(o, env()).unwrap_err();
+        assert!(e.to_string().contains(want), "{e} lacks {want}");
+    }
+}
+
+#[test]
+fn damaged_saves_are_refused_with_the_reason() {
+    let mut s = MouseSession::new(MouseOptions::default(), env()).unwrap();
+    s.play_text("e1f2").unwrap();
+    let good = s.to_state();
+    type Edit = Box<dyn Fn(&mut serde_json::Value)>;
+    let cases: Vec<(Edit, &str)> = vec![
+        (
+            Box::new(|j| j["moves"][1] = "h8h1".into()),
+            "move 2 (H8-H1): H8-H1 is not a legal cats move here",
+        ),
+        (
+            Box::new(|j| j["moves"][0] = "x9".into()),
+            "the moves: move 1 \"x9\" is not a move",
+        ),
+        (
+            Box::new(|j| j["undo"][0] = serde_json::json!(["e1e2"])),
+            "undo step 1: move 1 (E1-E2)",
+        ),
+        (
+            Box::new(|j| j["redo"] = serde_json::json!([["zz"]])),
+            "redo step 1: move 1 \"zz\" is not a move",
+        ),
+        (
+            Box::new(|j| j["options"]["level"] = 11.into()),
+            "level must be between 1 and 10, got 11",
+        ),
+        (
+            Box::new(|j| j["options"]["mouse_start"] = "E2".into()),
+            "E2",
+        ),
+        (
+            Box::new(|j| j["options"]["rule"] = "row9".into()),
+            "unknown rule 'row9'",
+        ),
+        (
+            Box::new(|j| j["options"]["player"] = "dog".into()),
+            "unknown side 'dog'",
+        ),
+        (Box::new(|j| j["panel"] = "yes".into()), "panel"),
+        (
+            Box::new(|j| {
+                j.as_object_mut().unwrap().remove("moves");
+            }),
+            "moves",
+        ),
+        (Box::new(|j| *j = serde_json::json!(42)), ""),
+    ];
+    for (edit, want) in cases {
+        let mut j = good.clone();
+        edit(&mut j);
+        let e = MouseSession::from_state(&j, env()).unwrap_err();
+        assert!(e.contains(want), "{e:?} lacks {want:?}");
+        assert!(!e.contains('\n'), "one line: {e:?}");
+        // Through the save envelope, the reason is named with the game.
+        let save = SaveFile::new(GameKind::Mouse, j);
+        let e = Session::load(&save, env()).unwrap_err().to_string();
+        assert!(
+            e.starts_with("the saved Mouse & Cats game is damaged: "),
+            "{e}"
+        );
+    }
+}
+
+/// A runner that runs each task on a thread of its own once the gate opens.
+#[derive(Clone, Default)]
+struct Gated {
+    gate: Arc<(Mutex<bool>, Condvar)>,
+}
+
+impl Gated {
+    fn open(&self) {
+        let (lock, cv) = &*self.gate;
+        *lock.lock().unwrap() = true;
+        cv.notify_all();
+    }
+}
+
+impl Runner for Gated {
+    fn run(&self, task: Task) {
+        let gate = Arc::clone(&self.gate);
+        std::thread::spawn(move || {
+            let (lock, cv) = &*gate;
+            let mut open = lock.lock().unwrap();
+            while !*open {
+                open = cv.wait(open).unwrap();
+            }
+            drop(open);
+            task();
+        });
+    }
+}
+
+#[test]
+fn a_result_for_a_position_taken_back_is_dropped() {
+    let gated = Gated::default();
+    let env = Env::new(Arc::new(gated.clone()), play::Clock::system());
+    let mut s = MouseSession::new(opts(Side::Mouse, 4), &env).unwrap();
+    assert!(s.busy(), "the exact solution is being solved");
+    assert_eq!(s.play_text("e1f2").unwrap().text, "You play E1-F2.");
+    assert!(s.thinking() && s.view().thinking);
+    // While the engine thinks, the player waits.
+    assert_eq!(s.play_text("f2g3"), Err(MouseError::Thinking));
+    assert_eq!(s.redo(), Err(MouseError::Thinking));
+    assert_eq!(s.poll(), None, "nothing has run yet");
+    // Undo while it thinks: the engine is stopped, and its move (for the position after E1-F2) is dropped.
+    let opener = gated.clone();
+    let t = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(30));
+        opener.open();
+    });
+    assert_eq!(s.undo().text, "Took back your last move");
+    t.join().unwrap();
+    assert!(!s.thinking());
+    assert!(s.moves().is_empty(), "{:?}", s.moves());
+    assert_eq!(s.position(), &Position::start());
+    assert_eq!(s.view().engine, None);
+    s.settle();
+    assert!(s.moves().is_empty() && !s.busy());
+    // The engine came back and plays on: its answer comes with poll (here: settle, which waits for it).
+    let first = s.play_text("e1d2").unwrap();
+    assert!(s.thinking() || s.moves().len() == 2);
+    // The answer came at once (the thread was quick) or comes now.
+    let m = s.settle().unwrap_or(first);
+    assert!(m.text.starts_with("The cats play "), "{}", m.text);
+    assert_eq!(s.moves().len(), 2);
+    assert_eq!(s.moves()[0], mv("e1d2"));
+    assert!(s.view().engine.is_some());
+}
+
+#[test]
+fn a_question_asked_before_the_solution_is_ready_is_answered_when_it_is() {
+    let gated = Gated::default();
+    let env = Env::new(Arc::new(gated.clone()), play::Clock::system());
+    let mut s = MouseSession::new(MouseOptions::default(), &env).unwrap();
+    assert_eq!(s.who_wins().text, "Working it out…");
+    gated.open();
+    let m = s.settle().unwrap();
+    assert_eq!(
+        m.text,
+        "With best play from here the cats win in 44 plies (you lose)."
+    );
+    // The solution is now in the environment's cache: the next answer is immediate.
+    assert!(env.mouse_solutions.get(Rule::FarRow).is_some());
+    assert!(s.hint().text.starts_with("Hint: "));
+}
+
+/// A runner that never runs anything (its tasks are dropped): the session reports a failed engine and the game
+/// can still be taken back.
+struct Dropping;
+
+impl Runner for Dropping {
+    fn run(&self, _task: Task) {}
+}
+
+#[test]
+fn a_failed_engine_is_reported_and_the_game_goes_on() {
+    let env = Env::new(Arc::new(Dropping), play::Clock::system());
+    // The cats against the engine's mouse, which moves first and fails.
+    let mut s = MouseSession::new(opts(Side::Cats, 2), &env).unwrap();
+    assert!(!s.thinking());
+    assert!(s.moves().is_empty());
+    assert_eq!(
+        s.play_text("b8a7"),
+        Err(MouseError::NotYourTurn(Side::Mouse))
+    );
+    // The solution failed too: a question says so.
+    let m = s.who_wins();
+    assert_eq!(m.tone, Tone::Error, "{}", m.text);
+    assert!(
+        m.text.starts_with("The exact solution failed: "),
+        "{}",
+        m.text
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Random typed text never panics; every game reached replays from the start and saves and loads to the
+    /// same state.
+    #[test]
+    fn random_input_is_answered_and_the_game_round_trips(
+        inputs in proptest::collection::vec("[a-hA-H1-9 -]{0,6}|[a-h][1-8][a-h][1-8]", 1..30)
+    ) {
+        let mut s = MouseSession::new(opts(Side::Mouse, 1), env()).unwrap();
+        for (i, text) in inputs.iter().enumerate() {
+            let _ = s.play_text(text);
+            if i % 5 == 4 {
+                s.undo();
+            }
+            if i % 7 == 6 {
+                let _ = s.redo();
+            }
+        }
+        let mut g = Game::new(Position::start(), Rule::FarRow);
+        for m in s.moves() {
+            g.play(*m).unwrap();
+        }
+        prop_assert_eq!(g.position(), s.position());
+        let t = MouseSession::from_state(&s.to_state(), env()).unwrap();
+        prop_assert_eq!(t.to_state(), s.to_state());
+    }
+}
