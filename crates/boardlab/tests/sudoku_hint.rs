@@ -170,3 +170,34 @@ fn the_sessions_hint_is_the_clis() {
         assert_eq!(named(&h.remove), list("eliminations"), "{line}");
     }
 }
+
+/// The terminal's hint (a sudoku session with no pencil marks) and `boardlab sudoku hint` give the same step for
+/// the same grid, from the start of a puzzle and after some digits were filled in.
+#[test]
+fn the_terminal_and_the_cli_give_the_same_step() {
+    use play::sudoku::{Puzzle, Setup, SudokuSession};
+    let grid: Grid = PUZZLE.parse().unwrap();
+    let solution = *grid.solve().unwrap().digits();
+    let mut values = *grid.digits();
+    let puzzle = Puzzle {
+        givens: values,
+        solution,
+        unique: true,
+        label: "test".into(),
+    };
+    let mut session =
+        SudokuSession::with_puzzle(Setup::default(), puzzle, &play::Env::blocking()).unwrap();
+    let empty: Vec<usize> = (0..81).filter(|&c| values[c] == 0).collect();
+    // Fill in every seventh empty cell, asking both after each.
+    for &cell in empty.iter().step_by(7).take(6) {
+        session.hint().unwrap();
+        let shown = session.view().hint.unwrap().text;
+        let line: String = values.iter().map(|d| char::from(b'0' + d)).collect();
+        let (code, out, err) = run(&["sudoku", "hint", &line], "");
+        assert_eq!(code, 0, "{err}");
+        let first = out.lines().next().unwrap();
+        assert_eq!(shown, format!("{first}."), "grid {line}");
+        session.enter(cell, solution[cell]).unwrap();
+        values[cell] = solution[cell];
+    }
+}

@@ -1402,21 +1402,26 @@ pub fn no_solution_reason(grid: &Grid) -> String {
     }
 }
 
-/// The next logical step for a grid with pencil marks (a cell without marks counts as every digit), as a hint.
-/// With no marks this is the step `boardlab sudoku hint` gives for the grid: both ask
-/// [`sudoku::rate::hint_from`].
-pub fn hint_for_marks(values: &[u8; 81], marks: &[u16; 81]) -> Hint {
+/// The logical solver's next step for a grid with pencil marks (a cell without marks counts as every digit):
+/// the one question behind the terminal's hint ([`hint_for_marks`]) and `boardlab sudoku hint` (which asks it
+/// with no marks), so both give the same step for the same grid.
+pub fn next_step(values: &[u8; 81], marks: &[u16; 81]) -> EngineHint {
     let mut all = *marks;
     for m in all.iter_mut() {
         if *m == 0 {
             *m = 0x1ff;
         }
     }
-    let state = match Candidates::from_pencil_marks(values, &all) {
-        Ok(s) => s,
-        Err(c) => return contradiction(c),
-    };
-    match rate::hint_from(&state) {
+    match Candidates::from_pencil_marks(values, &all) {
+        Ok(state) => rate::hint_from(&state),
+        Err(c) => EngineHint::Contradiction(c),
+    }
+}
+
+/// The next logical step for a grid with pencil marks (a cell without marks counts as every digit), as a hint
+/// to show: [`next_step`] put in words, with the cells it involves.
+pub fn hint_for_marks(values: &[u8; 81], marks: &[u16; 81]) -> Hint {
+    match next_step(values, marks) {
         EngineHint::Step(step) => {
             let place: Vec<(usize, u8)> = step
                 .placements

@@ -11,7 +11,7 @@ use clap::Args;
 use serde::Serialize;
 use sudoku::Grid;
 use sudoku::logic::tables::cell_name;
-use sudoku::rate::{self, Hint};
+use sudoku::rate::Hint;
 
 use super::rate::{JsonStep, json_step};
 use crate::output::Output;
@@ -69,7 +69,8 @@ pub fn run(args: HintArgs, out: &Output) -> anyhow::Result<ExitCode> {
     let hint = if unsolvable {
         None
     } else {
-        Some(rate::hint(&grid))
+        // The terminal's hint asks the same question (with the player's pencil marks; here there are none).
+        Some(play::sudoku::next_step(grid.digits(), &[0; 81]))
     };
     let (status, message, code) = match &hint {
         None => (
