@@ -35,7 +35,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::history::History;
 use crate::options::{Choice, value_of};
-use crate::save::{SaveFile, field};
+use crate::save::{SaveFile, field, history_steps};
 use crate::work::{Outcome, Pending, submit};
 use crate::{Env, GameKind, Message, Tone};
 
@@ -1030,16 +1030,7 @@ impl MouseSession {
         // The game's own moves are named by their number alone: "move 2 (H8-H1): ...".
         let moves = parse("the moves", field(state, "moves")?)?;
         replay(&start, opts.rule, &moves)?;
-        let undo: Vec<Vec<String>> = field(state, "undo")?;
-        let redo: Vec<Vec<String>> = field(state, "redo")?;
-        let mut past = Vec::new();
-        for (i, l) in undo.into_iter().enumerate() {
-            past.push(parse_list(&format!("undo step {}", i + 1), l)?);
-        }
-        let mut future = Vec::new();
-        for (i, l) in redo.into_iter().enumerate() {
-            future.push(parse_list(&format!("redo step {}", i + 1), l)?);
-        }
+        let (past, future) = history_steps(state, parse_list)?;
         let panel: bool = field(state, "panel")?;
         let mut s =
             MouseSession::with_moves(opts, moves.clone(), env).map_err(|e| e.to_string())?;

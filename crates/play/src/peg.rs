@@ -39,7 +39,7 @@ use serde::Serialize;
 
 use crate::history::History;
 use crate::options::{Choice, value_of};
-use crate::save::{SaveFile, field};
+use crate::save::{SaveFile, field, history_steps};
 use crate::text::{group_thousands, plural};
 use crate::work::{Outcome, Pending, submit};
 use crate::{Env, GameKind, Message, Tone};
@@ -1473,16 +1473,7 @@ impl PegSession {
             Ok(moves)
         };
         let moves = parse_list("the moves", field(state, "moves")?)?;
-        let undo: Vec<Vec<String>> = field(state, "undo")?;
-        let redo: Vec<Vec<String>> = field(state, "redo")?;
-        let mut past = Vec::new();
-        for (i, l) in undo.into_iter().enumerate() {
-            past.push(parse_list(&format!("undo step {}", i + 1), l)?);
-        }
-        let mut future = Vec::new();
-        for (i, l) in redo.into_iter().enumerate() {
-            future.push(parse_list(&format!("redo step {}", i + 1), l)?);
-        }
+        let (past, future) = history_steps(state, parse_list)?;
         let mut s =
             PegSession::with_moves(problem, moves.clone(), env).map_err(|e| e.to_string())?;
         s.hist = History::from_parts(past, moves, future);

@@ -193,6 +193,27 @@ pub fn field<T: serde::de::DeserializeOwned>(
     serde_json::from_value(v.clone()).map_err(|e| format!("the field \"{name}\" is wrong: {e}"))
 }
 
+/// The `undo` and `redo` fields of a game's saved state: lists of steps, each a list of texts (moves, jumps)
+/// that `parse` turns into a step of the game's history, given the step's name ("undo step 2") for its
+/// messages. The past first, then the future.
+///
+/// # Errors
+/// As [`field`], or `parse`'s message.
+pub fn history_steps<T>(
+    state: &serde_json::Value,
+    parse: impl Fn(&str, Vec<String>) -> Result<T, String>,
+) -> Result<(Vec<T>, Vec<T>), String> {
+    let mut sides = [Vec::new(), Vec::new()];
+    for (side, name) in sides.iter_mut().zip(["undo", "redo"]) {
+        let steps: Vec<Vec<String>> = field(state, name)?;
+        for (i, step) in steps.into_iter().enumerate() {
+            side.push(parse(&format!("{name} step {}", i + 1), step)?);
+        }
+    }
+    let [past, future] = sides;
+    Ok((past, future))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
