@@ -422,3 +422,51 @@ fn play_options() {
     fails(&["mouse", "play", "--mouse", "H8"], "two pieces on H8");
     fails(&["--json", "mouse", "play"], "no --json output");
 }
+
+/// `boardlab mouse play` and the terminal (a `play::MouseSession`) give the same hint and tell the end of the
+/// same game the same way.
+#[test]
+fn play_gives_the_sessions_hint_and_end() {
+    use play::mouse::{MouseOptions, MouseSession};
+    let env = play::Env::blocking();
+    let mut s = MouseSession::new(
+        MouseOptions {
+            level: 10,
+            ..MouseOptions::default()
+        },
+        &env,
+    )
+    .unwrap();
+    // The mouse plays its first legal move each turn; the perfect cats answer. A hint from each of the first
+    // positions, and one at the end.
+    let mut script = String::new();
+    let mut hints = Vec::new();
+    while !s.is_over() {
+        if hints.len() < 3 {
+            s.hint();
+            hints.push(s.hint_move().unwrap());
+            script.push_str("hint\n");
+        }
+        let m = s.legal_moves()[0];
+        script.push_str(&format!("{}\n", m.to_compact()));
+        s.play(m).unwrap();
+    }
+    script.push_str("quit\n");
+    let out = play(&["--level", "10"], &script);
+    let cli_hints: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.split("Hint: ").nth(1))
+        .map(|h| h.split(' ').next().unwrap())
+        .collect();
+    let hints: Vec<String> = hints.iter().map(ToString::to_string).collect();
+    assert_eq!(cli_hints, hints, "{out}");
+    let end = s.game_over_message(s.winner().unwrap()).text;
+    assert!(end.starts_with("Game over: the mouse is trapped."), "{end}");
+    assert!(
+        out.contains(&format!(
+            "Game over: the cats win after {} plies (the mouse is trapped).",
+            s.moves().len()
+        )),
+        "{out}"
+    );
+}

@@ -30,7 +30,7 @@ use std::time::Duration;
 
 use mousecats::search::{Engine, EngineConfig, Level, Score, SearchResult};
 use mousecats::tt::{TableConfig, TableStats};
-use mousecats::{Move, Position, Rule, Side, Solution, Square, Value};
+use mousecats::{BoardPosition, Move, Position, Rule, Side, Solution, Square, Value};
 use serde::{Deserialize, Serialize};
 
 use crate::history::History;
@@ -584,18 +584,7 @@ impl MouseSession {
 
     /// The message of a finished game.
     pub fn game_over_message(&self, winner: Side) -> Message {
-        let pos = self.position();
-        let how = match winner {
-            Side::Mouse if self.opts.rule == Rule::Region && pos.mouse_has_won(Rule::Region) => {
-                "the mouse got where no cat can reach"
-            }
-            Side::Mouse if pos.mouse().row() == 7 => "the mouse reached row 8",
-            Side::Mouse if self.opts.rule == Rule::Escape && pos.mouse_escaped() => {
-                "the mouse got past every cat"
-            }
-            Side::Mouse => "the cats cannot move",
-            Side::Cats => "the mouse is trapped",
-        };
+        let how = how_won(self.position(), self.opts.rule, winner);
         let text = format!(
             "Game over: {how}. The {} win{}! n: new game, u: undo.",
             winner,
@@ -857,10 +846,11 @@ impl MouseSession {
                 if pos.turn() != self.opts.player {
                     return Message::info("Hints are for your own move.");
                 }
-                let Some(mv) = sol.best_move(&pos) else {
+                let Some(advice) = advice(&sol, &pos) else {
                     return Message::info("There is no move to hint at.");
                 };
-                let why = match sol.value(&pos) {
+                let mv = advice.best;
+                let why = match advice.value {
                     Value::Win(n) => format!("it keeps your win (in {n} plies)"),
                     Value::Loss(n) => format!(
                         "you cannot win against best play; it holds out longest ({n} plies)"
@@ -1038,6 +1028,53 @@ impl MouseSession {
         s.panel = panel;
         Ok(s)
     }
+}
+
+/// How a finished game was won, in words ("the mouse reached row 8", "the mouse is trapped"): the one
+/// classification of the end of a game for the terminal, the web page and `boardlab mouse play`, on every board
+/// size. `winner` is the game's winner under `rule` in `pos`.
+pub fn how_won<P: BoardPosition>(pos: &P, rule: Rule, winner: Side) -> String {
+    let far_row = pos.board_size().n();
+    match winner {
+        Side::Mouse if rule == Rule::Region && pos.mouse_has_won(Rule::Region) => {
+            "the mouse got where no cat can reach".into()
+        }
+        Side::Mouse if pos.mouse_square().row() + 1 == far_row => {
+            format!("the mouse reached row {far_row}")
+        }
+        Side::Mouse if rule == Rule::Escape && pos.mouse_has_won(Rule::Escape) => {
+            "the mouse got past every cat".into()
+        }
+        Side::Mouse => "the cats cannot move".into(),
+        Side::Cats => "the mouse is trapped".into(),
+    }
+}
+
+/// What the exact solution advises in a position: a best move, every move that keeps the value, and the
+/// value for the side to move.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Advice<M> {
+    /// The move a hint names (the first of `keeping`).
+    pub best: M,
+    /// Every move that keeps the value: for the winner the fastest wins, for the loser the longest defences.
+    pub keeping: Vec<M>,
+    /// The position's value for the side to move.
+    pub value: Value,
+}
+
+/// The exact solution's advice in `pos` (any board size the solution is for), or `None` when the game is
+/// over: the one hint of the terminal, the web page and `boardlab mouse play`.
+///
+/// # Panics
+/// If `pos` is on another board size than `sol` (as [`Solution::value`]).
+pub fn advice<P: BoardPosition>(sol: &Solution, pos: &P) -> Option<Advice<P::Move>> {
+    let keeping = sol.value_keeping_moves(pos);
+    let best = *keeping.first()?;
+    Some(Advice {
+        best,
+        keeping,
+        value: sol.value(pos),
+    })
 }
 
 /// Play `moves` from `start`, checking each.

@@ -566,3 +566,27 @@ proptest! {
         prop_assert_eq!(t.to_state(), s.to_state());
     }
 }
+
+#[test]
+fn the_end_is_told_on_every_board_size() {
+    use mousecats::{BoardPosition, BoardSize, SizedPosition};
+    use play::mouse::how_won;
+    let six = BoardSize::new(6).unwrap();
+    let p = SizedPosition::parse_text("mouse=B6 cats=A1,C1,E1 turn=cats", Some(six)).unwrap();
+    assert_eq!(p.outcome(Rule::FarRow), Some(Side::Mouse));
+    assert_eq!(
+        how_won(&p, Rule::FarRow, Side::Mouse),
+        "the mouse reached row 6"
+    );
+    let p = SizedPosition::parse_text("mouse=C3 cats=A1,C1,E1 turn=cats", Some(six)).unwrap();
+    assert_eq!(p.outcome(Rule::Escape), Some(Side::Mouse));
+    assert_eq!(
+        how_won(&p, Rule::Escape, Side::Mouse),
+        "the mouse got past every cat"
+    );
+    assert_eq!(
+        how_won(&p, Rule::Region, Side::Mouse),
+        "the mouse got where no cat can reach"
+    );
+    assert_eq!(p.outcome(Rule::Region), Some(Side::Mouse));
+}

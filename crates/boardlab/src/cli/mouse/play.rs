@@ -125,11 +125,13 @@ fn session<P: BoardPosition>(
             Some(w) => {
                 if fresh {
                     print_board(out, &pos)?;
+                    // How the game ended is told as the terminal and the web page tell it.
                     writeln!(
                         out,
-                        "Game over: {} after {}. Type new, undo, swap or quit.",
+                        "Game over: {} after {} ({}). Type new, undo, swap or quit.",
                         winner_phrase(w),
-                        super::plies(game.moves().len() as u32)
+                        super::plies(game.moves().len() as u32),
+                        play::mouse::how_won(&pos, rule, w)
                     )?;
                 }
             }
@@ -228,21 +230,21 @@ fn session<P: BoardPosition>(
                     writeln!(out, "No hint: the game is over.")?;
                 } else {
                     match engine.solution_for(size) {
-                        Some(solution) => {
-                            let value = solution.value(&pos);
-                            let keep: Vec<String> = solution
-                                .value_keeping_moves(&pos)
-                                .iter()
-                                .map(ToString::to_string)
-                                .collect();
-                            writeln!(
-                                out,
-                                "Hint: {} ({} with perfect play; moves that keep this: {}).",
-                                keep.first().map_or("-", String::as_str),
-                                value_phrase(value, pos.turn()),
-                                keep.join(" ")
-                            )?;
-                        }
+                        // The terminal's and the web page's hint: the same move from the same advice.
+                        Some(solution) => match play::mouse::advice(&solution, &pos) {
+                            Some(advice) => {
+                                let keep: Vec<String> =
+                                    advice.keeping.iter().map(ToString::to_string).collect();
+                                writeln!(
+                                    out,
+                                    "Hint: {} ({} with perfect play; moves that keep this: {}).",
+                                    advice.best,
+                                    value_phrase(advice.value, pos.turn()),
+                                    keep.join(" ")
+                                )?;
+                            }
+                            None => writeln!(out, "No hint: the game is over.")?,
+                        },
                         None => {
                             let depth = level.depth().unwrap_or(18);
                             let r = engine.search(&pos, depth, time);
