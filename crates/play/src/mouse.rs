@@ -156,6 +156,15 @@ pub fn level_label(level: u8) -> String {
     }
 }
 
+/// A rule as a menu and a heading name it: "row 8", "escape", "region".
+pub fn rule_label(rule: Rule) -> &'static str {
+    match rule {
+        Rule::FarRow => "row 8",
+        Rule::Escape => "escape",
+        Rule::Region => "region",
+    }
+}
+
 /// The options of a game, with their default values, for a menu.
 pub fn choices() -> Vec<Choice> {
     vec![
@@ -186,7 +195,9 @@ pub fn choices() -> Vec<Choice> {
         ),
         Choice::new(
             "Rule",
-            vec!["row 8".into(), "escape".into()],
+            [Rule::FarRow, Rule::Escape]
+                .map(|r| rule_label(r).to_string())
+                .to_vec(),
             0,
             "row 8: the mouse wins on reaching row 8. escape: it also wins as soon as it stands level with or \
              above every cat, since the cats can no longer stop it.",

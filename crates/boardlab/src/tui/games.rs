@@ -13,27 +13,17 @@ pub fn description(game: GameKind) -> &'static str {
 
 /// The options of `game`, with their default values.
 pub fn choices(game: GameKind) -> Vec<Choice> {
-    match game {
-        GameKind::Mouse => super::mouse::choices(),
-        GameKind::Sudoku => super::sudoku::choices(),
-        GameKind::Peg => super::peg::choices(),
-    }
+    game.choices()
 }
 
 /// Update the options of `game` after one of them changed (the peg board decides which holes can be chosen).
 pub fn refresh_choices(game: GameKind, choices: &mut [Choice]) {
-    if game == GameKind::Peg {
-        super::peg::refresh(choices);
-    }
+    game.refresh_choices(choices);
 }
 
 /// The rules of `game` for the help screen reached from the title.
 pub fn rules(game: GameKind) -> Vec<Line<'static>> {
-    match game {
-        GameKind::Mouse => paragraphs(play::mouse::RULES),
-        GameKind::Sudoku => paragraphs(play::sudoku::RULES),
-        GameKind::Peg => paragraphs(play::peg::RULES),
-    }
+    paragraphs(game.rules())
 }
 
 /// Start a new game of `game` with the options `choices` (as returned by [`choices`], possibly changed).

@@ -122,11 +122,6 @@ pub struct MouseScreen {
     status: Option<Status>,
 }
 
-/// The options of the title screen.
-pub fn choices() -> Vec<Choice> {
-    play::mouse::choices()
-}
-
 /// Start a new game from the title screen's options.
 pub fn start(choices: &[Choice], env: &Env) -> Result<Box<dyn GameScreen>, String> {
     let opts = MouseOptions::from_choices(choices).map_err(|e| e.to_string())?;
@@ -427,11 +422,7 @@ impl GameScreen for MouseScreen {
             "you: {} · level {} · {}",
             o.player,
             o.level,
-            match o.rule {
-                mousecats::Rule::FarRow => "row 8",
-                mousecats::Rule::Escape => "escape",
-                mousecats::Rule::Region => "region",
-            }
+            play::mouse::rule_label(o.rule)
         )
     }
 

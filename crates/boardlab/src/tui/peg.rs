@@ -133,16 +133,6 @@ pub struct PegScreen {
     status: Option<Status>,
 }
 
-/// The options of the title screen.
-pub fn choices() -> Vec<Choice> {
-    play::peg::choices()
-}
-
-/// Rebuild the start and finish values for the board chosen.
-pub fn refresh(choices: &mut [Choice]) {
-    play::peg::refresh(choices);
-}
-
 /// The message of an action.
 fn said(result: Result<Status, play::peg::PegError>) -> Status {
     result.unwrap_or_else(|e| e.message())

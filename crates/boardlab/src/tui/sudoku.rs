@@ -172,11 +172,6 @@ pub struct SudokuScreen {
     status: Option<Status>,
 }
 
-/// The options of the title screen.
-pub fn choices() -> Vec<Choice> {
-    play::sudoku::choices()
-}
-
 /// A seed from the clock, for games without `--seed`.
 fn fresh_seed() -> u64 {
     let nanos = std::time::SystemTime::now()
