@@ -6,6 +6,14 @@
 //! the [`Env`]'s runner (so a screen keeps drawing), within the session's time limit if one is set; the exact
 //! solution is solved once per rule and kept in the `Env`'s [`MouseSolutions`].
 //!
+//! How a front end drives it: each action ([`MouseSession::play`], [`MouseSession::undo`],
+//! [`MouseSession::hint`], ...) returns the message to show, or a [`MouseError`] whose message says why it was
+//! refused. When the engine's answer or the solution is not ready yet ([`MouseSession::busy`]), a screen calls
+//! [`MouseSession::poll`] on its timer and a server calls [`MouseSession::settle`] (inside its blocking pool,
+//! with [`MouseSession::set_time_limit`] bounding the engine). [`MouseSession::view`] is the whole state for
+//! drawing (serializable, so a web page can be sent it as JSON); [`MouseSession::save`] and
+//! [`crate::Session::load`] move the game through the shared save format. The session is `Send`.
+//!
 //! ```
 //! use play::Env;
 //! use play::mouse::{MouseOptions, MouseSession};
@@ -373,6 +381,8 @@ pub struct MouseView {
     pub turn: String,
     /// The moves played (`E1-F2`).
     pub moves: Vec<String>,
+    /// The legal moves of the side to move (`E1-F2`; none once the game is over).
+    pub legal: Vec<String>,
     /// The winner, once the game is over.
     pub winner: Option<String>,
     /// Whether the engine is thinking.
@@ -956,6 +966,12 @@ impl MouseSession {
             cats: pos.cats().squares().map(|s| s.to_string()).collect(),
             turn: pos.turn().to_string(),
             moves: self.game.moves().iter().map(ToString::to_string).collect(),
+            legal: self
+                .game
+                .legal_moves()
+                .iter()
+                .map(ToString::to_string)
+                .collect(),
             winner: self.game.winner().map(|w| w.to_string()),
             thinking: self.thinking.is_some(),
             hint: self.hint.map(|m| m.to_string()),

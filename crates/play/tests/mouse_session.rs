@@ -88,6 +88,7 @@ fn the_hint_is_the_exact_solutions_best_move() {
     );
     assert_eq!(s.hint_move(), Some(best));
     assert_eq!(s.view().hint, Some(best.to_string()));
+    assert_eq!(s.view().legal, ["E1-F2", "E1-D2"]);
     // Playing clears it.
     s.play(best).unwrap();
     assert_eq!(s.hint_move(), None);
@@ -115,7 +116,7 @@ fn a_game_against_perfect_play_ends_with_the_mouse_trapped_after_44_plies() {
     assert!(e.perfect);
     assert_eq!(e.side, "cats");
     // The trapped mouse has no move, so the position itself says the game is over.
-    assert!(s.legal_moves().is_empty());
+    assert!(s.legal_moves().is_empty() && v.legal.is_empty());
     // Every move replays legally from the start.
     let mut g = Game::new(Position::start(), Rule::FarRow);
     for m in s.moves() {
@@ -589,4 +590,15 @@ fn the_end_is_told_on_every_board_size() {
         "the mouse got where no cat can reach"
     );
     assert_eq!(p.outcome(Rule::Region), Some(Side::Mouse));
+}
+
+/// A server keeps sessions behind a lock and hands them between threads.
+#[test]
+fn sessions_can_move_between_threads() {
+    fn send<T: Send>() {}
+    send::<MouseSession>();
+    send::<play::PegSession>();
+    send::<play::SudokuSession>();
+    send::<Session>();
+    send::<Env>();
 }
