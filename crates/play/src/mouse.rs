@@ -427,6 +427,9 @@ pub struct MouseSession {
     hint: Option<Move>,
     panel: bool,
     dirty: bool,
+    /// A message from the engine's move made while the session was being built (with a runner that works at
+    /// once), handed out by the next [`MouseSession::poll`] or [`MouseSession::settle`].
+    news: Option<Message>,
 }
 
 impl fmt::Debug for MouseSession {
@@ -483,10 +486,12 @@ impl MouseSession {
             hint: None,
             panel: true,
             dirty: false,
+            news: None,
         };
         // The exact solution takes a moment; it is ready long before the first hint is asked for.
         s.solve_in_background();
-        s.after_change();
+        // When the engine moves first, its move (now or later) is news for the first poll, whatever the runner.
+        s.news = s.after_change();
         Ok(s)
     }
 
@@ -725,6 +730,8 @@ impl MouseSession {
     /// # Errors
     /// The game is over, the engine is thinking, it is not the player's move, the move is illegal.
     pub fn play(&mut self, mv: Move) -> Result<Message, MouseError> {
+        // An action answers for itself: older news is not shown after it.
+        self.news = None;
         if self.game.is_over() {
             return Err(MouseError::Over);
         }
@@ -776,6 +783,7 @@ impl MouseSession {
 
     /// Take back the player's last move (and the engine's answer).
     pub fn undo(&mut self) -> Message {
+        self.news = None;
         self.stop_thinking();
         if self.hist.undo() {
             self.sync_from_history();
@@ -791,6 +799,7 @@ impl MouseSession {
     /// # Errors
     /// [`MouseError::Thinking`] while the engine thinks.
     pub fn redo(&mut self) -> Result<Message, MouseError> {
+        self.news = None;
         if self.thinking.is_some() {
             return Err(MouseError::Thinking);
         }
@@ -804,6 +813,7 @@ impl MouseSession {
 
     /// A new game with the same options.
     pub fn new_game(&mut self) -> Message {
+        self.news = None;
         self.stop_thinking();
         self.hist.reset(Vec::new());
         self.game = mousecats::Game::new(self.start, self.opts.rule);
@@ -831,6 +841,7 @@ impl MouseSession {
     }
 
     fn ask(&mut self, want: Want) -> Message {
+        self.news = None;
         let Some(sol) = self.env.mouse_solutions.get(self.opts.rule) else {
             self.want = Some(want);
             self.solve_in_background();
@@ -898,7 +909,7 @@ impl MouseSession {
     /// Collect finished background work (the exact solution, the engine's move): the message to show, if one
     /// came. Call it regularly while [`MouseSession::busy`].
     pub fn poll(&mut self) -> Option<Message> {
-        let mut msg = self.poll_solution();
+        let mut msg = self.poll_solution().or(self.news.take());
         if let Some(outcome) = self.thinking.as_ref().and_then(Pending::poll) {
             msg = self.take_thought(outcome).or(msg);
         }
@@ -909,7 +920,7 @@ impl MouseSession {
     /// message, if any. This is the call for a server's blocking pool (the engine's time is bounded by
     /// [`MouseSession::set_time_limit`]).
     pub fn settle(&mut self) -> Option<Message> {
-        let mut msg = None;
+        let mut msg = self.news.take();
         if let Some(job) = self.solving.take() {
             let outcome = job.wait();
             if let Some(want) = self.want.take() {

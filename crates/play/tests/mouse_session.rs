@@ -67,6 +67,12 @@ fn who_wins_from_the_start_is_the_exact_solutions_verdict() {
     // The same question as the cats, after the engine's mouse moved first (at once with a blocking runner).
     let mut c = MouseSession::new(opts(Side::Cats, 10), env()).unwrap();
     assert_eq!(c.moves().len(), 1, "the engine's mouse moved first");
+    // Its move is news for the first poll, once.
+    assert_eq!(
+        c.poll().map(|m| m.text),
+        Some(format!("The mouse plays {}.", c.moves()[0]))
+    );
+    assert_eq!(c.poll(), None);
     let m = c.who_wins();
     assert_eq!(
         m.text,
