@@ -13,6 +13,7 @@ pub mod work;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
@@ -201,6 +202,9 @@ pub struct Env {
     pub peg_tables: PegTables,
     /// The exact solutions of Mouse & Cats, shared by the mouse games.
     pub mouse_solutions: MouseSolutions,
+    /// A time limit for each move of the Mouse & Cats engine in new sessions (a server's bound on a request;
+    /// `None`: the level's depth alone, as in the terminal).
+    pub mouse_time_limit: Option<Duration>,
 }
 
 impl Env {
@@ -218,6 +222,7 @@ impl Env {
             clock,
             peg_tables: PegTables::default(),
             mouse_solutions: MouseSolutions::default(),
+            mouse_time_limit: None,
         }
     }
 }

@@ -10,7 +10,7 @@
 //! [`MouseSession::hint`], ...) returns the message to show, or a [`MouseError`] whose message says why it was
 //! refused. When the engine's answer or the solution is not ready yet ([`MouseSession::busy`]), a screen calls
 //! [`MouseSession::poll`] on its timer and a server calls [`MouseSession::settle`] (inside its blocking pool,
-//! with [`MouseSession::set_time_limit`] bounding the engine). [`MouseSession::view`] is the whole state for
+//! with `Env::mouse_time_limit` or [`MouseSession::set_time_limit`] bounding the engine). [`MouseSession::view`] is the whole state for
 //! drawing (serializable, so a web page can be sent it as JSON); [`MouseSession::save`] and
 //! [`crate::Session::load`] move the game through the shared save format. The session is `Send`.
 //!
@@ -478,7 +478,7 @@ impl MouseSession {
             engine: Some(engine),
             stop,
             thinking: None,
-            time_limit: None,
+            time_limit: env.mouse_time_limit,
             solving: None,
             want: None,
             last_search: None,
@@ -521,7 +521,9 @@ impl MouseSession {
         &self.opts
     }
 
-    /// Limit the time of each engine move (a server's per-request limit); `None`: the level's depth alone.
+    /// Limit the time of each engine move (a server's per-request limit); `None`: the level's depth alone. A new
+    /// session starts with the [`Env`]'s `mouse_time_limit`, which also bounds an engine move made while it is
+    /// built.
     pub fn set_time_limit(&mut self, limit: Option<Duration>) {
         self.time_limit = limit;
     }

@@ -608,3 +608,16 @@ fn sessions_can_move_between_threads() {
     send::<Session>();
     send::<Env>();
 }
+
+#[test]
+fn the_environments_time_limit_bounds_the_engine_from_the_first_move() {
+    // A server's bound: the engine's mouse at level 9 (an 18-ply search) moves first, within a millisecond,
+    // so its search stops at a shallower depth.
+    let mut env = Env::blocking();
+    env.mouse_time_limit = Some(Duration::from_millis(1));
+    let s = MouseSession::new(opts(Side::Cats, 9), &env).unwrap();
+    assert_eq!(s.moves().len(), 1);
+    let e = s.view().engine.unwrap();
+    assert!(!e.perfect);
+    assert!(e.depth >= 1 && e.depth < 18, "depth {}", e.depth);
+}
