@@ -72,15 +72,15 @@ pub const RULES: &[&str] = &[
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MouseOptions {
     /// The side the player plays.
-    #[serde(with = "side_name")]
+    #[serde(with = "text_form")]
     pub player: Side,
     /// The engine's level, 1 to 10.
     pub level: u8,
     /// The mouse's start square.
-    #[serde(with = "square_name")]
+    #[serde(with = "text_form")]
     pub mouse_start: Square,
     /// The side that moves first.
-    #[serde(with = "side_name")]
+    #[serde(with = "text_form")]
     pub first: Side,
     /// The end-of-game rule.
     #[serde(with = "rule_name")]
@@ -1127,43 +1127,32 @@ fn replay(start: &Position, rule: Rule, moves: &[Move]) -> Result<mousecats::Gam
     Ok(g)
 }
 
-/// Sides as "mouse" / "cats" in save files.
-mod side_name {
-    use mousecats::Side;
+/// Sides ("mouse", "cats") and squares ("E1") in save files: as they print and parse.
+mod text_form {
+    use std::fmt::Display;
+    use std::str::FromStr;
+
     use serde::{Deserialize, Deserializer, Serializer, de::Error};
 
-    pub fn serialize<S: Serializer>(v: &Side, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(v.name())
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Side, D::Error> {
-        let text = String::deserialize(d)?;
-        text.parse()
-            .map_err(|e: mousecats::ParseError| D::Error::custom(e.to_string()))
-    }
-}
-
-/// Squares as "E1" in save files.
-mod square_name {
-    use mousecats::Square;
-    use serde::{Deserialize, Deserializer, Serializer, de::Error};
-
-    pub fn serialize<S: Serializer>(v: &Square, s: S) -> Result<S::Ok, S::Error> {
+    pub fn serialize<T: Display, S: Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(&v.to_string())
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Square, D::Error> {
+    pub fn deserialize<'de, T, D>(d: D) -> Result<T, D::Error>
+    where
+        T: FromStr<Err: Display>,
+        D: Deserializer<'de>,
+    {
         let text = String::deserialize(d)?;
-        text.parse()
-            .map_err(|e: mousecats::SquareError| D::Error::custom(e.to_string()))
+        text.parse().map_err(|e: T::Err| D::Error::custom(e))
     }
 }
 
 /// Rules as "row8" / "escape" / "region" in save files: the far-row rule keeps the name the first release
-/// wrote (the board is 8x8), so a save stays readable by it.
+/// wrote (the board is 8x8), so a save stays readable by it; any name the rule parses from is read.
 mod rule_name {
     use mousecats::Rule;
-    use serde::{Deserialize, Deserializer, Serializer, de::Error};
+    use serde::{Deserializer, Serializer};
 
     pub fn serialize<S: Serializer>(v: &Rule, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(match v {
@@ -1173,9 +1162,7 @@ mod rule_name {
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Rule, D::Error> {
-        let text = String::deserialize(d)?;
-        text.parse()
-            .map_err(|e: mousecats::ParseError| D::Error::custom(e.to_string()))
+        super::text_form::deserialize(d)
     }
 }
 
