@@ -643,3 +643,30 @@ fn quitting_at_once_saves_unsaved_moves_first() {
     assert!(h.app.should_quit());
     assert_eq!(h.app.exit_note(), None);
 }
+
+/// At 80x24 a cell is 5 columns wide: its pencil marks are listed four to a row, so its last column stays
+/// blank and the marks of two neighbouring cells never run together.
+#[test]
+fn pencil_marks_of_neighbours_stay_apart_at_80x24() {
+    let mut h = fixed();
+    // r5c5 and r5c6 are empty in the fixed puzzle; the cursor starts on r5c5.
+    h.keys("p12345678<Right>12345679");
+    fn text(h: &Harness, row: u16, col: u16, dy: u16) -> String {
+        let (x, y) = cell_xy(row, col);
+        (x - 2..x + 3)
+            .map(|x| h.buffer()[(x, y + dy)].symbol().to_string())
+            .collect()
+    }
+    assert_eq!(text(&h, 4, 4, 0), "1234 ");
+    assert_eq!(text(&h, 4, 4, 1), "5678 ");
+    assert_eq!(text(&h, 4, 5, 0), "1234 ");
+    assert_eq!(text(&h, 4, 5, 1), "5679 ");
+    // All nine marks.
+    h.keys("8");
+    assert_eq!(text(&h, 4, 5, 0), "1234 ");
+    assert_eq!(text(&h, 4, 5, 1), "5-9  ");
+    // Three marks.
+    h.keys("<Left>2468");
+    assert_eq!(text(&h, 4, 4, 0), "1357 ");
+    assert_eq!(text(&h, 4, 4, 1), "     ");
+}

@@ -447,9 +447,27 @@ fn render_grid(frame: &mut Frame, x0: u16, y0: u16, geo: Geometry, v: &SudokuVie
                         *row = line.into_iter().collect();
                     }
                 } else {
-                    // "12345" / "6789 "
-                    rows[0] = (1..=5).map(digit).collect();
-                    rows[1] = (6..=9).map(digit).chain(std::iter::once(' ')).collect();
+                    // Five columns hold at most four marks a row, so that the last column stays blank and the
+                    // marks of neighbouring cells never run together: "137 " / "89  "; all nine: "1234" / "5-9".
+                    let set: Vec<char> = (1..=9u8)
+                        .filter(|&d| m & (1 << (d - 1)) != 0)
+                        .map(|d| char::from(b'0' + d))
+                        .collect();
+                    let line = |chars: &[char]| -> String {
+                        let mut l: String = chars.iter().collect();
+                        while l.chars().count() < usize::from(w) {
+                            l.push(' ');
+                        }
+                        l
+                    };
+                    if set.len() == 9 {
+                        rows[0] = line(&set[..4]);
+                        rows[1] = line(&['5', '-', '9']);
+                    } else {
+                        let (a, b) = set.split_at(set.len().min(4));
+                        rows[0] = line(a);
+                        rows[1] = line(b);
+                    }
                 }
                 bg.patch(t.pencil)
             };
