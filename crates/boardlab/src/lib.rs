@@ -5,4 +5,5 @@
 pub mod cli;
 pub mod files;
 pub mod output;
+pub mod serve;
 pub mod tui;

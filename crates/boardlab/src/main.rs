@@ -7,7 +7,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use boardlab::output::Output;
-use boardlab::{cli, tui};
+use boardlab::{cli, serve, tui};
 use clap::{Parser, Subcommand};
 
 /// Mouse & Cats, peg solitaire and sudoku: exact engines, fast tools and terminal play.
@@ -32,6 +32,8 @@ enum Command {
     Sudoku(cli::sudoku::SudokuArgs),
     /// Open the full-screen terminal interface, optionally straight into one game.
     Play(tui::PlayArgs),
+    /// Serve the games, their engines and their analysis as a local web app.
+    Serve(serve::ServeArgs),
 }
 
 /// One error line on stderr. A closed stderr must not turn an error into a panic: the exit status still tells.
@@ -66,6 +68,7 @@ fn main() -> ExitCode {
         Some(Command::Mouse(args)) => cli::mouse::run(args, &out),
         Some(Command::Peg(args)) => cli::peg::run(args, &out),
         Some(Command::Sudoku(args)) => cli::sudoku::run(args, &out),
+        Some(Command::Serve(args)) => serve::run(&args),
     };
     match result {
         Ok(code) => code,

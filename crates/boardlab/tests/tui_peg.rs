@@ -389,7 +389,7 @@ fn save_and_load() {
     let text = std::fs::read_to_string(&path).unwrap();
     let json: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(json["format"], "boardlab-save");
-    assert_eq!(json["version"], 1);
+    assert_eq!(json["version"], play::save::VERSION);
     assert_eq!(json["game"], "peg");
     assert_eq!(json["state"]["board"], "english");
     assert_eq!(json["state"]["start"], serde_json::json!(["d4"]));

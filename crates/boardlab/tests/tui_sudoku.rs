@@ -430,7 +430,7 @@ fn save_and_load() {
     let text = std::fs::read_to_string(&path).unwrap();
     let json: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(json["format"], "boardlab-save");
-    assert_eq!(json["version"], 1);
+    assert_eq!(json["version"], play::save::VERSION);
     assert_eq!(json["game"], "sudoku");
     assert_eq!(json["state"]["elapsed_ms"], 42_000);
     // Leaving after a save does not ask; the title screen offers the save.

@@ -812,6 +812,8 @@ pub struct PegView {
     pub pegs: u32,
     /// The jumps played.
     pub moves: Vec<Jump>,
+    /// The jumps that can be played now (what a front end shows when a peg is picked up).
+    pub legal: Vec<Jump>,
     /// Whether no jump is left.
     pub over: bool,
     /// Whether the game is over with one peg on the finish (or anywhere when there is no finish hole).
@@ -1366,6 +1368,12 @@ impl PegSession {
             moves: self
                 .game
                 .played()
+                .iter()
+                .map(|&m| self.jump_view(m))
+                .collect(),
+            legal: self
+                .game
+                .legal_moves()
                 .iter()
                 .map(|&m| self.jump_view(m))
                 .collect(),

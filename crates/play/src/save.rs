@@ -1,8 +1,13 @@
 //! The save-file format: a JSON envelope with a format marker and version around one game's state.
 //!
 //! ```json
-//! { "format": "boardlab-save", "version": 1, "game": "peg", "state": { ... } }
+//! { "format": "boardlab-save", "version": 2, "game": "peg", "state": { ... } }
 //! ```
+//!
+//! Versions: 1 was the first; 2 added the sudoku's centre pencil marks (`board.centre`, absent when there are
+//! none) and whether a hint is shown (`hint`). This program writes version 2 and reads both: a version-1 file
+//! is a version-2 file without those fields. An older program refuses a version-2 file with a message rather
+//! than drop what it does not know.
 //!
 //! The `state` belongs to the game: each session turns it back into a game by replaying it through its engine
 //! library, so a hand-edited file with an illegal move is refused with a message, not trusted. The terminal
@@ -15,8 +20,10 @@ use crate::GameKind;
 
 /// The value of the `format` field of every save file.
 pub const FORMAT: &str = "boardlab-save";
-/// The save-file format version this program writes and reads.
-pub const VERSION: u32 = 1;
+/// The save-file format version this program writes.
+pub const VERSION: u32 = 2;
+/// The oldest save-file format version this program reads.
+pub const OLDEST_VERSION: u32 = 1;
 
 /// The envelope of a save file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -38,7 +45,9 @@ pub enum SaveError {
     #[error("not a boardlab save file: {0}")]
     Foreign(String),
     /// The save was written in a newer (or unknown) format version.
-    #[error("saved in format version {0}; this boardlab reads version {VERSION}")]
+    #[error(
+        "saved in format version {0}; this boardlab reads versions {OLDEST_VERSION} to {VERSION}"
+    )]
     Version(u32),
     /// The save is a boardlab save, but its game state is damaged or describes something impossible.
     #[error("the saved {} game is damaged: {reason}", .game.name())]
@@ -108,11 +117,11 @@ impl SaveFile {
             Some(v) => v.as_u64().ok_or_else(|| {
                 let shown: String = v.to_string().chars().take(40).collect();
                 foreign(format!(
-                    "its format version {shown} is not a whole number (this boardlab reads version {VERSION})"
+                    "its format version {shown} is not a whole number (this boardlab reads versions {OLDEST_VERSION} to {VERSION})"
                 ))
             })?,
         };
-        if version != u64::from(VERSION) {
+        if !(u64::from(OLDEST_VERSION)..=u64::from(VERSION)).contains(&version) {
             return Err(SaveError::Version(
                 u32::try_from(version).unwrap_or(u32::MAX),
             ));
@@ -254,6 +263,27 @@ mod tests {
             ),
             Err(SaveError::Version(9))
         );
+        assert_eq!(
+            SaveError::Version(3).to_string(),
+            "saved in format version 3; this boardlab reads versions 1 to 2"
+        );
+        // Version 0 never existed.
+        assert_eq!(
+            SaveFile::parse(
+                "{\"format\":\"boardlab-save\",\"version\":0,\"game\":\"peg\",\"state\":{}}"
+            ),
+            Err(SaveError::Version(0))
+        );
+    }
+
+    #[test]
+    fn version_1_files_still_load() {
+        let v1 = "{\"format\":\"boardlab-save\",\"version\":1,\"game\":\"peg\",\"state\":{\"moves\":[]}}";
+        let save = SaveFile::parse(v1).unwrap();
+        assert_eq!(save.kind(), Ok(GameKind::Peg));
+        assert_eq!(save.state, serde_json::json!({"moves": []}));
+        // Written again, it is a file of this version.
+        assert_eq!(save.version, VERSION);
     }
 
     #[test]

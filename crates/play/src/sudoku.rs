@@ -316,13 +316,30 @@ impl Puzzle {
     }
 }
 
-/// The undoable part of the game: the digits in the grid (clues included) and the pencil marks.
+/// The undoable part of the game: the digits in the grid (clues included), the pencil marks (the candidates
+/// a player notes in a cell's corners) and the centre marks (notes of the player's own: which digits a pair or
+/// a triple of cells shares, say; no rule reads them).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 struct Board {
     #[serde(with = "digits81")]
     values: [u8; 81],
     #[serde(with = "marks81")]
     marks: [u16; 81],
+    /// Saved since format version 2, and only when a cell has one.
+    #[serde(
+        with = "marks81",
+        default = "no_marks",
+        skip_serializing_if = "no_mark_set"
+    )]
+    centre: [u16; 81],
+}
+
+fn no_marks() -> [u16; 81] {
+    [0; 81]
+}
+
+fn no_mark_set(m: &[u16; 81]) -> bool {
+    m.iter().all(|&x| x == 0)
 }
 
 impl Board {
@@ -330,6 +347,7 @@ impl Board {
         Board {
             values,
             marks: [0; 81],
+            centre: [0; 81],
         }
     }
 
@@ -344,6 +362,12 @@ impl Board {
         if let Some(c) = (0..81).find(|&c| self.marks[c] > 0x1ff) {
             return Err(format!(
                 "the pencil marks of {} are out of range",
+                cell_name(c)
+            ));
+        }
+        if let Some(c) = (0..81).find(|&c| self.centre[c] > 0x1ff) {
+            return Err(format!(
+                "the centre marks of {} are out of range",
                 cell_name(c)
             ));
         }
@@ -523,6 +547,8 @@ pub struct SudokuView {
     pub values: Vec<u8>,
     /// The pencil marks of each cell (bit `d - 1` for digit `d`).
     pub marks: Vec<u16>,
+    /// The centre marks of each cell (bit `d - 1` for digit `d`).
+    pub centre: Vec<u16>,
     /// The cursor's cell (0..81).
     pub cursor: usize,
     /// Digits go in as pencil marks.
@@ -784,13 +810,14 @@ impl SudokuSession {
         let name = cell_name(cell);
         let mut next = self.board().clone();
         if digit == 0 {
-            if next.values[cell] == 0 && next.marks[cell] == 0 {
+            if next.values[cell] == 0 && next.marks[cell] == 0 && next.centre[cell] == 0 {
                 return Ok(Message::info(format!("{name} is already empty")));
             }
             if next.values[cell] != 0 {
                 next.values[cell] = 0;
             } else {
                 next.marks[cell] = 0;
+                next.centre[cell] = 0;
             }
             self.change(next);
             return Ok(Message::info(format!("{name} erased")));
@@ -800,10 +827,12 @@ impl SudokuSession {
         }
         next.values[cell] = digit;
         next.marks[cell] = 0;
+        next.centre[cell] = 0;
         // The digit is no longer a candidate for the cell's row, column and box.
         let peers = PEERS[cell];
         for other in (0..81).filter(|&o| peers & bit(o) != 0) {
             next.marks[other] &= !(1 << (digit - 1));
+            next.centre[other] &= !(1 << (digit - 1));
         }
         let clash = (0..81).find(|&o| peers & bit(o) != 0 && next.values[o] == digit);
         let values = next.values;
@@ -858,6 +887,34 @@ impl SudokuSession {
         self.change(next);
         Ok(Message::info(format!(
             "Pencil mark {digit} {} {}",
+            if on { "added to" } else { "removed from" },
+            cell_name(cell)
+        )))
+    }
+
+    /// Add or remove centre mark `digit` (1..=9) in `cell`. Centre marks are the player's notes: no hint reads
+    /// them, and entering a digit clears them from the cell and the digit from its row, column and box, as it
+    /// does pencil marks.
+    ///
+    /// # Errors
+    /// The game is over or not started, the cell or digit is out of range, the cell holds a digit.
+    pub fn toggle_centre_mark(&mut self, cell: usize, digit: u8) -> Result<Message, SudokuError> {
+        self.playing()?;
+        if cell >= 81 {
+            return Err(SudokuError::NoCell(cell));
+        }
+        if !(1..=9).contains(&digit) {
+            return Err(SudokuError::NoDigit(digit));
+        }
+        if self.board().values[cell] != 0 {
+            return Err(SudokuError::HoldsDigit(cell));
+        }
+        let mut next = self.board().clone();
+        next.centre[cell] ^= 1 << (digit - 1);
+        let on = next.centre[cell] & (1 << (digit - 1)) != 0;
+        self.change(next);
+        Ok(Message::info(format!(
+            "Centre mark {digit} {} {}",
             if on { "added to" } else { "removed from" },
             cell_name(cell)
         )))
@@ -1219,6 +1276,7 @@ impl SudokuSession {
             givens: p.map_or_else(|| vec![0; 81], |p| p.givens.to_vec()),
             values: b.values.to_vec(),
             marks: b.marks.to_vec(),
+            centre: b.centre.to_vec(),
             cursor: self.cursor,
             pencil: self.pencil,
             show_conflicts: self.show_conflicts,
@@ -1252,6 +1310,12 @@ impl SudokuSession {
             "end": self.end,
             "elapsed_ms": u64::try_from(self.elapsed().as_millis()).unwrap_or(u64::MAX),
         });
+        // Since format version 2, and only while a hint is shown (so a game without one saves as before).
+        if self.hint.is_some()
+            && let Some(obj) = state.as_object_mut()
+        {
+            obj.insert("hint".into(), true.into());
+        }
         // Written only when there is something in it, so that a save of the first release saves back unchanged.
         if !self.counted.is_empty()
             && let Some(obj) = state.as_object_mut()
@@ -1349,6 +1413,16 @@ impl SudokuSession {
         }
         s.hints = field(state, "hints")?;
         s.end = end;
+        // Since format version 2: a hint shown when the game was saved is shown again (it is worked out from
+        // the grid and the marks, so it is the same hint, and it is not counted twice).
+        let hint: Option<bool> = state
+            .get("hint")
+            .map(|v| serde_json::from_value(v.clone()))
+            .transpose()
+            .map_err(|e| format!("the field \"hint\" is wrong: {e}"))?;
+        if hint == Some(true) && s.end.is_none() {
+            s.hint = Some(s.find_hint());
+        }
         let now = env.clock.now();
         s.watch = Stopwatch::running(Duration::from_millis(elapsed), now);
         if s.end.is_some() {

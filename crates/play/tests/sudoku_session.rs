@@ -528,3 +528,90 @@ proptest! {
         prop_assert_eq!(back.to_state(), state);
     }
 }
+
+/// Centre marks (save format version 2): toggled, cleared by a digit in the cell and from its row, column and
+/// box, erased, undone, saved and loaded; a version-1 save (no centre marks) loads with none.
+#[test]
+fn centre_marks_are_kept_cleared_and_saved() {
+    let (env, _) = env();
+    let mut s = fixed(&env);
+    // r1c1 is empty in the fixed puzzle; r1c2 too; r9c1 shares the column with r1c1.
+    assert_eq!(s.view().givens[0], 0);
+    let m = s.toggle_centre_mark(0, 4).unwrap();
+    assert_eq!(m.text, "Centre mark 4 added to r1c1");
+    s.toggle_centre_mark(0, 5).unwrap();
+    s.toggle_centre_mark(1, 4).unwrap();
+    s.toggle_centre_mark(1, 5).unwrap();
+    s.toggle_mark(1, 4).unwrap();
+    let v = s.view();
+    assert_eq!(v.centre[0], 0b11000);
+    assert_eq!(v.centre[1], 0b11000);
+    assert_eq!(v.marks[1], 0b01000);
+    assert_eq!(v.marks[0], 0, "corner and centre marks are apart");
+    // Saved and loaded through the envelope.
+    let save = SaveFile::parse(&s.save().to_text()).unwrap();
+    assert_eq!(save.version, play::save::VERSION);
+    assert_eq!(save.state["board"]["centre"][0], serde_json::json!(0b11000));
+    let Session::Sudoku(mut back) = Session::load(&save, &env).unwrap() else {
+        panic!("not a sudoku")
+    };
+    assert_eq!(back.view().centre, v.centre);
+    // A 4 in r1c1 clears its centre marks and the 4 from r1c2's (same row), corner and centre alike.
+    back.enter(0, 4).unwrap();
+    let w = back.view();
+    assert_eq!((w.centre[0], w.centre[1], w.marks[1]), (0, 0b10000, 0));
+    // Erasing an empty cell takes its centre marks too; undo brings them back.
+    back.undo().unwrap();
+    back.enter(1, 0).unwrap();
+    assert_eq!(back.view().centre[1], 0);
+    assert_eq!(back.view().marks[1], 0);
+    back.undo().unwrap();
+    assert_eq!(back.view().centre[1], 0b11000);
+    // Bad input is an error value naming the cell or the digit.
+    assert_eq!(back.toggle_centre_mark(81, 1), Err(SudokuError::NoCell(81)));
+    assert_eq!(back.toggle_centre_mark(0, 0), Err(SudokuError::NoDigit(0)));
+    assert_eq!(
+        back.toggle_centre_mark(2, 1),
+        Err(SudokuError::HoldsDigit(2))
+    );
+    // A damaged centre mark is refused with the cell.
+    let mut state = back.to_state();
+    state["board"]["centre"][10] = serde_json::json!(1024);
+    let e = SudokuSession::from_state(&state, &env).unwrap_err();
+    assert_eq!(e, "the grid: the centre marks of r2c2 are out of range");
+    // A version-1 save without centre marks loads with none, and saves without the field.
+    let mut v1 = s.save().to_value();
+    v1["version"] = serde_json::json!(1);
+    v1["state"]["board"]
+        .as_object_mut()
+        .unwrap()
+        .remove("centre");
+    let old = SaveFile::from_value(v1).unwrap();
+    let Session::Sudoku(o) = Session::load(&old, &env).unwrap() else {
+        panic!("not a sudoku")
+    };
+    assert!(o.view().centre.iter().all(|&m| m == 0));
+    assert!(o.to_state()["board"].get("centre").is_none());
+}
+
+/// A hint shown when the game is saved is shown again when it is loaded, and applying it then does what it
+/// would have done (the web server answers each request from the saved state).
+#[test]
+fn a_shown_hint_survives_a_save() {
+    let (env, _) = env();
+    let mut s = fixed(&env);
+    s.hint().unwrap();
+    let shown = s.shown_hint().cloned().unwrap();
+    assert!(shown.applicable());
+    let state = s.to_state();
+    assert_eq!(state["hint"], serde_json::json!(true));
+    let mut back = SudokuSession::from_state(&state, &env).unwrap();
+    assert_eq!(back.shown_hint(), Some(&shown));
+    assert_eq!(back.view().hints, 1, "not counted twice");
+    s.apply_hint().unwrap();
+    back.apply_hint().unwrap();
+    assert_eq!(back.to_state(), s.to_state());
+    assert!(back.to_state().get("hint").is_none());
+    // With no hint shown, applying one is refused.
+    assert_eq!(back.apply_hint(), Err(SudokuError::NoHint));
+}

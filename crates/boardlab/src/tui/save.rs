@@ -10,7 +10,7 @@ use std::fs;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-pub use play::save::{FORMAT, SaveFile, VERSION};
+pub use play::save::{FORMAT, OLDEST_VERSION, SaveFile, VERSION};
 
 /// Save files larger than this are refused without being parsed (a save is a few kilobytes).
 pub const MAX_BYTES: u64 = 4 << 20;
@@ -81,7 +81,7 @@ impl fmt::Display for SaveError {
             }
             SaveError::Version { path, found } => write!(
                 f,
-                "{} was saved in format version {found}; this boardlab reads version {VERSION}",
+                "{} was saved in format version {found}; this boardlab reads versions {OLDEST_VERSION} to {VERSION}",
                 path.display()
             ),
             SaveError::Damaged { path, game, reason } => {

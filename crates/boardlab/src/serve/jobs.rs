@@ -1,0 +1,233 @@
+//! Engine work, off the async threads, behind a limit.
+//!
+//! At most `workers` jobs run at once (one per core by default), each on tokio's blocking pool; up to `queue`
+//! more wait their turn. A request that finds the queue full is answered at once with a 503, so a flood of
+//! requests costs a counter, not memory. Every job has a deadline: a job still waiting or running when it
+//! passes is answered with a 503, and its [`Cancel`] tells the engine to stop (the job keeps its worker slot
+//! until it has stopped, so the limit counts real work).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use tokio::sync::Semaphore;
+use utoipa::ToSchema;
+
+use super::error::ApiError;
+
+/// The limits of the job pool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Jobs running at once.
+    pub workers: usize,
+    /// Jobs waiting beyond those (past this, a 503).
+    pub queue: usize,
+    /// Time from a job's arrival to its answer (waiting included); past it, a 503.
+    pub time_limit: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        let cores = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
+        Limits {
+            workers: cores,
+            queue: 256,
+            time_limit: Duration::from_secs(20),
+        }
+    }
+}
+
+/// What a running job checks to know it should stop: the request's deadline, or a flag set when its answer is
+/// no longer awaited.
+#[derive(Debug, Clone)]
+pub struct Cancel {
+    flag: Arc<AtomicBool>,
+    deadline: Instant,
+}
+
+impl Cancel {
+    /// A cancel token with its own flag and `deadline` (for callers outside the pool, such as tests).
+    pub fn new(deadline: Instant) -> Cancel {
+        Cancel {
+            flag: Arc::new(AtomicBool::new(false)),
+            deadline,
+        }
+    }
+
+    /// Whether the job should stop now.
+    pub fn is_cancelled(&self) -> bool {
+        self.flag.load(Ordering::Relaxed) || Instant::now() >= self.deadline
+    }
+
+    /// The flag itself (set when the answer is no longer awaited), for engines that poll an `AtomicBool`.
+    pub fn flag(&self) -> &AtomicBool {
+        &self.flag
+    }
+
+    /// Time left before the deadline.
+    pub fn remaining(&self) -> Duration {
+        self.deadline.saturating_duration_since(Instant::now())
+    }
+}
+
+/// The pool's counters, as `/api/status` shows them.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+pub struct JobStats {
+    /// Jobs allowed to run at once.
+    pub workers: usize,
+    /// Jobs allowed to wait.
+    pub queue: usize,
+    /// The per-request time limit in milliseconds.
+    pub time_limit_ms: u64,
+    /// Jobs running now.
+    pub running: usize,
+    /// Jobs waiting now.
+    pub waiting: usize,
+    /// Jobs finished since start.
+    pub done: u64,
+    /// Requests turned away with a 503 because the queue was full.
+    pub rejected: u64,
+    /// Jobs that passed their time limit.
+    pub timed_out: u64,
+}
+
+/// The job pool (cheap to share: wrap it in an `Arc`).
+#[derive(Debug)]
+pub struct Jobs {
+    limits: Limits,
+    slots: Arc<Semaphore>,
+    /// Jobs admitted and not yet finished (waiting or running).
+    admitted: Arc<AtomicUsize>,
+    running: Arc<AtomicUsize>,
+    done: Arc<AtomicU64>,
+    rejected: AtomicU64,
+    timed_out: AtomicU64,
+}
+
+/// Decrements a counter when dropped (so that a job counts until it has really finished).
+struct Count(Arc<AtomicUsize>);
+
+impl Drop for Count {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+impl Jobs {
+    /// A pool with these limits (at least one worker).
+    pub fn new(limits: Limits) -> Jobs {
+        let limits = Limits {
+            workers: limits.workers.max(1),
+            ..limits
+        };
+        Jobs {
+            limits,
+            slots: Arc::new(Semaphore::new(limits.workers)),
+            admitted: Arc::new(AtomicUsize::new(0)),
+            running: Arc::new(AtomicUsize::new(0)),
+            done: Arc::new(AtomicU64::new(0)),
+            rejected: AtomicU64::new(0),
+            timed_out: AtomicU64::new(0),
+        }
+    }
+
+    /// The limits.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// The counters now.
+    pub fn stats(&self) -> JobStats {
+        let admitted = self.admitted.load(Ordering::Acquire);
+        let running = self.running.load(Ordering::Acquire);
+        JobStats {
+            workers: self.limits.workers,
+            queue: self.limits.queue,
+            time_limit_ms: u64::try_from(self.limits.time_limit.as_millis()).unwrap_or(u64::MAX),
+            running,
+            waiting: admitted.saturating_sub(running),
+            done: self.done.load(Ordering::Relaxed),
+            rejected: self.rejected.load(Ordering::Relaxed),
+            timed_out: self.timed_out.load(Ordering::Relaxed),
+        }
+    }
+
+    /// Run `job` on the blocking pool within the limits; `what` names the job in messages.
+    ///
+    /// # Errors
+    /// A 503 when the queue is full or the time limit passes; the job's own error otherwise; a 500 if the job
+    /// panicked (a bug).
+    pub async fn run<T, F>(&self, what: &str, job: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Cancel) -> Result<T, ApiError> + Send + 'static,
+    {
+        let started = Instant::now();
+        let deadline = started + self.limits.time_limit;
+        let capacity = self.limits.workers + self.limits.queue;
+        let before = self.admitted.fetch_add(1, Ordering::AcqRel);
+        let admitted = Count(Arc::clone(&self.admitted));
+        if before >= capacity {
+            drop(admitted);
+            self.rejected.fetch_add(1, Ordering::Relaxed);
+            return Err(ApiError::unavailable(format!(
+                "the server is busy: {} jobs are running and {} are waiting, the most it queues; try again in a \
+                 moment",
+                self.limits.workers, self.limits.queue
+            )));
+        }
+        let limit_text = format!("{:.1} s", self.limits.time_limit.as_secs_f64());
+        let permit = match tokio::time::timeout_at(
+            deadline.into(),
+            Arc::clone(&self.slots).acquire_owned(),
+        )
+        .await
+        {
+            Ok(Ok(p)) => p,
+            Ok(Err(_)) => return Err(ApiError::unavailable("the server is shutting down")),
+            Err(_) => {
+                self.timed_out.fetch_add(1, Ordering::Relaxed);
+                return Err(ApiError::unavailable(format!(
+                    "{what}: the server was too busy to start it within the time limit of {limit_text}"
+                )));
+            }
+        };
+        let cancel = Cancel {
+            flag: Arc::new(AtomicBool::new(false)),
+            deadline,
+        };
+        let job_cancel = cancel.clone();
+        let running = Arc::clone(&self.running);
+        let done = Arc::clone(&self.done);
+        running.fetch_add(1, Ordering::AcqRel);
+        let running_count = Count(running);
+        let handle = tokio::task::spawn_blocking(move || {
+            // Held until the job has really finished, also after its answer stopped being awaited.
+            let _permit = permit;
+            let _admitted = admitted;
+            let _running = running_count;
+            let out = job(&job_cancel);
+            done.fetch_add(1, Ordering::Relaxed);
+            out
+        });
+        match tokio::time::timeout_at(deadline.into(), handle).await {
+            Ok(Ok(result)) => result,
+            Ok(Err(join)) => Err(ApiError::internal(format!(
+                "{what}: the engine failed unexpectedly ({}); this is a bug in boardlab",
+                if join.is_panic() {
+                    "it panicked"
+                } else {
+                    "it was cancelled"
+                }
+            ))),
+            Err(_) => {
+                cancel.flag.store(true, Ordering::Relaxed);
+                self.timed_out.fetch_add(1, Ordering::Relaxed);
+                Err(ApiError::unavailable(format!(
+                    "{what}: no answer within the server's time limit of {limit_text}"
+                )))
+            }
+        }
+    }
+}

@@ -1,0 +1,301 @@
+//! `boardlab serve`: the games, their engines and their analysis as a local web app.
+//!
+//! An axum server on tokio. Every page, script and stylesheet is compiled into the binary ([`assets`]); no
+//! request path reaches the file system. The JSON API under `/api/` (documented by the OpenAPI document at
+//! `/api/openapi.json`, generated from the handlers by utoipa) is stateless: the page keeps the game (in
+//! `localStorage`) and sends what a question needs. Engine work runs on the blocking pool behind the limits of
+//! [`jobs`]; bad input is a 4xx `{"error": "..."}` naming what was wrong.
+
+pub mod assets;
+pub mod error;
+pub mod jobs;
+pub mod mouse;
+pub mod openapi;
+pub mod peg;
+pub mod session;
+pub mod sudoku;
+
+use std::net::SocketAddr;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, anyhow};
+use axum::Router;
+use axum::extract::{DefaultBodyLimit, OriginalUri, State};
+use axum::http::Method;
+use axum::routing::get;
+use clap::Args;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use error::{ApiError, ApiResult};
+pub use jobs::{Jobs, Limits};
+
+/// The largest request body accepted, in bytes (a save file is a few kilobytes).
+pub const BODY_LIMIT: usize = 64 * 1024;
+
+/// Arguments of `boardlab serve`.
+#[derive(Debug, Args, Clone)]
+pub struct ServeArgs {
+    /// The address to listen on. Anything but a loopback address lets other machines use the server.
+    #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:8080")]
+    pub addr: String,
+    /// Open the page in the default browser once the server listens.
+    #[arg(long)]
+    pub open: bool,
+    /// Engine jobs run at once [default: the number of cores].
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Engine jobs that may wait for a free worker; past that a request is answered 503 at once.
+    #[arg(long, value_name = "N", default_value = "256")]
+    pub queue: usize,
+    /// Seconds a request may take, waiting included; past that it is answered 503.
+    #[arg(long, value_name = "SECS", default_value = "20")]
+    pub time_limit: f64,
+}
+
+/// What every handler shares.
+#[derive(Debug)]
+pub struct AppState {
+    /// The engine job pool.
+    pub jobs: Jobs,
+    /// Peg solvers and counts kept between requests.
+    pub peg: peg::Caches,
+    /// What the sudoku and Mouse & Cats sessions run in: their work at once on the calling thread (the
+    /// sessions run inside the job pool).
+    pub env: play::Env,
+    /// What the peg sessions run in: the complete tables of finishable positions, shared by every game, are
+    /// built on a thread of their own (a table can take longer than a request), and the indicator's search
+    /// slices run beside the request that waits for them.
+    pub peg_env: play::Env,
+}
+
+/// A `play::Runner` that runs each task on a new thread: for work that may outlive the request that started it
+/// (a peg table, shared through the `Env`, is built once and used by every later request).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Threads;
+
+impl play::Runner for Threads {
+    fn run(&self, task: play::Task) {
+        // A thread that cannot be started drops the task: its session sees the work as failed, and answers
+        // from the search instead.
+        let _ = std::thread::Builder::new()
+            .name("boardlab-play".into())
+            .spawn(task);
+    }
+}
+
+/// Complete peg tables kept for the sessions (the English one is about 50 MB).
+const PEG_TABLES_KEPT: usize = 4;
+
+/// The shared state as handlers receive it.
+pub type Shared = State<Arc<AppState>>;
+
+/// The whole application: pages, assets and the API, with the body limit.
+pub fn router(limits: Limits) -> Router {
+    router_for(app_state(limits))
+}
+
+/// The state every handler shares, with the job pool of `limits`.
+pub fn app_state(limits: Limits) -> Arc<AppState> {
+    Arc::new(AppState {
+        jobs: Jobs::new(limits),
+        peg: peg::Caches::default(),
+        env: play::Env {
+            // The engine's move also when a game is made or loaded with the engine to move; later moves get
+            // what is left of their request (`session::mouse`).
+            mouse_time_limit: Some(
+                limits
+                    .time_limit
+                    .saturating_sub(Duration::from_secs(1))
+                    .max(Duration::from_millis(100)),
+            ),
+            ..play::Env::blocking()
+        },
+        peg_env: play::Env {
+            peg_tables: play::PegTables::new(PEG_TABLES_KEPT),
+            ..play::Env::new(Arc::new(Threads), play::Clock::system())
+        },
+    })
+}
+
+/// The application over `state`.
+pub fn router_for(state: Arc<AppState>) -> Router {
+    let api = Router::new()
+        .route("/status", get(status))
+        .route("/openapi.json", get(openapi::document))
+        .merge(mouse::routes())
+        .merge(peg::routes())
+        .merge(sudoku::routes())
+        .merge(session::routes())
+        .fallback(api_fallback);
+    Router::new()
+        .nest("/api", api)
+        .merge(assets::routes())
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .with_state(state)
+}
+
+/// The server's state: the job pool's counters and the process's memory.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Status {
+    /// `boardlab` and its version.
+    pub server: String,
+    /// The job pool.
+    pub jobs: jobs::JobStats,
+    /// Resident memory of the process in bytes (Linux), to watch under load.
+    pub rss_bytes: Option<u64>,
+}
+
+/// The server's state.
+#[utoipa::path(get, path = "/api/status", tag = "server",
+    responses((status = 200, description = "The job pool's counters and the memory in use", body = Status)))]
+pub async fn status(State(state): Shared) -> ApiResult<Status> {
+    Ok(axum::Json(Status {
+        server: format!("boardlab {}", env!("CARGO_PKG_VERSION")),
+        jobs: state.jobs.stats(),
+        rss_bytes: rss(),
+    }))
+}
+
+/// The process's resident memory, from `/proc/self/status` (Linux only).
+fn rss() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+async fn api_fallback(method: Method, OriginalUri(uri): OriginalUri) -> ApiError {
+    ApiError::not_found(format!(
+        "no API route {method} {} (the routes are listed in /api/openapi.json)",
+        uri.path()
+    ))
+}
+
+/// Whether `addr` can only be reached from this machine.
+fn is_loopback(addr: &SocketAddr) -> bool {
+    addr.ip().is_loopback()
+}
+
+/// Run `boardlab serve` until Ctrl+C.
+///
+/// # Errors
+/// A bad address or option, or an address that cannot be bound.
+pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
+    let addr: SocketAddr = args.addr.trim().parse().map_err(|_| {
+        anyhow!(
+            "--addr: '{}' is not an address of the form HOST:PORT with a numeric host, such as 127.0.0.1:8080 \
+             or [::1]:8080",
+            args.addr
+        )
+    })?;
+    if !(args.time_limit > 0.0 && args.time_limit <= 3600.0) {
+        anyhow::bail!(
+            "--time-limit must be more than 0 and at most 3600 seconds, got {}",
+            args.time_limit
+        );
+    }
+    let mut limits = Limits {
+        queue: args.queue,
+        time_limit: Duration::from_secs_f64(args.time_limit),
+        ..Limits::default()
+    };
+    if let Some(j) = args.jobs {
+        if j == 0 || j > 1024 {
+            anyhow::bail!("--jobs must be between 1 and 1024, got {j}");
+        }
+        limits.workers = j;
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .max_blocking_threads(limits.workers + 4)
+        .build()
+        .context("starting the async runtime")?;
+    runtime.block_on(serve(addr, args.open, limits))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn serve(addr: SocketAddr, open: bool, limits: Limits) -> anyhow::Result<()> {
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .with_context(|| format!("cannot listen on {addr}"))?;
+    let local = listener.local_addr().unwrap_or(addr);
+    let url = format!("http://{local}/");
+    if !is_loopback(&local) {
+        eprintln!(
+            "boardlab: warning: listening on {local}, which is not a loopback address: anyone who can reach it \
+             can use this server"
+        );
+    }
+    let state = app_state(limits);
+    // Solve Mouse & Cats once in the background, so that the first hint does not wait for it.
+    let solutions = state.env.mouse_solutions.clone();
+    tokio::task::spawn_blocking(move || {
+        let _ = solutions.get_or_solve(mousecats::Rule::FarRow);
+        // The engine routes' own cache (the exact-solution picture).
+        let _ = mousecats::Solution::cached(mousecats::Rule::FarRow);
+    });
+    // Start building the complete table of the page's default peg game (the English board, one peg anywhere)
+    // on a thread of its own, so that its indicator answers from the table soon: a session starts the build and
+    // is dropped; the table stays in the shared cache.
+    let _ = play::PegSession::new(
+        ::peg::Problem::standard(::peg::Board::english()),
+        &state.peg_env,
+    );
+    println!("boardlab serve: listening on {url} (Ctrl+C stops it)");
+    if open {
+        open_browser(&url);
+    }
+    axum::serve(listener, router_for(state))
+        .with_graceful_shutdown(shutdown())
+        .await
+        .context("serving")?;
+    println!("boardlab serve: stopped");
+    Ok(())
+}
+
+/// Resolves on Ctrl+C (or SIGTERM on Unix).
+async fn shutdown() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = term => {},
+    }
+    eprintln!("boardlab serve: stopping");
+}
+
+/// Ask the desktop to open `url`; a failure is a warning, not an error.
+fn open_browser(url: &str) {
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else {
+        "xdg-open"
+    };
+    match std::process::Command::new(opener)
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+    {
+        Ok(_) => {}
+        Err(e) => eprintln!(
+            "boardlab: warning: could not open a browser with {opener}: {e}; open {url} yourself"
+        ),
+    }
+}

@@ -1,0 +1,147 @@
+//! `/api/{game}/session`: a game in progress, carried by the page as the save file the terminal writes.
+//!
+//! The page holds the game as a versioned save file (`play::save`: `{"format": "boardlab-save", "version": 2,
+//! "game": ..., "state": ...}`), exactly what the terminal writes and `boardlab play --load FILE` reads. Each
+//! request sends that file and one action; the answer is the new save file, the session's view to draw, and a
+//! message for the player. Nothing is kept on the server between requests, so a server restart loses nothing.
+//!
+//! The games themselves are `play`'s sessions (the same code the terminal drives): the server turns a request
+//! into one of their actions, runs it on the blocking pool, and serializes their view. It decides nothing about
+//! a game.
+
+pub mod mouse;
+pub mod peg;
+pub mod sudoku;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::routing::post;
+use play::{GameKind, Message, SaveFile, Tone};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+
+use super::AppState;
+use super::error::ApiError;
+
+/// The session routes.
+pub fn routes() -> Router<Arc<AppState>> {
+    Router::new()
+        .route("/mouse/session", post(mouse::mouse_session))
+        .route("/peg/session", post(peg::peg_session))
+        .route("/sudoku/session", post(sudoku::sudoku_session))
+}
+
+/// A game's save file and one action on it.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SessionRequest {
+    /// The game as its save file (the terminal's format, as the last answer gave it); absent for `new`.
+    #[serde(default)]
+    #[schema(value_type = Object)]
+    pub save: Option<Value>,
+    /// The action: `{"new": {...}}`, `{"jump": "d2-d4"}`, `"undo"`, ... (see each route).
+    #[schema(value_type = Object)]
+    pub action: Value,
+}
+
+/// The answer to an action.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SessionAnswer {
+    /// The game's new save file: keep it, send it with the next action, or export it for the terminal.
+    #[schema(value_type = Object)]
+    pub save: Value,
+    /// What to draw: the game session's view.
+    #[schema(value_type = Object)]
+    pub view: Value,
+    /// A line for the player.
+    pub message: String,
+    /// `info`, `good`, `warn` or `error`.
+    pub tone: String,
+    /// Extra results of the action (the engine's analysis), or null.
+    #[schema(value_type = Object)]
+    pub extra: Value,
+}
+
+impl SessionAnswer {
+    /// The answer with `save`, the view `view` and the message `msg`.
+    pub(crate) fn new(save: &SaveFile, view: &impl Serialize, msg: &Message, extra: Value) -> Self {
+        SessionAnswer {
+            save: save.to_value(),
+            // A view is plain data: serializing it cannot fail.
+            view: serde_json::to_value(view).unwrap_or(Value::Null),
+            message: msg.text.clone(),
+            tone: tone_name(msg.tone).to_string(),
+            extra,
+        }
+    }
+}
+
+/// The name of a tone in answers.
+pub(crate) fn tone_name(t: Tone) -> &'static str {
+    match t {
+        Tone::Info => "info",
+        Tone::Good => "good",
+        Tone::Warn => "warn",
+        Tone::Error => "error",
+    }
+}
+
+/// The action's name and argument: `"undo"` or `{"jump": "d2-d4"}`.
+pub(crate) fn action(v: &Value) -> Result<(String, Value), ApiError> {
+    match v {
+        Value::String(s) => Ok((s.clone(), Value::Null)),
+        Value::Object(m) if m.len() == 1 => {
+            let (k, a) = m
+                .iter()
+                .next()
+                .ok_or_else(|| ApiError::bad("action: empty"))?;
+            Ok((k.clone(), a.clone()))
+        }
+        _ => Err(ApiError::bad(
+            "action: write it as a name (\"undo\") or an object with one key ({\"jump\": \"d2-d4\"})",
+        )),
+    }
+}
+
+/// The argument of action `what`, typed.
+pub(crate) fn arg<T: serde::de::DeserializeOwned>(a: &Value, what: &str) -> Result<T, ApiError> {
+    serde_json::from_value(a.clone()).map_err(|e| ApiError::bad(format!("action {what}: {e}")))
+}
+
+/// The request's save file, checked: present, a boardlab save of a version this program reads, of `game`.
+pub(crate) fn load_save(save: Option<Value>, game: GameKind) -> Result<SaveFile, ApiError> {
+    let value = save.ok_or_else(|| {
+        ApiError::bad(
+            "save: this action needs the game's save file (only \"new\" starts without one)",
+        )
+    })?;
+    let save = SaveFile::from_value(value).map_err(|e| ApiError::bad(format!("save: {e}")))?;
+    let kind = save
+        .kind()
+        .map_err(|e| ApiError::bad(format!("save: {e}")))?;
+    if kind != game {
+        return Err(ApiError::bad(format!(
+            "save: the file holds a {} game, not {}; open it on the {} page",
+            kind.name(),
+            game.name(),
+            kind.key()
+        )));
+    }
+    Ok(save)
+}
+
+/// The 400 of a save whose game state a session refused.
+pub(crate) fn damaged(game: GameKind, reason: String) -> ApiError {
+    ApiError::bad(format!(
+        "save: {}",
+        play::SaveError::Damaged { game, reason }
+    ))
+}
+
+/// What is left of the request's time for waiting on an answer, keeping `margin` to answer in.
+pub(crate) fn time_left(remaining: Duration, margin: Duration) -> Duration {
+    remaining.saturating_sub(margin)
+}

@@ -1,0 +1,231 @@
+//! `/api/sudoku/session`: a sudoku in progress, as `play::SudokuSession` plays it.
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::State;
+use play::sudoku::{End, Mode, Puzzle, Setup, SudokuError, SudokuSession};
+use play::{Env, GameKind, Message, SaveFile};
+use serde::Deserialize;
+use serde_json::Value;
+use sudoku::Grid;
+
+use super::{SessionAnswer, SessionRequest, action, arg, damaged, load_save};
+use crate::serve::AppState;
+use crate::serve::error::{ApiError, ApiResult, Body};
+
+/// What a new sudoku should be.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SudokuNew {
+    #[serde(default)]
+    mode: Option<String>,
+    #[serde(default)]
+    difficulty: Option<String>,
+    #[serde(default)]
+    symmetry: Option<String>,
+    #[serde(default)]
+    hide: Option<usize>,
+    #[serde(default)]
+    unique: bool,
+    #[serde(default)]
+    seed: Option<u64>,
+    #[serde(default)]
+    puzzle: Option<String>,
+}
+
+/// A cell and a digit (and for a pencil mark, its kind).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CellDigit {
+    cell: usize,
+    digit: u8,
+    #[serde(default)]
+    kind: Option<String>,
+}
+
+/// The largest number of hidden cells the classic mode is asked for (a grid keeps at least 17 clues).
+const MAX_HIDE: usize = 64;
+
+/// A sudoku game. Actions: `{"new": {"mode": "graded", "difficulty": "easy", "symmetry": "180", "seed": 1}}`,
+/// `{"new": {"mode": "classic", "hide": 27, "unique": false}}`, `{"new": {"puzzle": "81 characters or 9
+/// lines"}}`, `{"digit": {"cell": 0, "digit": 5}}` (0 erases), `{"mark": {"cell": 0, "digit": 5, "kind":
+/// "corner"}}` (or `centre`), `"auto"` (every empty cell's candidates as corner marks), `"hint"` (the next
+/// logical step, in `view.hint`), `"apply"` (carry out the hint shown), `"check"`, `"reveal"`, `{"conflicts":
+/// false}`, `"undo"`, `"redo"`, `"view"`. Cells are 0-80, row by row. The game is `play`'s `SudokuSession`, as
+/// in the terminal.
+#[utoipa::path(post, path = "/api/sudoku/session", tag = "sudoku", request_body = super::SessionRequest,
+    responses((status = 200, body = super::SessionAnswer),
+              (status = 400, description = "A damaged save, a malformed action, a cell or digit out of range, or a puzzle that cannot be read", body = crate::serve::error::ErrorBody),
+              (status = 422, description = "A digit in a clue cell, a mark in a cell that holds a digit, no hint to apply, the game over, or a puzzle without solution", body = crate::serve::error::ErrorBody)))]
+pub async fn sudoku_session(
+    State(app): State<Arc<AppState>>,
+    Body(req): Body<SessionRequest>,
+) -> ApiResult<SessionAnswer> {
+    let (name, a) = action(&req.action)?;
+    let env = app.env.clone();
+    let start = if name == "new" {
+        Start::New(arg(&a, "new")?)
+    } else {
+        Start::Saved(load_save(req.save, GameKind::Sudoku)?)
+    };
+    let answer = app
+        .jobs
+        .run("sudoku", move |_| run(&env, start, &name, &a))
+        .await?;
+    Ok(Json(answer))
+}
+
+/// Where the game of a request comes from.
+enum Start {
+    New(SudokuNew),
+    Saved(SaveFile),
+}
+
+/// A new game as `n` says, and its first message.
+fn new_game(n: SudokuNew, env: &Env) -> Result<(SudokuSession, Message), ApiError> {
+    if let Some(text) = n.puzzle {
+        let grid = Grid::parse(&text).map_err(|e| ApiError::bad(format!("new.puzzle: {e}")))?;
+        let puzzle = Puzzle::from_givens(*grid.digits(), "")
+            .map_err(|e| ApiError::unprocessable(format!("new.puzzle: {e}")))?;
+        let label = format!(
+            "pasted · {} clues{}",
+            grid.filled(),
+            if puzzle.unique {
+                ""
+            } else {
+                " · more than one solution"
+            }
+        );
+        let puzzle = Puzzle { label, ..puzzle };
+        let setup = Setup {
+            seed: crate::serve::sudoku::fresh_seed(),
+            ..Setup::default()
+        };
+        let s = SudokuSession::with_puzzle(setup, puzzle, env).map_err(|e| error("new", &e))?;
+        let msg = Message::info(format!("A pasted puzzle: {}.", s.view().label));
+        return Ok((s, msg));
+    }
+    let mode = match n.mode.as_deref().map(str::to_ascii_lowercase).as_deref() {
+        None | Some("graded") => Mode::Graded,
+        Some("classic") => Mode::Classic,
+        Some(other) => {
+            return Err(ApiError::bad(format!(
+                "new.mode: unknown mode \"{other}\" (graded or classic)"
+            )));
+        }
+    };
+    let defaults = Setup::default();
+    let hide = n.hide.unwrap_or(defaults.hide);
+    if hide > MAX_HIDE {
+        return Err(ApiError::bad(format!(
+            "new.hide: between 0 and {MAX_HIDE} cells can be hidden, got {hide}"
+        )));
+    }
+    let setup = Setup {
+        mode,
+        difficulty: n.difficulty.unwrap_or(defaults.difficulty),
+        symmetry: n.symmetry.unwrap_or(defaults.symmetry),
+        hide,
+        unique: n.unique,
+        seed: n.seed.unwrap_or_else(crate::serve::sudoku::fresh_seed),
+        index: 0,
+    };
+    let mut s = SudokuSession::new(setup, env).map_err(|e| error("new", &e))?;
+    let msg = match s.poll() {
+        Some(Ok(m)) => m,
+        Some(Err(e)) => return Err(error("new", &e)),
+        None => Message::info(format!("A new {}.", s.setup().describe())),
+    };
+    Ok((s, msg))
+}
+
+/// Run one action on the game (on the blocking pool: a new puzzle and a hint take a moment).
+fn run(env: &Env, start: Start, name: &str, a: &Value) -> Result<SessionAnswer, ApiError> {
+    let (mut s, msg) = match start {
+        Start::New(n) => new_game(n, env)?,
+        Start::Saved(save) => {
+            let s = SudokuSession::from_state(&save.state, env)
+                .map_err(|reason| damaged(GameKind::Sudoku, reason))?;
+            (s, Message::info(""))
+        }
+    };
+    let e = |err: SudokuError| error(name, &err);
+    let msg = match name {
+        "new" | "view" => msg,
+        "digit" => {
+            let cd: CellDigit = arg(a, "digit")?;
+            if cd.kind.is_some() {
+                return Err(ApiError::bad(
+                    "action digit: a digit has no kind (marks do: {\"mark\": {...}})",
+                ));
+            }
+            s.enter(cd.cell, cd.digit).map_err(e)?
+        }
+        "mark" => {
+            let cd: CellDigit = arg(a, "mark")?;
+            match cd.kind.as_deref() {
+                None | Some("corner") => s.toggle_mark(cd.cell, cd.digit).map_err(e)?,
+                Some("centre" | "center") => s.toggle_centre_mark(cd.cell, cd.digit).map_err(e)?,
+                Some(other) => {
+                    return Err(ApiError::bad(format!(
+                        "action mark: unknown kind \"{other}\" (corner or centre)"
+                    )));
+                }
+            }
+        }
+        "auto" => s.fill_marks().map_err(e)?,
+        "hint" => {
+            s.hint().map_err(e)?;
+            // The hint's sentence is the message (the view carries its cells).
+            match s.shown_hint() {
+                Some(h) => Message::info(h.text.clone()),
+                None => Message::info("No hint"),
+            }
+        }
+        "apply" => s.apply_hint().map_err(e)?,
+        "check" => s.check().map_err(e)?,
+        "reveal" => s.reveal().map_err(e)?,
+        "conflicts" => {
+            let on: bool = arg(a, "conflicts")?;
+            if s.view().show_conflicts == on {
+                Message::info(if on {
+                    "Conflicting digits are highlighted"
+                } else {
+                    "Conflicts are no longer highlighted"
+                })
+            } else {
+                s.toggle_conflicts()
+            }
+        }
+        "undo" => s.undo().map_err(e)?,
+        "redo" => s.redo().map_err(e)?,
+        other => {
+            return Err(ApiError::bad(format!(
+                "action: unknown sudoku action \"{other}\" (new, digit, mark, auto, hint, apply, check, reveal, \
+                 conflicts, undo, redo, view)"
+            )));
+        }
+    };
+    Ok(SessionAnswer::new(&s.save(), &s.view(), &msg, Value::Null))
+}
+
+/// A session's refusal as an API error: the action's name, then the session's sentence (which names the cell
+/// or the digit). Out-of-range input is a 400; an action the game refuses as it stands is a 422.
+fn error(action: &str, e: &SudokuError) -> ApiError {
+    match e {
+        SudokuError::NoCell(_)
+        | SudokuError::NoDigit(_)
+        | SudokuError::Typed(_)
+        | SudokuError::Setup(_) => ApiError::bad(format!("{action}: {e}")),
+        SudokuError::Over(end) => ApiError::unprocessable(format!(
+            "{action}: the game is over ({}); start a new one",
+            match end {
+                End::Solved => "the puzzle is solved",
+                End::Revealed => "the solution is shown",
+            }
+        )),
+        SudokuError::GeneratorFailed(_) => ApiError::internal(format!("{action}: {e}")),
+        _ => ApiError::unprocessable(format!("{action}: {e}")),
+    }
+}

@@ -1,0 +1,267 @@
+// Mouse & Cats: the board in SVG, play by click, drag or keyboard against the engine; the engine panel; hint,
+// who wins, and the exact solution's picture of the board. The game is play's MouseSession on the server (the
+// terminal's): the page keeps its save file and draws its view; the engine answers in the reply to each move.
+import { api, session } from './api.js';
+import { h, s, status, select, button, fmt, busy } from './ui.js';
+import { loadGame, saveGame, exportGame, pickSave, forgetGame } from './store.js';
+
+const FILES = 'ABCDEFGH';
+const SQ = 60;
+let g = null; // { save, view, selected, cursor, map, showMap }
+let root = null;
+
+const sqName = (f, r) => FILES[f] + (r + 1);
+const coords = (name) => [FILES.indexOf(name[0].toUpperCase()), Number(name.slice(1)) - 1];
+const isDark = (f, r) => (f + r) % 2 === 0;
+
+export async function render(main) {
+  root = main;
+  g = { save: null, view: null, selected: null, cursor: 'E1', map: null, showMap: false };
+  const saved = loadGame('mouse');
+  if (saved) {
+    await busy(async () => apply(await session('mouse', saved, 'view'), true));
+    if (!g.view) { forgetGame('mouse'); status('The saved mouse game could not be read and was dropped.', 'warn'); }
+  }
+  draw();
+  return () => { g = null; };
+}
+
+function optionsForm() {
+  const o = (g.view && g.view.options) || { player: 'mouse', level: 5, mouse_start: 'E1', first: 'mouse', rule: 'row8' };
+  const levels = [];
+  for (let i = 1; i <= 10; i++) levels.push([i, i === 10 ? '10 (perfect)' : `${i} (${2 * i} plies)`]);
+  const form = h('form', { class: 'options', 'aria-label': 'New game options', onsubmit: (e) => {
+    e.preventDefault();
+    const d = new FormData(form);
+    newGame({ player: d.get('player'), level: Number(d.get('level')), mouse_start: d.get('mouse_start'), first: d.get('first'), rule: d.get('rule') });
+  } },
+  select('Play as', 'player', [['mouse', 'the mouse'], ['cats', 'the cats']], o.player),
+  select('Level', 'level', levels, o.level, 'Levels 1-9 search 2-18 plies; 10 plays from the exact solution.'),
+  select('Mouse starts on', 'mouse_start', ['A1', 'C1', 'E1', 'G1'].map((x) => [x, x]), o.mouse_start),
+  select('First move', 'first', [['mouse', 'the mouse'], ['cats', 'the cats']], o.first),
+  select('Rule', 'rule', [['row8', 'row 8: the mouse wins on row 8'], ['escape', 'escape: also once level with every cat']], o.rule),
+  h('button', { type: 'submit', class: 'primary', id: 'mouse-new' }, 'New game'));
+  return form;
+}
+
+async function newGame(opts) {
+  g.selected = null; g.map = null;
+  await busy(async () => apply(await session('mouse', null, { new: opts })));
+}
+
+async function act(action) {
+  if (!g.save) return;
+  const ans = await busy(() => session('mouse', g.save, action));
+  if (ans) apply(ans);
+}
+
+function apply(ans, quiet) {
+  if (!g) return;
+  g.save = ans.save;
+  g.view = ans.view;
+  g.selected = null;
+  saveGame('mouse', g.save);
+  if (!quiet || ans.message) status(ans.message, ans.tone);
+  if (g.showMap) refreshMap(); else g.map = null;
+  draw();
+}
+
+// The position as the engine routes read it (for the exact solution's picture).
+const positionText = (v) => `mouse=${v.mouse} cats=${v.cats.join(',')} turn=${v.turn}`;
+const myTurn = () => g.view && !g.view.winner && !g.view.thinking && g.view.turn === g.view.options.player;
+
+async function refreshMap() {
+  const v = g.view;
+  const m = await busy(() => api('mouse/map', { position: positionText(v), rule: v.options.rule }));
+  if (m && g) { g.map = m; draw(); }
+}
+
+function playerPieces() {
+  const v = g.view;
+  return v.options.player === 'mouse' ? [v.mouse] : v.cats;
+}
+
+function targets(from) {
+  return g.view.legal.filter((m) => m.startsWith(from + '-')).map((m) => m.slice(3));
+}
+
+function tryMove(from, to) {
+  const mv = `${from}-${to}`;
+  if (g.view.legal.includes(mv) && myTurn()) {
+    act({ move: mv });
+    return true;
+  }
+  return false;
+}
+
+function clickSquare(name) {
+  g.cursor = name;
+  if (!myTurn()) { draw(); return; }
+  if (g.selected && tryMove(g.selected, name)) return;
+  if (playerPieces().includes(name)) {
+    g.selected = g.selected === name ? null : name;
+    status(g.selected ? `${name} picked up: ${targets(name).join(', ') || 'no move'}` : `${name} put down`);
+  } else if (g.selected) {
+    status(`${g.selected}-${name} is not a legal move`, 'warn');
+  }
+  draw();
+}
+
+function onKey(e) {
+  const [f, r] = coords(g.cursor);
+  const step = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] }[e.key];
+  if (step) {
+    e.preventDefault();
+    const nf = Math.min(7, Math.max(0, f + step[0]));
+    const nr = Math.min(7, Math.max(0, r + step[1]));
+    g.cursor = sqName(nf, nr);
+    draw(true);
+  } else if (e.key === 'Enter' || e.key === ' ') {
+    e.preventDefault();
+    clickSquare(g.cursor);
+    focusCursor();
+  } else if (e.key === 'Escape') {
+    g.selected = null; draw(true);
+  }
+}
+
+function focusCursor() {
+  const el = root && root.querySelector(`[data-sq="${g.cursor}"]`);
+  if (el) el.focus();
+}
+
+function pieceAt(name) {
+  const v = g.view;
+  if (v.mouse === name) return 'mouse';
+  if (v.cats.includes(name)) return 'cat';
+  return null;
+}
+
+function boardSvg() {
+  const v = g.view;
+  const hintSq = v.hint ? v.hint.split('-') : [];
+  const last = v.moves.length ? v.moves[v.moves.length - 1] : null;
+  // The engine's last move: the last one played, when it is your turn again or the engine has won.
+  const engineSide = v.options.player === 'mouse' ? 'cats' : 'mouse';
+  const lastEngine = last && (myTurn() || v.winner === engineSide) ? last.split('-') : [];
+  const tg = g.selected ? targets(g.selected) : [];
+  const mapBy = {};
+  if (g.showMap && g.map) for (const x of g.map.squares) mapBy[x.square] = x.value;
+  const svg = s('svg', { viewBox: `0 0 ${SQ * 8 + 40} ${SQ * 8 + 40}`, class: 'board mouse-board', role: 'grid', 'aria-label': `Board. ${describe()}` });
+  let drag = null;
+  for (let r = 7; r >= 0; r--) {
+    const row = s('g', { role: 'row' });
+    for (let f = 0; f < 8; f++) {
+      const name = sqName(f, r);
+      const x = 30 + f * SQ, y = 10 + (7 - r) * SQ;
+      const dark = isDark(f, r);
+      const piece = pieceAt(name);
+      const mv = mapBy[name];
+      const classes = ['sq', dark ? 'dark' : 'light'];
+      if (name === g.selected) classes.push('selected');
+      if (tg.includes(name)) classes.push('target');
+      if (hintSq.includes(name)) classes.push('hinted');
+      if (lastEngine.includes(name)) classes.push('last');
+      if (name === g.cursor) classes.push('cursor');
+      if (mv) classes.push(mv.winner === 'mouse' ? 'win-mouse' : 'win-cats');
+      let label = `${name}${dark ? '' : ' (light)'}${piece ? ', ' + piece : ''}`;
+      if (mv) label += `, ${mv.text} with the mouse here`;
+      if (tg.includes(name)) label += ', a move target';
+      const cell = s('g', { role: 'gridcell', 'data-sq': name, tabindex: name === g.cursor ? 0 : -1, 'aria-label': label, class: classes.join(' '),
+        onclick: () => clickSquare(name),
+        onpointerdown: () => { if (piece && playerPieces().includes(name) && myTurn()) drag = name; },
+        onpointerup: (e) => { if (drag && drag !== name) { const from = drag; drag = null; if (!tryMove(from, name)) draw(); } drag = null; },
+      },
+      s('rect', { x, y, width: SQ, height: SQ }),
+      mv ? s('title', { text: `${mv.winner} wins in ${mv.plies} plies` }) : null,
+      mv && !piece ? s('text', { x: x + SQ - 4, y: y + 14, class: 'maplabel', 'text-anchor': 'end', text: (mv.winner === 'mouse' ? 'M' : 'C') + mv.plies }) : null,
+      piece ? s('circle', { cx: x + SQ / 2, cy: y + SQ / 2, r: SQ * 0.36, class: 'piece ' + piece }) : null,
+      piece ? s('text', { x: x + SQ / 2, y: y + SQ / 2 + 7, class: 'piecelabel', 'text-anchor': 'middle', text: piece === 'mouse' ? 'M' : 'C' }) : null);
+      row.append(cell);
+    }
+    svg.append(row);
+  }
+  for (let i = 0; i < 8; i++) {
+    svg.append(s('text', { x: 30 + i * SQ + SQ / 2, y: SQ * 8 + 32, 'text-anchor': 'middle', class: 'coord', text: FILES[i] }));
+    svg.append(s('text', { x: 14, y: 10 + (7 - i) * SQ + SQ / 2 + 6, 'text-anchor': 'middle', class: 'coord', text: i + 1 }));
+  }
+  svg.addEventListener('keydown', onKey);
+  return svg;
+}
+
+function describe() {
+  const v = g.view;
+  return `Mouse on ${v.mouse}, cats on ${v.cats.join(', ')}, ${v.turn} to move.`;
+}
+
+function scoreText(sc) {
+  if (sc.kind === 'win') return `the engine wins in ${sc.plies} plies`;
+  if (sc.kind === 'loss') return `the engine loses in ${sc.plies} plies`;
+  return `evaluation ${sc.value > 0 ? '+' : ''}${sc.value} for the engine`;
+}
+
+function panel() {
+  const v = g.view, e = v.engine, t = v.tables;
+  const rows = [
+    ['You play', `the ${v.options.player} against level ${v.level_text}`],
+    ['To move', v.winner ? 'game over' : `${v.turn}${myTurn() ? ' (you)' : ' (the engine)'}`],
+    ['Hash / lock', `${v.hash} / ${v.lock}`],
+  ];
+  if (e) {
+    rows.push(['Engine', `the ${e.side}${e.perfect ? ', perfect play' : `, depth ${e.depth}`}`]);
+    rows.push(['Score', scoreText(e.score)]);
+    rows.push(['Variation', e.pv.join(' ') || '—']);
+    rows.push(['Nodes', fmt(e.nodes)]);
+  }
+  rows.push(['Tables', `2 × 2^${t.index_bits} entries, ${t.lock_bits}-bit locks`]);
+  rows.push(['Probes', `${fmt(t.probes)}: ${fmt(t.hits)} hits; ${fmt(t.stores)} stores`]);
+  rows.push(['Collisions', `${fmt(t.lock_mismatches)} detected by the lock; ${fmt(t.collisions)} overwrites of another position`]);
+  if (v.hint) rows.push(['Hint', v.hint]);
+  return h('section', { class: 'panel', 'aria-label': 'Engine panel' },
+    h('h2', {}, 'Engine'),
+    h('dl', {}, rows.map(([k, val]) => [h('dt', {}, k), h('dd', {}, val)])),
+    h('p', { class: 'moves' }, 'Moves: ', v.moves.length ? v.moves.join(' ') : 'none yet'));
+}
+
+
+function draw(keepFocus) {
+  if (!g || !root) return;
+  const had = keepFocus || (document.activeElement && document.activeElement.closest && document.activeElement.closest('.mouse-board'));
+  root.replaceChildren();
+  root.append(h('h1', {}, 'Mouse & Cats'));
+  const opts = h('details', { class: 'setup', open: !g.view }, h('summary', {}, 'New game'), optionsForm());
+  root.append(opts);
+  if (!g.view) {
+    root.append(h('p', {}, 'The mouse (M) tries to reach row 8; the four cats (C) try to trap it. The mouse moves one step diagonally either way; a cat only forwards, down the board. Choose your side and the level, then New game.'),
+      button('Import a save file…', importSave));
+    return;
+  }
+  const v = g.view;
+  const controls = h('div', { class: 'controls', role: 'toolbar', 'aria-label': 'Game actions' },
+    button('Undo', () => act('undo'), { disabled: !v.can_undo, id: 'undo' }),
+    button('Redo', () => act('redo'), { disabled: !v.can_redo, id: 'redo' }),
+    button('Hint', () => act('hint'), { disabled: !myTurn(), id: 'hint' }),
+    button('Who wins?', () => act('who'), { disabled: !!v.winner, id: 'who' }),
+    h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'showmap', checked: g.showMap, onchange: (e) => { g.showMap = e.target.checked; if (g.showMap) refreshMap(); else { g.map = null; draw(); } } }), ' Exact solution picture'),
+    button('Export', () => exportGame('mouse', g.save), { id: 'export' }),
+    button('Import…', importSave));
+  const typed = h('form', { class: 'typed', onsubmit: (e) => {
+    e.preventDefault();
+    const t = e.target.elements.mv.value.trim();
+    if (t) act({ move: t });
+    e.target.reset();
+  } }, h('label', { for: 'mv' }, 'Type a move '), h('input', { id: 'mv', name: 'mv', placeholder: 'E1-F2', autocomplete: 'off', size: 7 }), h('button', { type: 'submit' }, 'Play'));
+  const over = v.winner ? h('div', { class: 'gameover', role: 'alert' }, `The ${v.winner} won${v.winner === v.options.player ? ': you win!' : '.'}`, ' ', button('New game', () => newGame(v.options), { id: 'again' })) : null;
+  const legend = g.showMap ? h('p', { class: 'legend' }, h('span', { class: 'key win-mouse' }, 'M n'), ' the mouse would win in n plies from that square; ',
+    h('span', { class: 'key win-cats' }, 'C n'), ' the cats would (same cats, same side to move). Hover a square for the plies.') : null;
+  root.append(...[over, h('div', { class: 'play' }, h('div', {}, boardSvg(), legend, typed), panel()), controls].filter(Boolean));
+  if (had) focusCursor();
+}
+
+async function importSave() {
+  try {
+    const { game, save } = await pickSave();
+    if (game !== 'mouse') throw new Error(`that file holds a ${game} game; open it from the ${game} page or the title page`);
+    await busy(async () => apply(await session('mouse', save, 'view')));
+  } catch (e) { status(e.message, 'error'); }
+}

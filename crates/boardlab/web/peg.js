@@ -1,0 +1,317 @@
+// Peg solitaire: every built-in board and pasted layouts, start and finish, legal jumps on selecting a peg, the
+// live solvable indicator, a solution step by step, undo/redo; and the analysis page (counts per level).
+import { api, session } from './api.js';
+import { h, s, status, select, button, fmt, busy } from './ui.js';
+import { loadGame, saveGame, exportGame, pickSave, forgetGame } from './store.js';
+
+let g = null;
+let root = null;
+let boards = [];
+
+// The game is play's PegSession on the server; the page keeps its save file and draws its view.
+export async function render(main) {
+  root = main;
+  g = { save: null, view: null, selected: null, cursor: null, auto: null, recheck: null };
+  boards = (await busy(() => api('peg/boards'))) || [];
+  const saved = loadGame('peg');
+  if (saved) {
+    await busy(async () => apply(await session('peg', saved, 'view'), true));
+    if (!g.view) { forgetGame('peg'); status('The saved peg game could not be read and was dropped.', 'warn'); }
+  }
+  draw();
+  return () => { if (g) { if (g.auto) clearInterval(g.auto); clearTimeout(g.recheck); } g = null; };
+}
+
+// While the indicator is still checking (the server builds a table or searches), ask again now and then, as
+// the terminal does: the answer appears by itself.
+function recheck() {
+  clearTimeout(g.recheck);
+  if (!g.view || g.view.indicator.state !== 'checking') return;
+  const save = g.save;
+  g.recheck = setTimeout(async () => {
+    if (!g || g.save !== save || document.body.classList.contains('busy')) { if (g && g.save === save) recheck(); return; }
+    try {
+      const ans = await session('peg', save, 'view');
+      if (!g || g.save !== save) return;
+      // Only the indicator changes: keep the peg picked up and the keyboard focus on the board.
+      const sel = g.selected;
+      const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest('[data-hole]');
+      apply(ans, true);
+      g.selected = sel;
+      draw(!!focused);
+    } catch (e) { /* the next action asks again */ }
+  }, 1500);
+}
+
+function setupForm() {
+  const st = (g.save && g.save.state) || {};
+  const form = h('form', { class: 'options', 'aria-label': 'New game options', onsubmit: (e) => {
+    e.preventDefault();
+    const d = new FormData(form);
+    const spec = {};
+    const layout = String(d.get('layout') || '');
+    if (d.get('board') === 'pasted') {
+      spec.layout = layout;
+      spec.lattice = d.get('lattice');
+    } else spec.board = d.get('board');
+    const start = String(d.get('start') || '').split(/[\s,]+/).filter(Boolean);
+    if (start.length) spec.start = start;
+    const fin = String(d.get('finish') || '').trim();
+    if (fin && fin !== 'anywhere') spec.finish = fin;
+    newGame(spec);
+  } },
+  select('Board', 'board', [...boards.map((b) => [b.name, `${b.name}: ${b.description} (${b.holes} holes)`]), ['pasted', 'a pasted layout']], st.layout ? 'pasted' : (st.board || 'english')),
+  h('label', { class: 'field', for: 'opt-start' }, h('span', {}, 'Empty at the start'), h('input', { id: 'opt-start', name: 'start', placeholder: 'the standard vacancy', value: (st.start || []).join(' ') }), h('small', {}, 'Hole names such as d4 (1, 2, … on the triangle); several with spaces.')),
+  h('label', { class: 'field', for: 'opt-finish' }, h('span', {}, 'Finish on'), h('input', { id: 'opt-finish', name: 'finish', placeholder: 'anywhere', value: st.finish || '' })),
+  h('label', { class: 'field wide', for: 'opt-layout' }, h('span', {}, 'Layout (for a pasted board)'), h('textarea', { id: 'opt-layout', name: 'layout', rows: 7, cols: 24, spellcheck: 'false', placeholder: '  ooo\n  ooo\nooooooo\nooo.ooo\nooooooo\n  ooo\n  ooo' }, st.layout || ''),
+    h('small', {}, 'o a peg, . an empty hole, a space no hole.')),
+  select('Lattice (pasted)', 'lattice', [['square', 'square'], ['triangular', 'triangular']], st.lattice || 'square'),
+  h('button', { type: 'submit', class: 'primary', id: 'peg-new' }, 'New game'));
+  return form;
+}
+
+async function newGame(spec) {
+  stopAuto();
+  await busy(async () => apply(await session('peg', null, { new: spec })));
+}
+
+function stopAuto() { if (g && g.auto) { clearInterval(g.auto); g.auto = null; } }
+
+async function act(action) {
+  if (!g.save) return null;
+  const ans = await busy(() => session('peg', g.save, action));
+  if (ans) apply(ans);
+  return ans;
+}
+
+function apply(ans, quiet) {
+  if (!g) return;
+  g.save = ans.save;
+  g.view = ans.view;
+  g.selected = null;
+  saveGame('peg', g.save);
+  if (!quiet || ans.message) status(ans.message, ans.tone);
+  if (!g.cursor || !g.view.holes.some((x) => x.name === g.cursor)) g.cursor = g.view.holes[0].name;
+  draw();
+  recheck();
+}
+
+const pegsOn = () => g.view.holes.filter((x) => x.peg).map((x) => x.name);
+const names = (jumps) => (jumps || []).map((j) => j.text);
+const holeName = (i) => g.view.holes[i].name;
+
+function targets(from) {
+  return g.view.legal.filter((j) => holeName(j.from) === from).map((j) => holeName(j.to));
+}
+
+function jumpTo(from, to) {
+  const j = g.view.legal.find((m) => holeName(m.from) === from && holeName(m.to) === to);
+  return j ? j.text : `${from}-${to}`;
+}
+
+function clickHole(name) {
+  g.cursor = name;
+  if (g.selected && targets(g.selected).includes(name)) {
+    act({ jump: jumpTo(g.selected, name) });
+    return;
+  }
+  if (pegsOn().includes(name)) {
+    g.selected = g.selected === name ? null : name;
+    if (g.selected) {
+      const t = targets(name);
+      status(t.length ? `${name}: it can jump to ${t.join(', ')}` : `${name} has no jump`, t.length ? 'info' : 'warn');
+    }
+  } else if (g.selected) {
+    status(`${g.selected}-${name} is not a legal jump`, 'warn');
+  }
+  draw(true);
+}
+
+function scale(v) {
+  const tri = v.lattice === 'triangular';
+  const dx = tri ? 30 : 56, dy = tri ? 56 : 62;
+  return { dx, dy, w: (v.size[0] + 1) * dx + 20, hgt: (v.size[1] + 0.5) * dy + 20 };
+}
+
+function onKey(e) {
+  const holes = g.view.holes;
+  const cur = holes.find((x) => x.name === g.cursor) || holes[0];
+  const dir = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
+  if (dir) {
+    e.preventDefault();
+    // The nearest hole in that direction (a cone of 45 degrees either side).
+    let best = null, bestD = Infinity;
+    for (const x of holes) {
+      const vx = x.column - cur.column, vy = x.line - cur.line;
+      const along = vx * dir[0] + vy * dir[1];
+      const across = Math.abs(vx * dir[1] - vy * dir[0]);
+      if (along <= 0 || across > along * 1.5) continue;
+      const d = along + across * 2;
+      if (d < bestD) { bestD = d; best = x; }
+    }
+    if (best) { g.cursor = best.name; draw(true); }
+  } else if (e.key === 'Enter' || e.key === ' ') {
+    e.preventDefault();
+    clickHole(g.cursor);
+  } else if (e.key === 'Escape') { g.selected = null; draw(true); }
+}
+
+function boardSvg() {
+  const v = g.view;
+  const { dx, dy, w, hgt } = scale(v);
+  const tg = g.selected ? targets(g.selected) : [];
+  const next = v.solution && v.solution.length ? [holeName(v.solution[0].from), holeName(v.solution[0].to)] : [];
+  const svg = s('svg', { viewBox: `0 0 ${w} ${hgt}`, class: 'board peg-board', role: 'group', 'aria-label': `${v.board} board, ${v.pegs} pegs` });
+  for (const x of v.holes) {
+    const cx = 30 + x.column * dx, cy = 30 + x.line * dy;
+    const cls = ['hole'];
+    if (x.peg) cls.push('has-peg');
+    if (x.name === g.selected) cls.push('selected');
+    if (tg.includes(x.name)) cls.push('target');
+    if (next.includes(x.name)) cls.push('hinted');
+    if (x.name === v.finish) cls.push('finish');
+    if (x.name === g.cursor) cls.push('cursor');
+    svg.append(s('g', { class: cls.join(' '), 'data-hole': x.name, role: 'button', tabindex: x.name === g.cursor ? 0 : -1,
+      'aria-label': `${x.name}, ${x.peg ? 'peg' : 'empty'}${x.name === v.finish ? ', the finish' : ''}${tg.includes(x.name) ? ', a jump target' : ''}`,
+      'aria-pressed': x.name === g.selected ? 'true' : 'false',
+      onclick: () => clickHole(x.name) },
+    s('circle', { cx, cy, r: 19, class: 'ring' }),
+    x.peg ? s('circle', { cx, cy, r: 13, class: 'peg' }) : null,
+    s('text', { x: cx, y: cy + 33, 'text-anchor': 'middle', class: 'holename', text: x.name })));
+  }
+  svg.addEventListener('keydown', onKey);
+  return svg;
+}
+
+// The live indicator, as the session answers it: possible, impossible (and why), or not known yet.
+function indicator() {
+  const v = g.view;
+  const i = v.indicator;
+  const goal = v.finish_text;
+  if (v.solved) return h('p', { class: 'indicator good', id: 'solvable' }, 'Solved!');
+  if (i.state === 'possible') return h('p', { class: 'indicator good', id: 'solvable' }, `✔ ${goal}: still possible`);
+  if (i.state === 'impossible') {
+    const since = i.since === null || i.since === undefined ? '' : i.since === 0 ? ', from the start' : `, since jump ${i.since}`;
+    return h('p', { class: 'indicator bad', id: 'solvable' }, `✘ ${goal}: no longer possible (${WHY[i.why] || i.why}${since})`);
+  }
+  if (i.state === 'unknown') return h('p', { class: 'indicator', id: 'solvable' }, `? Not known: the solver gave up after ${fmt(i.nodes)} positions`);
+  return h('p', { class: 'indicator', id: 'solvable' }, '? Not known yet whether one peg can still be left');
+}
+
+const WHY = { class: 'position class', wronghole: 'the last peg is not on the finish', stuck: 'no jump left', earlier: 'lost earlier', table: 'by the complete table', search: 'the solver tried every way on' };
+
+function overText(v) {
+  if (!v.over) return null;
+  if (v.solved) return `Solved: one peg left${v.finish ? ', on ' + v.finish : ''}!`;
+  if (v.pegs === 1) return `One peg left, but not on the finish hole ${v.finish}.`;
+  return `No jump left: ${v.pegs} pegs remain.`;
+}
+
+function draw(keepFocus) {
+  if (!g || !root) return;
+  root.replaceChildren(h('h1', {}, 'Peg solitaire'));
+  root.append(h('details', { class: 'setup', open: !g.view }, h('summary', {}, 'New game'), setupForm()));
+  if (!g.view) {
+    root.append(h('p', {}, 'A peg jumps over a neighbouring peg into the empty hole behind it, and the peg jumped over is removed. Leave one peg.'), button('Import a save file…', importSave));
+    return;
+  }
+  const v = g.view;
+  const over = overText(v);
+  const info = h('section', { class: 'panel', 'aria-label': 'Game' },
+    h('p', { class: 'big', id: 'pegs-left' }, `${v.pegs} pegs left`),
+    indicator(),
+    over ? h('div', { class: 'gameover', role: 'alert' }, over) : null,
+    v.solution && v.solution.length ? h('p', { class: 'solution' }, 'Solution from here: ', names(v.solution).join(' ')) : null,
+    h('p', { class: 'moves' }, 'Jumps: ', v.moves.length ? names(v.moves).join(' ') : 'none yet'),
+    h('p', {}, `${v.description}: ${v.holes.length} holes; ${v.start_text}; finish: ${v.finish_text}.`),
+    v.table_note ? h('p', { class: 'note' }, v.table_note) : null);
+  const controls = h('div', { class: 'controls', role: 'toolbar', 'aria-label': 'Game actions' },
+    button('Undo', () => { stopAuto(); act('undo'); }, { disabled: !v.can_undo, id: 'undo' }),
+    button('Redo', () => { stopAuto(); act('redo'); }, { disabled: !v.can_redo, id: 'redo' }),
+    button('Restart', () => { stopAuto(); act('restart'); }, { disabled: !v.moves.length, id: 'restart' }),
+    button('Show me a solution', () => act('solution'), { disabled: v.over, id: 'show-solution' }),
+    button('Play the next jump', () => act('step'), { disabled: v.over, id: 'step' }),
+    button(g.auto ? 'Stop' : 'Play it all', () => {
+      if (g.auto) { stopAuto(); draw(); return; }
+      g.auto = setInterval(async () => {
+        if (!g || g.view.over) { stopAuto(); if (g) draw(); return; }
+        if (document.body.classList.contains('busy')) return;
+        const a = await act('step');
+        if (!a || a.tone === 'warn') stopAuto();
+      }, 400);
+      draw();
+    }, { disabled: v.over, id: 'play-all' }),
+    button('Export', () => exportGame('peg', g.save), { id: 'export' }),
+    button('Import…', importSave));
+  const typed = h('form', { class: 'typed', onsubmit: (e) => {
+    e.preventDefault();
+    const t = e.target.elements.jump.value.trim();
+    if (t) act({ jump: t });
+    e.target.reset();
+  } }, h('label', { for: 'jump' }, 'Type a jump '), h('input', { id: 'jump', name: 'jump', placeholder: 'd2-d4', autocomplete: 'off', size: 8 }), h('button', { type: 'submit' }, 'Jump'));
+  root.append(h('div', { class: 'play' }, h('div', {}, boardSvg(), typed), info), controls);
+  if (keepFocus) { const el = root.querySelector(`[data-hole="${g.cursor}"]`); if (el) el.focus(); }
+}
+
+async function importSave() {
+  try {
+    const { game, save } = await pickSave();
+    if (game !== 'peg') throw new Error(`that file holds a ${game} game; open it from the ${game} page or the title page`);
+    stopAuto();
+    await busy(async () => apply(await session('peg', save, 'view')));
+  } catch (e) { status(e.message, 'error'); }
+}
+
+// ----- The analysis page: count a board level by level.
+export async function renderAnalysis(main) {
+  boards = (await busy(() => api('peg/boards'))) || [];
+  main.append(h('h1', {}, 'Peg solitaire: counting every position'));
+  main.append(h('p', {}, 'Every position reachable from the start, level by level (by pegs left), with the exact number of paths to it. The server counts boards it can finish in a few seconds (the English board, the triangle, small layouts); the bigger ones are for `boardlab peg count`.'));
+  const out = h('div', { id: 'count-out' });
+  const form = h('form', { class: 'options', onsubmit: async (e) => {
+    e.preventDefault();
+    const d = new FormData(form);
+    const problem = { board: d.get('board') };
+    const start = String(d.get('start') || '').split(/[\s,]+/).filter(Boolean);
+    if (start.length) problem.start = start;
+    const fin = String(d.get('finish') || '').trim();
+    if (fin) problem.finish = fin;
+    out.replaceChildren(h('p', {}, 'Counting…'));
+    const c = await busy(() => api('peg/count', { problem }));
+    out.replaceChildren();
+    if (c) { showCount(out, c); status(`Counted in ${(c.elapsed_ms / 1000).toFixed(2)} s${c.cached ? ' (from the server\'s cache)' : ''}.`, 'good'); }
+    else out.append(h('p', {}, 'No count.'));
+  } },
+  select('Board', 'board', boards.map((b) => [b.name, `${b.name} (${b.holes} holes)`]), 'triangle'),
+  h('label', { class: 'field', for: 'c-start' }, h('span', {}, 'Empty at the start'), h('input', { id: 'c-start', name: 'start', placeholder: 'the standard vacancy' })),
+  h('label', { class: 'field', for: 'c-finish' }, h('span', {}, 'Finish on'), h('input', { id: 'c-finish', name: 'finish', placeholder: 'anywhere' })),
+  h('button', { type: 'submit', class: 'primary', id: 'count' }, 'Count'));
+  main.append(form, out);
+}
+
+function showCount(out, c) {
+  const levels = c.levels;
+  const max = Math.max(...levels.map((l) => l.positions));
+  const W = 640, H = 260, pad = 50;
+  const bw = (W - pad - 10) / levels.length;
+  const log = (x) => (x > 0 ? Math.log10(x) : 0);
+  const top = Math.max(1, Math.ceil(log(max)));
+  const chart = s('svg', { viewBox: `0 0 ${W} ${H + 30}`, class: 'chart', role: 'img', 'aria-label': `Positions per level, log scale, largest ${fmt(max)}` });
+  for (let k = 0; k <= top; k++) {
+    const y = H - (k / top) * (H - 20);
+    chart.append(s('line', { x1: pad, x2: W - 10, y1: y, y2: y, class: 'gridline' }), s('text', { x: pad - 6, y: y + 4, 'text-anchor': 'end', class: 'axis', text: '1e' + k }));
+  }
+  levels.forEach((l, i) => {
+    const hgt = (log(l.positions) / top) * (H - 20);
+    const x = pad + i * bw;
+    chart.append(s('rect', { x: x + 1, y: H - hgt, width: Math.max(1, bw - 2), height: hgt, class: 'bar' }, s('title', { text: `${l.pegs} pegs: ${fmt(l.positions)} positions` })));
+    chart.append(s('text', { x: x + bw / 2, y: H + 16, 'text-anchor': 'middle', class: 'axis', text: l.pegs }));
+  });
+  chart.append(s('text', { x: W / 2, y: H + 30, 'text-anchor': 'middle', class: 'axis', text: 'pegs left (positions on a log scale)' }));
+  const table = h('table', { class: 'counts' },
+    h('caption', {}, `${c.board}, empty ${c.vacancies.join(' ')}, finish ${c.finish || 'anywhere'}; ${c.symmetries} symmetries`),
+    h('thead', {}, h('tr', {}, ['pegs', 'positions', 'up to symmetry', 'paths (full tree)', 'paths (normal tree)', 'dead ends'].map((t) => h('th', { scope: 'col' }, t)))),
+    h('tbody', {}, levels.map((l) => h('tr', {}, h('th', { scope: 'row' }, l.pegs), [l.positions, l.classes, l.paths_full, l.paths_normal, l.dead_ends].map((x) => h('td', {}, fmt(x)))))));
+  out.append(chart, table,
+    h('p', {}, `Reachable positions: ${fmt(c.positions)} (${fmt(c.classes)} up to symmetry). Complete games: ${fmt(c.games_full)} (normal tree ${fmt(c.games_normal)}). Solutions: ${fmt(c.solutions_full)} (normal tree ${fmt(c.solutions_normal)}).`));
+}

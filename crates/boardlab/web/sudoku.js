@@ -1,0 +1,244 @@
+// Sudoku: new puzzles by difficulty, the classic shuffle or a pasted one; digits by click or keyboard; corner
+// and centre pencil marks, automatic candidates; same-digit highlighting; conflicts; explained hints; check,
+// solution, timer, cells left and mistakes; the grid as an 81-character line. The game is play's SudokuSession on
+// the server (the terminal's); the page keeps its save file and draws its view.
+import { session } from './api.js';
+import { h, status, select, button, busy } from './ui.js';
+import { loadGame, saveGame, exportGame, pickSave, forgetGame } from './store.js';
+
+let g = null;
+let root = null;
+let tick = null;
+
+const cellName = (i) => `r${Math.floor(i / 9) + 1}c${(i % 9) + 1}`;
+// A mark mask (bit d-1 for digit d) as its digits.
+const bits = (m) => [1, 2, 3, 4, 5, 6, 7, 8, 9].filter((d) => m & (1 << (d - 1)));
+const line81 = (a) => a.map((d) => (d ? String(d) : '.')).join('');
+
+export async function render(main) {
+  root = main;
+  g = { save: null, view: null, cursor: 40, mode: 'digit', started: Date.now(), base: 0 };
+  const saved = loadGame('sudoku');
+  if (saved) {
+    await busy(async () => apply(await session('sudoku', saved, 'view'), true));
+    if (!g.view) { forgetGame('sudoku'); status('The saved sudoku could not be read and was dropped.', 'warn'); }
+  }
+  draw();
+  tick = setInterval(() => {
+    if (!g || !g.view || g.view.end) return;
+    const t = document.getElementById('timer');
+    if (t) t.textContent = clock(elapsed());
+  }, 1000);
+  const key = (e) => onKey(e);
+  document.addEventListener('keydown', key);
+  const save = () => { if (g && g.save) { g.save.state.elapsed_ms = elapsed(); saveGame('sudoku', g.save); } };
+  window.addEventListener('pagehide', save);
+  return () => { save(); clearInterval(tick); document.removeEventListener('keydown', key); window.removeEventListener('pagehide', save); g = null; };
+}
+
+function elapsed() {
+  if (!g || !g.view) return 0;
+  if (g.view.end) return g.base;
+  return g.base + (Date.now() - g.started);
+}
+
+function clock(ms) {
+  const t = Math.floor(ms / 1000);
+  const m = Math.floor(t / 60), sec = t % 60;
+  return `${m}:${String(sec).padStart(2, '0')}`;
+}
+
+async function act(action) {
+  if (!g.save) return null;
+  g.save.state.elapsed_ms = elapsed();
+  const ans = await busy(() => session('sudoku', g.save, action));
+  if (ans) apply(ans);
+  return ans;
+}
+
+function apply(ans, quiet) {
+  if (!g) return;
+  const first = !g.view;
+  g.save = ans.save;
+  g.view = ans.view;
+  if (first) g.cursor = ans.view.cursor;
+  g.base = ans.view.elapsed_ms || 0;
+  g.started = Date.now();
+  saveGame('sudoku', g.save);
+  if (!quiet || ans.message) status(ans.message, ans.tone);
+  draw();
+}
+
+function newForm() {
+  const setup = (g.save && g.save.state.setup) || { mode: 'graded', difficulty: 'easy', symmetry: '180', hide: 27 };
+  const err = h('p', { class: 'error', id: 'paste-error', role: 'alert' });
+  const form = h('form', { class: 'options', 'aria-label': 'New puzzle', onsubmit: async (e) => {
+    e.preventDefault();
+    const d = new FormData(form);
+    const pasted = String(d.get('puzzle') || '').trim();
+    let spec;
+    if (d.get('mode') === 'pasted') {
+      if (!pasted) { err.textContent = 'Paste a puzzle first: 81 characters, or 9 lines of 9.'; return; }
+      spec = { puzzle: pasted };
+    } else if (d.get('mode') === 'classic') spec = { mode: 'classic', hide: Number(d.get('hide')) };
+    else spec = { mode: 'graded', difficulty: d.get('difficulty'), symmetry: d.get('symmetry') };
+    err.textContent = '';
+    try {
+      document.body.classList.add('busy');
+      const ans = await session('sudoku', null, { new: spec });
+      apply(ans);
+    } catch (x) {
+      err.textContent = x.message;
+      status(x.message, 'error');
+    } finally { document.body.classList.remove('busy'); }
+  } },
+  select('Puzzle', 'mode', [['graded', 'a new puzzle of a difficulty'], ['classic', 'the classic shuffle (ZX-81)'], ['pasted', 'a pasted puzzle']], setup.mode === 'classic' ? 'classic' : 'graded'),
+  select('Difficulty', 'difficulty', ['beginner', 'easy', 'medium', 'hard', 'expert'].map((x) => [x, x]), setup.difficulty),
+  select('Symmetry', 'symmetry', [['180', 'half turn'], ['90', 'quarter turn'], ['mirror', 'mirror'], ['diagonal', 'diagonal'], ['none', 'none']], setup.symmetry),
+  h('label', { class: 'field', for: 'opt-hide' }, h('span', {}, 'Classic: cells hidden'), h('input', { id: 'opt-hide', name: 'hide', type: 'number', min: 0, max: 64, value: setup.hide || 27 })),
+  h('label', { class: 'field wide', for: 'opt-puzzle' }, h('span', {}, 'Pasted puzzle'), h('textarea', { id: 'opt-puzzle', name: 'puzzle', rows: 4, cols: 30, spellcheck: 'false', placeholder: '4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......' })),
+  h('button', { type: 'submit', class: 'primary', id: 'sudoku-new' }, 'New puzzle'), err);
+  return form;
+}
+
+function onKey(e) {
+  if (!g || !g.view || e.target.closest('input, textarea, select')) return;
+  const k = e.key;
+  const c = g.cursor;
+  const move = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -9, ArrowDown: 9 }[k];
+  if (move !== undefined) {
+    e.preventDefault();
+    let n = c + move;
+    if (k === 'ArrowLeft' && c % 9 === 0) n = c + 8;
+    if (k === 'ArrowRight' && c % 9 === 8) n = c - 8;
+    g.cursor = (n + 81) % 81;
+    draw(true);
+    return;
+  }
+  const digit = /^Digit([1-9])$/.exec(e.code);
+  if (digit || /^[1-9]$/.test(k)) {
+    const d = digit ? Number(digit[1]) : Number(k);
+    e.preventDefault();
+    if (e.ctrlKey || e.altKey || g.mode === 'centre') act({ mark: { cell: c, digit: d, kind: 'centre' } });
+    else if (e.shiftKey || g.mode === 'corner') act({ mark: { cell: c, digit: d, kind: 'corner' } });
+    else act({ digit: { cell: c, digit: d } });
+    return;
+  }
+  if (k === 'Backspace' || k === 'Delete' || k === '0') { e.preventDefault(); act({ digit: { cell: c, digit: 0 } }); return; }
+  if (k === 'u' && !e.ctrlKey) { act('undo'); return; }
+  if (k === 'r' && !e.ctrlKey) { act('redo'); return; }
+  if (k === 'h') { act('hint'); return; }
+  if (k === 'a') { act('apply'); return; }
+  if (k === 'p') { g.mode = g.mode === 'corner' ? 'centre' : g.mode === 'centre' ? 'digit' : 'corner'; draw(true); }
+}
+
+function grid() {
+  const v = g.view;
+  const cur = v.values[g.cursor];
+  const conflicts = v.show_conflicts ? new Set(v.conflicts) : new Set();
+  const flagged = new Set(v.flagged);
+  const hint = v.hint;
+  const stepCells = new Set(hint ? hint.pattern : []);
+  const stepPlace = new Map(hint ? hint.place : []);
+  const stepElim = new Set(hint ? hint.remove.map((p) => p[0]) : []);
+  const table = h('div', { class: 'sgrid', role: 'grid', 'aria-label': 'Sudoku grid' });
+  for (let r = 0; r < 9; r++) {
+    const row = h('div', { role: 'row', class: 'srow' });
+    for (let c = 0; c < 9; c++) {
+      const i = r * 9 + c;
+      const given = v.givens[i] !== 0;
+      const val = v.values[i];
+      const cls = ['cell'];
+      if (given) cls.push('given');
+      if (i === g.cursor) cls.push('cursor');
+      if (val && val === cur) cls.push('same');
+      if (conflicts.has(i)) cls.push('conflict');
+      if (flagged.has(i)) cls.push('flagged');
+      if (stepCells.has(i)) cls.push('step');
+      if (stepPlace.has(i)) cls.push('step-place');
+      if (stepElim.has(i)) cls.push('step-elim');
+      if (c % 3 === 2 && c < 8) cls.push('bx');
+      if (r % 3 === 2 && r < 8) cls.push('by');
+      let label = `${cellName(i)}, `;
+      let content;
+      if (val) {
+        label += given ? `clue ${val}` : `${val}`;
+        if (conflicts.has(i)) label += ', in conflict';
+        if (flagged.has(i)) label += ', flagged';
+        content = h('span', { class: 'digit' }, String(val));
+      } else {
+        const corner = bits(v.marks[i]), centre = bits(v.centre[i]);
+        label += 'empty';
+        if (corner.length) label += `, marks ${corner.join(' ')}`;
+        if (centre.length) label += `, centre marks ${centre.join(' ')}`;
+        content = [
+          h('span', { class: 'corner' }, [1, 2, 3, 4, 5, 6, 7, 8, 9].map((d) => h('i', {}, corner.includes(d) ? String(d) : ''))),
+          centre.length ? h('span', { class: 'centre' }, centre.join('')) : null,
+        ];
+      }
+      row.append(h('div', { role: 'gridcell', class: cls.join(' '), 'data-cell': i, tabindex: i === g.cursor ? 0 : -1, 'aria-label': label,
+        'aria-selected': i === g.cursor ? 'true' : 'false', onclick: () => { g.cursor = i; draw(true); } }, content));
+    }
+    table.append(row);
+  }
+  return table;
+}
+
+function pad() {
+  const v = g.view;
+  const counts = {};
+  for (const d of v.values) if (d) counts[d] = (counts[d] || 0) + 1;
+  return h('div', { class: 'pad', role: 'group', 'aria-label': 'Digits' },
+    [1, 2, 3, 4, 5, 6, 7, 8, 9].map((d) => button(String(d), () => {
+      const c = g.cursor;
+      if (g.mode === 'digit') act({ digit: { cell: c, digit: d } });
+      else act({ mark: { cell: c, digit: d, kind: g.mode } });
+    }, { 'aria-label': `${g.mode === 'digit' ? 'digit' : g.mode + ' mark'} ${d}${counts[d] === 9 ? ', all nine placed' : ''}`, class: counts[d] === 9 ? 'done' : '', id: 'pad-' + d })),
+    button('Erase', () => act({ digit: { cell: g.cursor, digit: 0 } }), { id: 'erase' }),
+    h('div', { class: 'modes', role: 'radiogroup', 'aria-label': 'Entry mode' },
+      [['digit', 'Digit'], ['corner', 'Corner mark'], ['centre', 'Centre mark']].map(([m, t]) => h('button', { type: 'button', role: 'radio', 'aria-checked': g.mode === m ? 'true' : 'false', class: g.mode === m ? 'on' : '', onclick: () => { g.mode = m; draw(); } }, t))));
+}
+
+function draw(keepFocus) {
+  if (!g || !root) return;
+  root.replaceChildren(h('h1', {}, 'Sudoku'));
+  root.append(h('details', { class: 'setup', open: !g.view }, h('summary', {}, 'New puzzle'), newForm()));
+  if (!g.view) { root.append(button('Import a save file…', importSave)); return; }
+  const v = g.view;
+  const stats = h('div', { class: 'stats' },
+    h('span', {}, v.label),
+    h('span', {}, 'Time ', h('b', { id: 'timer' }, clock(elapsed()))),
+    h('span', {}, 'Cells left ', h('b', { id: 'cells-left' }, v.cells_left)),
+    h('span', {}, 'Mistakes ', h('b', { id: 'mistakes' }, v.mistakes)),
+    h('span', {}, 'Hints ', h('b', { id: 'hints' }, v.hints)));
+  const hint = v.hint ? h('section', { class: 'hint', 'aria-label': 'Hint' }, h('p', { id: 'hint-text' }, v.hint.text),
+    v.hint.place.length ? h('p', {}, 'Places ', v.hint.place.map(([c, d]) => `${d} in ${cellName(c)}`).join(', ')) : null,
+    v.hint.remove.length ? h('p', {}, 'Removes ', v.hint.remove.map(([c, d]) => `${d} from ${cellName(c)}`).join(', ')) : null,
+    (v.hint.place.length || v.hint.remove.length) ? button('Apply the hint', () => act('apply'), { id: 'apply-hint' }) : null) : null;
+  const over = v.end ? h('div', { class: 'gameover', role: 'alert' }, v.end === 'solved' ? `Solved in ${clock(v.elapsed_ms)} with ${v.mistakes} mistakes and ${v.hints} hints!` : 'The solution is shown.') : null;
+  const controls = h('div', { class: 'controls', role: 'toolbar', 'aria-label': 'Puzzle actions' },
+    button('Undo', () => act('undo'), { disabled: !v.can_undo, id: 'undo' }),
+    button('Redo', () => act('redo'), { disabled: !v.can_redo, id: 'redo' }),
+    button('Auto candidates', () => act('auto'), { disabled: !!v.end, id: 'auto' }),
+    button('Hint', () => act('hint'), { disabled: !!v.end, id: 'hint' }),
+    button('Check', () => act('check'), { disabled: !!v.end, id: 'check' }),
+    button('Show solution', () => { if (confirm('Show the solution and end this game?')) act('reveal'); }, { disabled: !!v.end, id: 'reveal' }),
+    h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'conflicts', checked: v.show_conflicts, onchange: (e) => act({ conflicts: e.target.checked }) }), ' Show conflicts'),
+    button('Export save', () => { g.save.state.elapsed_ms = elapsed(); exportGame('sudoku', g.save); }, { id: 'export' }),
+    button('Import…', importSave));
+  const line = h('p', { class: 'line' }, h('label', { for: 'grid-line' }, 'The grid as a line '),
+    h('input', { id: 'grid-line', readonly: true, value: line81(v.values), size: 40, onfocus: (e) => e.target.select() }),
+    button('Copy', () => { navigator.clipboard && navigator.clipboard.writeText(line81(v.values)); status('The grid is copied.'); }));
+  root.append(...[over, stats, h('div', { class: 'play' }, h('div', {}, grid(), pad()), hint), controls, line,
+    h('p', { class: 'keys' }, 'Keys: arrows move; 1-9 place a digit; Shift+digit a corner mark, Ctrl+digit a centre mark (or choose the mode); 0, Backspace or Delete erase; u undo, r redo, h hint, a applies the hint, p cycles the entry mode.')].filter(Boolean));
+  if (keepFocus) { const el = root.querySelector(`[data-cell="${g.cursor}"]`); if (el) el.focus(); }
+}
+
+async function importSave() {
+  try {
+    const { game, save } = await pickSave();
+    if (game !== 'sudoku') throw new Error(`that file holds a ${game} game; open it from the ${game} page or the title page`);
+    g.view = null;
+    await busy(async () => apply(await session('sudoku', save, 'view')));
+  } catch (e) { status(e.message, 'error'); }
+}

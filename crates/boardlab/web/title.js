@@ -1,0 +1,41 @@
+// The title page: choose a game, resume a saved one, or import a save file.
+import { h, button, status } from './ui.js';
+import { loadGame, pickSave, saveGame } from './store.js';
+import { go } from './app.js';
+
+const GAMES = [
+  { key: 'mouse', name: 'Mouse & Cats', text: 'Fox and Hounds against an engine of ten levels, the last one perfect, with the exact solution of the whole game to look at.' },
+  { key: 'peg', name: 'Peg solitaire', text: 'The English, French, triangle, diamond and Wiegleb boards or your own layout, with a live "can it still be solved?" and a solution on request. Plus counts of every position, level by level.' },
+  { key: 'sudoku', name: 'Sudoku', text: 'Graded puzzles from beginner to expert, the classic shuffled grids, or your own; pencil marks, explained hints and a timer.' },
+];
+
+function summary(key, st) {
+  if (!st) return null;
+  if (key === 'mouse') return `${(st.moves || []).length} plies played, as the ${st.options && st.options.player}, level ${st.options && st.options.level}`;
+  if (key === 'peg') return `${st.board} board, ${(st.moves || []).length} jumps played`;
+  if (key === 'sudoku') return `${st.puzzle && st.puzzle.label}${st.end ? ' (' + st.end + ')' : ''}`;
+  return null;
+}
+
+export function render(main) {
+  main.append(h('h1', {}, 'boardlab'), h('p', { class: 'lead' }, 'Three classic games and their engines, in your browser, from one program on your machine.'));
+  const list = h('div', { class: 'cards' });
+  for (const g of GAMES) {
+    const saved = loadGame(g.key);
+    const sum = summary(g.key, saved && saved.state);
+    list.append(h('section', { class: 'card', 'aria-labelledby': 'card-' + g.key },
+      h('h2', { id: 'card-' + g.key }, g.name),
+      h('p', {}, g.text),
+      h('div', { class: 'row' },
+        h('a', { href: '/' + g.key, 'data-link': true, class: 'btn primary' }, sum ? 'Resume' : 'Play'),
+        g.key === 'peg' ? h('a', { href: '/peg/analysis', 'data-link': true, class: 'btn' }, 'Analysis') : null),
+      sum ? h('p', { class: 'saved' }, 'Saved game: ' + sum) : null));
+  }
+  main.append(list, h('p', {}, button('Import a save file…', async () => {
+    try {
+      const { game, save } = await pickSave();
+      saveGame(game, save);
+      go('/' + game);
+    } catch (e) { status(e.message, 'error'); }
+  }, { id: 'import' }), ' A game saved in the terminal (press s there) plays on here, and the other way round.'));
+}
