@@ -527,6 +527,12 @@ fn round_bytes<K: TableKey>(counter: usize) -> u64 {
     (recs * std::mem::size_of::<Rec<K>>() * 5 / 4 + recs / 4 * 2 * counter) as u64
 }
 
+/// A level built with narrow or wide counters.
+enum AnyBuilt<K, N> {
+    Narrow(Built<K, N>),
+    Wide(Built<K, u128>),
+}
+
 /// The tables of a level being built, the statistics of its source level, and the step's timings.
 struct Built<K, D> {
     acc: Acc,
@@ -869,11 +875,16 @@ pub(crate) fn run<N: Counter>(
     opts: &Options<'_>,
     on_level: &mut OnLevel<'_, N>,
 ) -> Result<(Vec<Level>, u128, u128), CountError> {
-    if k.holes as u32 <= NARROW_KEY_BITS {
+    if narrow_keys(k) {
         run_with::<N, u32>(k, starts, finish_key, opts, on_level)
     } else {
         run_with::<N, u64>(k, starts, finish_key, opts, on_level)
     }
+}
+
+/// Whether a board's levels are built with 32-bit keys in tables and records (see [`NARROW_KEY_BITS`]).
+pub(crate) fn narrow_keys(k: &Kernel) -> bool {
+    k.holes as u32 <= NARROW_KEY_BITS
 }
 
 fn run_with<N: Counter, K: TableKey>(
@@ -883,55 +894,167 @@ fn run_with<N: Counter, K: TableKey>(
     opts: &Options<'_>,
     on_level: &mut OnLevel<'_, N>,
 ) -> Result<(Vec<Level>, u128, u128), CountError> {
-    let bits = k.holes as u32;
-    // With 32-bit keys, a key's bits inside its partition must fit: at least this many partition bits.
-    let min_pbits = if K::fits(64) {
-        0
-    } else {
-        bits.saturating_sub(31)
-    };
-    let mixer = Mixer::new(bits);
-    let one = N::from_u128(1).ok_or(CountError::Overflow { pegs: 0 })?;
-    let first: Vec<Slot<N>> = starts
-        .iter()
-        .map(|&s| Slot {
-            h: mixer.mix(k.normalize(s).0),
-            full: one,
-            norm: one,
-        })
-        .collect();
-    let mut pegs = starts.first().map_or(0, |s| s.count_ones());
-    let mut level: AnyFrozen<N> = AnyFrozen::Narrow(Frozen::from_entries(bits, first));
+    let mut walk = Walk::<N, K>::new(k, starts, finish_key)?;
     let mut levels: Vec<Level> = Vec::new();
     let (mut sol_full, mut sol_normal) = (0u128, 0u128);
-    let mut hist: Vec<usize> = Vec::new();
     let limit = opts.max_levels.unwrap_or(usize::MAX);
-    let mut classes_so_far = 0u64;
-    let pool: Pool<K, N> = Pool::new();
-    let wide_pool: Pool<K, u128> = Pool::new();
-    while level.len() > 0 && levels.len() < limit {
-        on_level(pegs, &level)?;
-        hist.push(level.len());
-        let last = levels.len() + 1 == limit
-            || (!k.reverse && pegs <= 1)
-            || (k.reverse && pegs as usize >= k.holes);
-        let expected = if last { 0 } else { estimate(&hist) };
+    while walk.len() > 0 && levels.len() < limit {
+        on_level(walk.pegs(), walk.level())?;
+        let last = levels.len() + 1 == limit || walk.at_end();
+        let step = walk.step(opts, !last, false)?;
+        sol_full = add(sol_full, step.sol_full, step.level.pegs)?;
+        sol_normal = add(sol_normal, step.sol_normal, step.level.pegs)?;
+        if let Some(p) = opts.progress {
+            p(&step.level);
+        }
+        levels.push(step.level);
+    }
+    Ok((levels, sol_full, sol_normal))
+}
+
+/// What one [`Walk::step`] found: the statistics of the level expanded, its solutions (at one peg), and the
+/// level itself when it was asked for.
+pub(crate) struct Stepped<N> {
+    pub level: Level,
+    pub sol_full: u128,
+    pub sol_normal: u128,
+    pub source: Option<AnyFrozen<N>>,
+}
+
+/// A level-by-level enumeration, one level at a time: the current level (classes and their counters), and
+/// the memory kept from level to level. [`Walk::step`] expands the current level into the next. Forward
+/// (jumps) or backward (jumps taken back) as the kernel says.
+pub(crate) struct Walk<'a, N: Counter, K: TableKey> {
+    k: &'a Kernel,
+    mixer: Mixer,
+    /// With 32-bit keys, a key's bits inside its partition must fit: at least this many partition bits.
+    min_pbits: u32,
+    finish_key: Option<u64>,
+    pegs: u32,
+    level: AnyFrozen<N>,
+    /// The sizes of the levels so far (for the estimate of the next).
+    hist: Vec<usize>,
+    classes_so_far: u64,
+    pool: Pool<K, N>,
+    wide_pool: Pool<K, u128>,
+}
+
+impl<'a, N: Counter, K: TableKey> Walk<'a, N, K> {
+    /// A walk from the positions `starts` (all with the same number of pegs), each with path counts of one.
+    pub fn new(
+        k: &'a Kernel,
+        starts: &[u64],
+        finish_key: Option<u64>,
+    ) -> Result<Walk<'a, N, K>, CountError> {
+        let mixer = Mixer::new(k.holes as u32);
+        let one = N::from_u128(1).ok_or(CountError::Overflow { pegs: 0 })?;
+        let first: Vec<Slot<N>> = starts
+            .iter()
+            .map(|&s| Slot {
+                h: mixer.mix(k.normalize(s).0),
+                full: one,
+                norm: one,
+            })
+            .collect();
+        let pegs = starts.first().map_or(0, |s| s.count_ones());
+        let level = Frozen::from_entries(k.holes as u32, first);
+        Ok(Walk::from_level(k, level, pegs, finish_key))
+    }
+
+    /// A walk from a stored level (normalized with the kernel's group) of positions with `pegs` pegs.
+    pub fn from_level(
+        k: &'a Kernel,
+        level: Frozen<N>,
+        pegs: u32,
+        finish_key: Option<u64>,
+    ) -> Walk<'a, N, K> {
+        let bits = k.holes as u32;
+        let min_pbits = if K::fits(64) {
+            0
+        } else {
+            bits.saturating_sub(31)
+        };
+        Walk {
+            k,
+            mixer: Mixer::new(bits),
+            min_pbits,
+            finish_key,
+            pegs,
+            level: AnyFrozen::Narrow(level),
+            hist: Vec::new(),
+            classes_so_far: 0,
+            pool: Pool::new(),
+            wide_pool: Pool::new(),
+        }
+    }
+
+    /// Number of pegs of the current level.
+    pub fn pegs(&self) -> u32 {
+        self.pegs
+    }
+
+    /// The current level.
+    pub fn level(&self) -> &AnyFrozen<N> {
+        &self.level
+    }
+
+    /// Number of classes of the current level.
+    pub fn len(&self) -> usize {
+        self.level.len()
+    }
+
+    /// The current level, ending the walk.
+    pub fn into_level(self) -> AnyFrozen<N> {
+        self.level
+    }
+
+    /// Replace the current level (for example by a part of it), keeping the walk's memory.
+    pub fn set_level(&mut self, level: AnyFrozen<N>) {
+        let old = std::mem::replace(&mut self.level, level);
+        recycle(old, &self.pool, &self.wide_pool);
+    }
+
+    /// Bytes held by the walk: the current level and the memory kept for the levels to come.
+    pub fn bytes(&self) -> u64 {
+        self.level.bytes() + self.pool.bytes() + self.wide_pool.bytes()
+    }
+
+    /// Whether the current level is the last one a walk can have (one peg forward, a full board backward).
+    pub fn at_end(&self) -> bool {
+        (!self.k.reverse && self.pegs <= 1)
+            || (self.k.reverse && self.pegs as usize >= self.k.holes)
+    }
+
+    /// Expand the current level: its statistics, and (with `emit`) the next level, which becomes the current
+    /// one. With `keep`, the level expanded is handed back instead of being recycled.
+    pub fn step(
+        &mut self,
+        opts: &Options<'_>,
+        emit: bool,
+        keep: bool,
+    ) -> Result<Stepped<N>, CountError> {
+        let k = self.k;
+        let pegs = self.pegs;
+        let bits = k.holes as u32;
+        self.hist.push(self.level.len());
+        let last = !emit;
+        let expected = if last { 0 } else { estimate(&self.hist) };
         let ctx = Ctx {
             k,
-            mixer,
+            mixer: self.mixer,
             pegs,
-            finish_key,
-            out: Layout::for_size(bits, expected, PART_TARGET, min_pbits),
-            emit: !last,
+            finish_key: self.finish_key,
+            out: Layout::for_size(bits, expected, PART_TARGET, self.min_pbits),
+            emit,
         };
         let mut step = StepStats {
             pegs,
-            sources: level.len() as u64,
+            sources: self.level.len() as u64,
             expected: expected as u64,
             ..StepStats::default()
         };
         if let Some(limit) = opts.max_memory {
-            let (slot, counter) = match level {
+            let (slot, counter) = match self.level {
                 AnyFrozen::Narrow(_) => (
                     std::mem::size_of::<K>() + 2 * std::mem::size_of::<N>(),
                     std::mem::size_of::<N>(),
@@ -945,8 +1068,9 @@ fn run_with<N: Counter, K: TableKey>(
             // the peaks come within 3% below the estimates).
             let tables = (expected as f64 / INIT_LOAD * 1.07) as u64 * slot as u64;
             let bufs = if last { 0 } else { round_bytes::<K>(counter) };
-            let (held_t, held_b) = pool.held();
-            let (wide_t, wide_b) = wide_pool.held();
+            let (held_t, held_b) = self.pool.held();
+            let (wide_t, wide_b) = self.wide_pool.held();
+            let level = &self.level;
             let per_class = level.bytes() as f64 / level.len().max(1) as f64;
             let frozen = level.bytes().max((expected as f64 * per_class) as u64);
             let needed =
@@ -958,44 +1082,56 @@ fn run_with<N: Counter, K: TableKey>(
                     pegs: next_pegs(k, pegs),
                     needed,
                     limit,
-                    classes_so_far: classes_so_far + level.len() as u64,
+                    classes_so_far: self.classes_so_far + self.level.len() as u64,
                 });
             }
         }
         let t = std::time::Instant::now();
         // Classes known when a step stops: the levels expanded, and the one being expanded.
-        let src_len = level.len() as u64;
+        let known = self.classes_so_far + self.level.len() as u64;
         let fix = |e: StepError| match e {
             StepError::Narrow => CountError::Overflow {
                 pegs: next_pegs(k, pegs),
             },
-            StepError::Fatal(e) => fix_mem(e, classes_so_far + src_len),
+            StepError::Fatal(e) => fix_mem(e, known),
         };
-        let (acc, next) = match &level {
-            AnyFrozen::Narrow(src) => match build::<K, N, N>(&ctx, src, expected, opts, &pool) {
-                Ok(b) => {
-                    recycle(level, &pool, &wide_pool);
-                    let (acc, next) = b.freeze(ctx.out, &pool, &mut step);
-                    (acc, AnyFrozen::Narrow(next))
-                }
+        let (pool, wide_pool) = (&self.pool, &self.wide_pool);
+        let built = match &self.level {
+            AnyFrozen::Narrow(src) => match build::<K, N, N>(&ctx, src, expected, opts, pool) {
+                Ok(b) => AnyBuilt::Narrow(b),
                 Err(StepError::Narrow) => {
                     step.rebuilt_wide = true;
-                    let b =
-                        build::<K, N, u128>(&ctx, src, expected, opts, &wide_pool).map_err(fix)?;
-                    recycle(level, &pool, &wide_pool);
-                    let (acc, next) = b.freeze(ctx.out, &wide_pool, &mut step);
-                    (acc, AnyFrozen::Wide(next))
+                    AnyBuilt::Wide(
+                        build::<K, N, u128>(&ctx, src, expected, opts, wide_pool).map_err(fix)?,
+                    )
                 }
                 Err(e) => return Err(fix(e)),
             },
-            AnyFrozen::Wide(src) => {
-                let b =
-                    build::<K, u128, u128>(&ctx, src, expected, opts, &wide_pool).map_err(fix)?;
-                recycle(level, &pool, &wide_pool);
-                let (acc, next) = b.freeze(ctx.out, &wide_pool, &mut step);
+            AnyFrozen::Wide(src) => AnyBuilt::Wide(
+                build::<K, u128, u128>(&ctx, src, expected, opts, wide_pool).map_err(fix)?,
+            ),
+        };
+        // The level expanded is given back (or recycled) before the next is frozen, so that freezing can
+        // reuse its memory.
+        let empty = AnyFrozen::Narrow(Frozen::empty(bits));
+        let source = std::mem::replace(&mut self.level, empty);
+        let source = if keep {
+            Some(source)
+        } else {
+            recycle(source, &self.pool, &self.wide_pool);
+            None
+        };
+        let (acc, next) = match built {
+            AnyBuilt::Narrow(b) => {
+                let (acc, next) = b.freeze(ctx.out, &self.pool, &mut step);
+                (acc, AnyFrozen::Narrow(next))
+            }
+            AnyBuilt::Wide(b) => {
+                let (acc, next) = b.freeze(ctx.out, &self.wide_pool, &mut step);
                 (acc, AnyFrozen::Wide(next))
             }
         };
+        self.level = next;
         let stats = Level {
             pegs,
             positions: acc.positions,
@@ -1009,24 +1145,22 @@ fn run_with<N: Counter, K: TableKey>(
             finishable: None,
             finishable_classes: None,
         };
-        classes_so_far += acc.classes;
+        self.classes_so_far += acc.classes;
         if let Some(sink) = opts.stats {
             step.records = acc.records;
-            step.next_classes = next.len() as u64;
-            step.next_bytes = next.bytes();
+            step.next_classes = self.level.len() as u64;
+            step.next_bytes = self.level.bytes();
             step.total_secs = t.elapsed().as_secs_f64();
             sink(&step);
         }
-        sol_full = add(sol_full, acc.sol_full, pegs)?;
-        sol_normal = add(sol_normal, acc.sol_normal, pegs)?;
-        if let Some(p) = opts.progress {
-            p(&stats);
-        }
-        levels.push(stats);
-        level = next;
-        pegs = next_pegs(k, pegs);
+        self.pegs = next_pegs(k, pegs);
+        Ok(Stepped {
+            level: stats,
+            sol_full: acc.sol_full,
+            sol_normal: acc.sol_normal,
+            source,
+        })
     }
-    Ok((levels, sol_full, sol_normal))
 }
 
 /// Give the memory of a level no longer needed to the pool of its counter type.

@@ -431,7 +431,7 @@ impl<'a> SelfDual<'a> {
 }
 
 /// The keys of a level, without counters.
-fn keys_only<N: Counter>(level: &AnyFrozen<N>) -> KeyLevel {
+pub(crate) fn keys_only<N: Counter>(level: &AnyFrozen<N>) -> KeyLevel {
     fn of<C: Counter>(l: &Frozen<C>) -> KeyLevel {
         let parts = l
             .parts

@@ -905,6 +905,14 @@ pub(crate) struct Frozen<C> {
 }
 
 impl<C: Counter> Frozen<C> {
+    /// An empty level.
+    pub fn empty(bits: u32) -> Frozen<C> {
+        Frozen {
+            layout: Layout::for_size(bits, 0, PART_TARGET, 0),
+            parts: Vec::new(),
+        }
+    }
+
     /// A level from entries in any order (for the first level).
     pub fn from_entries(bits: u32, mut entries: Vec<Slot<C>>) -> Frozen<C> {
         entries.sort_unstable_by_key(|e| e.h);
