@@ -302,15 +302,24 @@ fn expand<K: TableKey, S: Counter, D: Counter>(
         }
         let td = D::from_u128(tw).ok_or(StepError::Narrow)?;
         let nd = D::from_u128(nw).ok_or(StepError::Narrow)?;
+        let slack = k.prune.as_ref().map(|p| p.slack(key));
         let mut n = 0;
         for (wi, &word) in legal.iter().enumerate() {
             let mut bits = word;
             while bits != 0 {
                 let j = wi * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
+                if let (Some(slack), Some(p)) = (slack, &k.prune)
+                    && p.delta[j] > slack
+                {
+                    continue;
+                }
                 succ[n] = k.min_successor(&imgs, j);
                 n += 1;
             }
+        }
+        if n == 0 {
+            continue;
         }
         acc.records += emit_sorted(ctx, w, &mut succ[..n], td, nd)?;
     }
@@ -424,6 +433,10 @@ fn expand_avx512<K: TableKey, S: Counter, D: Counter, M: MoveId>(
         if n == 0 || !ctx.emit {
             continue;
         }
+        let n = k.prune_moves(key, &mut moves, n);
+        if n == 0 {
+            continue;
+        }
         let td = D::from_u128(tw).ok_or(StepError::Narrow)?;
         let nd = D::from_u128(nw).ok_or(StepError::Narrow)?;
         // Normal forms of the successors, eight at a time: lane `i` of the result is the successor by move
@@ -482,6 +495,135 @@ fn expand_avx512<K: TableKey, S: Counter, D: Counter, M: MoveId>(
     Ok(())
 }
 
+/// [`expand`] hand-written for AVX2 (CPUs without AVX-512). Per class: its images and the neighbour bits of
+/// its holes, one cache line of a table per four bits of the position (one pass over them for both on the
+/// square lattice); then its successors straight from the bit masks of legal moves, four at a time (the XOR
+/// of the class's images with the move's, each reduced to its minimum in one transposing step). A class that
+/// no symmetry but the identity brings within six holes of itself cannot reach one class by two jumps, so its
+/// successors are emitted as they come, unsorted; keys-only levels (no counters) never sort.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
+fn expand_avx2<K: TableKey, S: Counter, D: Counter>(
+    ctx: &Ctx<'_>,
+    src: Reader<'_, S>,
+    w: &mut Worker<K, D>,
+) -> Result<(), StepError> {
+    use std::arch::x86_64::*;
+
+    use crate::kernel::avx2;
+    let k = ctx.k;
+    let keys_only = std::mem::size_of::<D>() == 0;
+    let one_pass = !k.nib_both.is_empty();
+    let ndirs = k.dirs.len();
+    let rows = k.rows;
+    let prune = k.prune.as_ref();
+    let top = _mm256_set1_epi64x(i64::MAX);
+    let mut acc = w.acc;
+    let mut vals = [0u64; 256 + 4];
+    let mut moves = [0u8; 256];
+    let mut legal = [0u64; 8];
+    for (h, full, norm) in src {
+        let key = ctx.mixer.unmix(h);
+        let kv = _mm256_set1_epi64x(key as i64);
+        let im: [__m256i; 4] = if one_pass {
+            let [a, b, over, to] = avx2::images_dirs(k, key);
+            legal[..4].copy_from_slice(&avx2::legal4(k.reverse, kv, over, to, &k.dir_valid[0]));
+            [a, b, top, top]
+        } else {
+            for (g, valid) in k.dir_valid.iter().enumerate() {
+                let [over, to] = avx2::dirs(k, g, key);
+                legal[4 * g..4 * g + 4]
+                    .copy_from_slice(&avx2::legal4(k.reverse, kv, over, to, valid));
+            }
+            avx2::images(k, key)
+        };
+        let dead = legal[..ndirs].iter().all(|&l| l == 0);
+        let (tw, nw) = (full.to_u128(), norm.to_u128());
+        if keys_only {
+            acc.classes += 1;
+        } else {
+            let fixed = avx2::fixed(k, &im, key);
+            let size = u64::from(k.class_sizes[fixed as usize]);
+            tally(ctx, &mut acc, key, size, tw, nw, dead)?;
+        }
+        if dead || !ctx.emit {
+            continue;
+        }
+        // The legal moves as indices (bytes), direction by direction; then without those the pruning test
+        // drops.
+        let mut n = 0usize;
+        for (d, dir) in k.dirs.iter().enumerate() {
+            let mut bits = legal[d];
+            while bits != 0 {
+                let x = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                // `n` is below the number of jumps, at most 256: inside `moves`.
+                moves[n & 255] = dir.ids8[x & 63];
+                n += 1;
+            }
+        }
+        if prune.is_some() {
+            n = k.prune_moves(key, &mut moves, n);
+        }
+        // The successors' normal forms, four at a time (the last group's lanes past `n` are not used: the
+        // entries after the moves are valid indices, left from earlier classes or zero).
+        let mut g = 0usize;
+        while g < n {
+            let line = |i: usize| &k.move_images[usize::from(moves[(g + i) & 255]) * rows];
+            // SAFETY: reads the eight `u64` of a move's images; writes four `u64` inside `vals`.
+            unsafe {
+                let succ = |l: &[u64; LANES]| {
+                    avx2::min64(
+                        _mm256_xor_si256(im[0], _mm256_loadu_si256(l.as_ptr().cast())),
+                        _mm256_xor_si256(im[1], _mm256_loadu_si256(l.as_ptr().add(4).cast())),
+                    )
+                };
+                let mut batch = [succ(line(0)), succ(line(1)), succ(line(2)), succ(line(3))];
+                if rows == 2 {
+                    for (i, b) in batch.iter_mut().enumerate() {
+                        let l = &k.move_images[usize::from(moves[(g + i) & 255]) * rows + 1];
+                        *b = avx2::min64(
+                            *b,
+                            avx2::min64(
+                                _mm256_xor_si256(im[2], _mm256_loadu_si256(l.as_ptr().cast())),
+                                _mm256_xor_si256(
+                                    im[3],
+                                    _mm256_loadu_si256(l.as_ptr().add(4).cast()),
+                                ),
+                            ),
+                        );
+                    }
+                }
+                _mm256_storeu_si256(vals.as_mut_ptr().add(g).cast(), avx2::reduce4(&batch));
+            }
+            g += 4;
+        }
+        if n == 0 {
+            continue;
+        }
+        if keys_only {
+            for &v in &vals[..n] {
+                w.emit(ctx, v, 0);
+            }
+            acc.records += n as u64;
+            continue;
+        }
+        let td = D::from_u128(tw).ok_or(StepError::Narrow)?;
+        let nd = D::from_u128(nw).ok_or(StepError::Narrow)?;
+        if avx2::near_symmetric(k, &im, key) {
+            acc.records += emit_sorted(ctx, w, &mut vals[..n], td, nd)?;
+            continue;
+        }
+        let src = w.source(td, nd);
+        for &v in &vals[..n] {
+            w.emit(ctx, v, src);
+        }
+        acc.records += n as u64;
+    }
+    w.acc = acc;
+    Ok(())
+}
+
 fn expand_dispatch<K: TableKey, S: Counter, D: Counter>(
     portable: bool,
     ctx: &Ctx<'_>,
@@ -498,6 +640,11 @@ fn expand_dispatch<K: TableKey, S: Counter, D: Counter>(
                 expand_avx512::<K, S, D, u32>(ctx, src, w)
             }
         };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if !portable && ctx.k.avx2_ok() && ctx.k.dgroups <= 2 {
+        // SAFETY: `avx2_ok` checked that the CPU has the features `expand_avx2` is compiled for.
+        return unsafe { expand_avx2(ctx, src, w) };
     }
     let _ = portable;
     expand(ctx, src, w)
@@ -934,6 +1081,10 @@ pub(crate) struct Walk<'a, N: Counter, K: TableKey> {
     level: AnyFrozen<N>,
     /// The sizes of the levels so far (for the estimate of the next).
     hist: Vec<usize>,
+    /// Classes of the last level built per class expanded, when the level was then replaced by a part of it
+    /// ([`Walk::set_level`]): the estimate of the next level for a walk whose levels are cut down.
+    growth: Option<f64>,
+    restricted: bool,
     classes_so_far: u64,
     pool: Pool<K, N>,
     wide_pool: Pool<K, u128>,
@@ -982,6 +1133,8 @@ impl<'a, N: Counter, K: TableKey> Walk<'a, N, K> {
             pegs,
             level: AnyFrozen::Narrow(level),
             hist: Vec::new(),
+            growth: None,
+            restricted: false,
             classes_so_far: 0,
             pool: Pool::new(),
             wide_pool: Pool::new(),
@@ -1010,6 +1163,7 @@ impl<'a, N: Counter, K: TableKey> Walk<'a, N, K> {
 
     /// Replace the current level (for example by a part of it), keeping the walk's memory.
     pub fn set_level(&mut self, level: AnyFrozen<N>) {
+        self.restricted = true;
         let old = std::mem::replace(&mut self.level, level);
         recycle(old, &self.pool, &self.wide_pool);
     }
@@ -1036,9 +1190,15 @@ impl<'a, N: Counter, K: TableKey> Walk<'a, N, K> {
         let k = self.k;
         let pegs = self.pegs;
         let bits = k.holes as u32;
-        self.hist.push(self.level.len());
+        let sources = self.level.len();
+        self.hist.push(sources);
         let last = !emit;
-        let expected = if last { 0 } else { estimate(&self.hist) };
+        let expected = match (last, self.restricted, self.growth) {
+            (true, _, _) => 0,
+            // A level cut down grows like the one before it did before it was cut.
+            (false, true, Some(g)) => (sources as f64 * g * 1.05) as usize + 16,
+            _ => estimate(&self.hist),
+        };
         let ctx = Ctx {
             k,
             mixer: self.mixer,
@@ -1132,6 +1292,8 @@ impl<'a, N: Counter, K: TableKey> Walk<'a, N, K> {
             }
         };
         self.level = next;
+        self.restricted = false;
+        self.growth = Some(self.level.len() as f64 / sources.max(1) as f64);
         let stats = Level {
             pegs,
             positions: acc.positions,

@@ -26,7 +26,7 @@ use crate::board::{Board, Symmetry};
 use crate::count::{CountError, add};
 use crate::counter::{Counter, NoCount};
 use crate::enumerate::{AnyFrozen, KeyLevel, Options, Walk, narrow_keys};
-use crate::kernel::{Kernel, LANES};
+use crate::kernel::Kernel;
 use crate::level::{Frozen, Mixer, Slot, TableKey};
 use crate::position::{Move, Position};
 use crate::problem::{Finish, Problem};
@@ -120,7 +120,18 @@ impl Finishable {
             .cloned()
             .collect();
         let kernel = Kernel::new(board, &group);
-        let reverse = Kernel::new_reverse(board, &group);
+        let mut reverse = Kernel::new_reverse(board, &group);
+        // With a finish hole, the walks drop what a pagoda function centred on it rules out (the group fixes
+        // the hole, so the weights are the same on every hole of an orbit): forward, the positions that cannot
+        // reach the finish; backward, those that cannot be reached from the start.
+        let mut forward = kernel.clone();
+        if let Finish::Hole(h) = problem.finish() {
+            let (up, down) = pagoda_weights(board, h);
+            forward.set_prune(board, &up, down[h]);
+            let start_up: i64 = start.holes().map(|x| up[x]).sum();
+            let neg: Vec<i64> = down.iter().map(|&w| -w).collect();
+            reverse.set_prune(board, &neg, -start_up);
+        }
         let opts = Options {
             max_levels: None,
             progress: None,
@@ -130,9 +141,9 @@ impl Finishable {
         let levels = if holes.is_empty() {
             vec![KeyLevel::empty(n as u32); n + 1]
         } else if narrow_keys(&kernel) {
-            meet::<u32>(problem, &kernel, &reverse, &holes, &opts)?
+            meet::<u32>(problem, &forward, &reverse, &holes, &opts)?
         } else {
-            meet::<u64>(problem, &kernel, &reverse, &holes, &opts)?
+            meet::<u64>(problem, &forward, &reverse, &holes, &opts)?
         };
         let mixer = Mixer::new(n as u32);
         let same = group.len() == problem.group().len();
@@ -303,6 +314,22 @@ impl Finishable {
     }
 }
 
+/// The pagoda `s^d` (`d` the lattice distance to hole `h`, `s` = (sqrt 5 - 1) / 2: no jump increases the weight
+/// of the pegs, as `s^(d+2) + s^(d+1) = s^d`), scaled to integers: the weights rounded up, and rounded down.
+fn pagoda_weights(board: &Board, h: usize) -> (Vec<i64>, Vec<i64>) {
+    const SCALE: f64 = (1u64 << 40) as f64;
+    let s = (5f64.sqrt() - 1.0) / 2.0;
+    (0..board.holes())
+        .map(|x| {
+            let w = s.powi(crate::solve::lattice_distance(board, x, h) as i32) * SCALE;
+            (
+                (w * (1.0 + 1e-9)).ceil() as i64 + 1,
+                (w * (1.0 - 1e-9)).floor() as i64 - 1,
+            )
+        })
+        .unzip()
+}
+
 /// Keep the classes of `level` that are in `keep` (mixed keys, increasing, with the number of finishable
 /// positions in each class): the level restricted, and the paths into the finishable positions (full tree: the
 /// per-position count times the finishable positions of the class; normal tree: the class's count).
@@ -440,16 +467,7 @@ pub(crate) fn complement(k: &Kernel, mixer: &Mixer, full: u64, h: u64) -> u64 {
         let max = unsafe { crate::kernel::avx512::max_image(k, x) };
         return mixer.mix(full ^ max);
     }
-    let mut max = 0u64;
-    for row in 0..k.rows {
-        let imgs = k.images_portable(x, row);
-        for (lane, &img) in imgs.iter().enumerate() {
-            if row * LANES + lane < k.group_size {
-                max = max.max(img);
-            }
-        }
-    }
-    mixer.mix(full ^ max)
+    mixer.mix(full ^ k.max_image(x))
 }
 
 /// The level of a keys-only walk (never rebuilt with wide counters: there are none).
