@@ -39,8 +39,8 @@ use crate::counter::{Counter, NoCount};
 use crate::finish::FinishTable;
 use crate::kernel::{Kernel, LANES, MOVE_WORDS, MoveId};
 use crate::level::{
-    BLOCK, Frozen, INIT_LOAD, Layout, Mixer, PART_TARGET, Part, Pool, Reader, Rec, Slot, Table,
-    TableKey,
+    BLOCK, Frozen, INIT_LOAD, KeyFilter, Layout, Mixer, PART_TARGET, Part, Pool, Reader, Rec, Slot,
+    Table, TableKey,
 };
 use crate::position::Position;
 use crate::problem::{Finish, Problem};
@@ -208,7 +208,14 @@ struct Worker<K, D> {
     bufs: Vec<Vec<Rec<K>>>,
     srcs: Vec<[D; 2]>,
     acc: Acc,
+    /// Successors waiting for their filter bit (see [`Worker::emit`]): a ring of (mixed key, source).
+    pending: [(u64, u32); PENDING],
+    /// The index of the oldest entry of `pending`.
+    oldest: usize,
 }
+
+/// How many successors a worker keeps waiting for their filter bits to come from memory.
+const PENDING: usize = 32;
 
 impl<K: TableKey, D: Counter> Worker<K, D> {
     /// Add counters to the table of source counters; their index.
@@ -239,6 +246,39 @@ impl<K: TableKey, D: Counter> Worker<K, D> {
     #[inline(always)]
     fn emit(&mut self, ctx: &Ctx<'_>, v: u64, src: u32) {
         let h = ctx.mixer.mix(v);
+        if let Some(f) = ctx.filter {
+            // The filter's bits are far bigger than the caches: ask for this one now, and test the successor
+            // queued `PENDING` successors ago (the empty places of the ring hold `u64::MAX`).
+            f.prefetch(h);
+            let i = self.oldest;
+            let (old, old_src) = self.pending[i];
+            self.pending[i] = (h, src);
+            self.oldest = (i + 1) % PENDING;
+            if old != u64::MAX && f.may_hold(old) {
+                self.push_key(ctx, old, old_src);
+            }
+            return;
+        }
+        self.push_key(ctx, h, src);
+    }
+
+    /// Test the successors still waiting for their filter bits.
+    fn flush(&mut self, ctx: &Ctx<'_>) {
+        let Some(f) = ctx.filter else {
+            return;
+        };
+        for i in 0..PENDING {
+            let (h, src) = std::mem::replace(&mut self.pending[i], (u64::MAX, 0));
+            if h != u64::MAX && f.may_hold(h) {
+                self.push_key(ctx, h, src);
+            }
+        }
+        self.oldest = 0;
+    }
+
+    /// Add the record of the successor with mixed key `h`.
+    #[inline(always)]
+    fn push_key(&mut self, ctx: &Ctx<'_>, h: u64, src: u32) {
         self.push(
             ctx.out.part(h),
             Rec {
@@ -267,6 +307,8 @@ struct Ctx<'a> {
     out: Layout,
     /// Whether to build the next level (false for the last level: statistics only).
     emit: bool,
+    /// When set, only the successors it may hold are kept (see [`KeyFilter`]).
+    filter: Option<&'a KeyFilter>,
 }
 
 /// Expand source classes: statistics and records for the next level, into the worker's buffers. The
@@ -471,6 +513,11 @@ fn expand_avx512<K: TableKey, S: Counter, D: Counter, M: MoveId>(
                 }
                 let src = w.source(td, nd);
                 for &hv in &hs[..n] {
+                    if ctx.filter.is_some() {
+                        // Through the filter's queue (the key is mixed again: this path is rare).
+                        w.emit(ctx, ctx.mixer.unmix(hv), src);
+                        continue;
+                    }
                     w.push(
                         ctx.out.part(hv),
                         Rec {
@@ -736,6 +783,8 @@ fn build<K: TableKey, S: Counter, D: Counter>(
     let mut workers: Vec<Mutex<Worker<K, D>>> = (0..nthreads)
         .map(|_| {
             Mutex::new(Worker {
+                pending: [(u64::MAX, 0); PENDING],
+                oldest: 0,
                 bufs: (0..nparts).map(|_| pool.take_buf(per_buf)).collect(),
                 srcs: pool.take_srcs(per_srcs),
                 acc: Acc::default(),
@@ -778,6 +827,7 @@ fn build<K: TableKey, S: Counter, D: Counter>(
                 let part = &src.parts[q];
                 let reader = part.reader(src.layout.base(q), b, b + (e - c));
                 expand_dispatch(opts.portable, ctx, reader, &mut w)?;
+                w.flush(ctx);
                 c = e;
             }
             Ok(())
@@ -1187,6 +1237,18 @@ impl<'a, N: Counter, K: TableKey> Walk<'a, N, K> {
         emit: bool,
         keep: bool,
     ) -> Result<Stepped<N>, CountError> {
+        self.step_filtered(opts, emit, keep, None)
+    }
+
+    /// [`Walk::step`], keeping of the next level only the classes `filter` may hold (and a few more: it is a
+    /// filter; the caller intersects the level with what it stands for).
+    pub fn step_filtered(
+        &mut self,
+        opts: &Options<'_>,
+        emit: bool,
+        keep: bool,
+        filter: Option<&KeyFilter>,
+    ) -> Result<Stepped<N>, CountError> {
         let k = self.k;
         let pegs = self.pegs;
         let bits = k.holes as u32;
@@ -1206,6 +1268,7 @@ impl<'a, N: Counter, K: TableKey> Walk<'a, N, K> {
             finish_key: self.finish_key,
             out: Layout::for_size(bits, expected, PART_TARGET, self.min_pbits),
             emit,
+            filter,
         };
         let mut step = StepStats {
             pegs,

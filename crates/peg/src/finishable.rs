@@ -27,7 +27,8 @@ use crate::count::{CountError, add};
 use crate::counter::{Counter, NoCount};
 use crate::enumerate::{AnyFrozen, KeyLevel, Options, Walk, narrow_keys};
 use crate::kernel::Kernel;
-use crate::level::{Frozen, Mixer, Slot, TableKey};
+use crate::level::{Frozen, KeyFilter, Mixer, Slot, TableKey};
+use crate::pagoda::Side;
 use crate::position::{Move, Position};
 use crate::problem::{Finish, Problem};
 
@@ -120,18 +121,12 @@ impl Finishable {
             .cloned()
             .collect();
         let kernel = Kernel::new(board, &group);
-        let mut reverse = Kernel::new_reverse(board, &group);
+        let reverse = Kernel::new_reverse(board, &group);
         // With a finish hole, the walks drop what a pagoda function centred on it rules out (the group fixes
         // the hole, so the weights are the same on every hole of an orbit): forward, the positions that cannot
         // reach the finish; backward, those that cannot be reached from the start.
-        let mut forward = kernel.clone();
-        if let Finish::Hole(h) = problem.finish() {
-            let (up, down) = pagoda_weights(board, h);
-            forward.set_prune(board, &up, down[h]);
-            let start_up: i64 = start.holes().map(|x| up[x]).sum();
-            let neg: Vec<i64> = down.iter().map(|&w| -w).collect();
-            reverse.set_prune(board, &neg, -start_up);
-        }
+        // The walks drop what the best pagoda found for the problem rules out (see `crate::pagoda`).
+        let (forward, reverse) = pruned(problem, &group, &kernel, &reverse, &holes)?;
         let opts = Options {
             max_levels: None,
             progress: None,
@@ -264,18 +259,21 @@ impl Finishable {
         let same = g.group_size == self.kernel.group_size;
         let mut walk = Walk::<u64, K>::new(g, &[start.bits()], None)?;
         let mut levels = Vec::new();
-        for row in &self.rows {
-            let pegs = row.pegs;
+        // (G-class, finishable positions in it), by mixed key, for the level with `pegs` pegs.
+        let keep_of = |pegs: u32| -> Vec<(u64, u64)> {
             let level = &self.levels[pegs as usize];
-            // (G-class, finishable positions in it), by mixed key.
-            let keep: Vec<(u64, u64)> = if same {
+            if same {
                 level
                     .iter()
                     .map(|(h, _, _)| (h, g.class_size(self.mixer.unmix(h))))
                     .collect()
             } else {
                 regroup_sizes(g, &self.kernel, &self.mixer, level)
-            };
+            }
+        };
+        let mut keep = keep_of(start.pegs());
+        for row in &self.rows {
+            let pegs = row.pegs;
             let (next, paths_full, paths_normal) = match walk.level() {
                 AnyFrozen::Narrow(l) => {
                     let (l, f, n) = restrict(g, &self.mixer, l, &keep, pegs)?;
@@ -294,9 +292,18 @@ impl Finishable {
                 paths_full,
                 paths_normal,
             });
-            if pegs > 1 && walk.len() > 0 {
-                walk.step(&opts, true, false)?;
-            } else if pegs > 1 {
+            if pegs <= 1 {
+                break;
+            }
+            keep = keep_of(pegs - 1);
+            if walk.len() > 0 && !keep.is_empty() {
+                // Only the successors that may be finishable become records.
+                let filter = KeyFilter::new(keep.len(), g.holes as u32);
+                for &(h, _) in &keep {
+                    filter.insert(h);
+                }
+                walk.step_filtered(&opts, true, false, Some(&filter))?;
+            } else {
                 // Nothing finishable at this level: nothing at the ones below.
                 walk.set_level(AnyFrozen::Narrow(Frozen::empty(g.holes as u32)));
             }
@@ -314,20 +321,82 @@ impl Finishable {
     }
 }
 
-/// The pagoda `s^d` (`d` the lattice distance to hole `h`, `s` = (sqrt 5 - 1) / 2: no jump increases the weight
-/// of the pegs, as `s^(d+2) + s^(d+1) = s^d`), scaled to integers: the weights rounded up, and rounded down.
-fn pagoda_weights(board: &Board, h: usize) -> (Vec<i64>, Vec<i64>) {
-    const SCALE: f64 = (1u64 << 40) as f64;
-    let s = (5f64.sqrt() - 1.0) / 2.0;
-    (0..board.holes())
-        .map(|x| {
-            let w = s.powi(crate::solve::lattice_distance(board, x, h) as i32) * SCALE;
-            (
-                (w * (1.0 + 1e-9)).ceil() as i64 + 1,
-                (w * (1.0 - 1e-9)).floor() as i64 - 1,
-            )
+/// The walks' kernels with the pagoda tests found for the problem: forward, against positions that cannot
+/// finish; backward (unless the backward side is the forward one complemented), against positions that cannot
+/// be reached from the start. Each pagoda is scored on a sample of positions halfway between the start and the
+/// finish, from random games (forward from the start, or backward from the finish).
+fn pruned(
+    problem: &Problem,
+    group: &[Symmetry],
+    kf: &Kernel,
+    kr: &Kernel,
+    holes: &[usize],
+) -> Result<(Kernel, Kernel), CountError> {
+    let board = problem.board();
+    let start = problem.start().bits();
+    let (mut f, mut r) = (kf.clone(), kr.clone());
+    if holes.is_empty() {
+        return Ok((f, r));
+    }
+    let middle = (problem.start().pegs() + 1) / 2;
+    let fwd_sample = random_games(board, &[start], middle, false);
+    if let Some(p) = crate::pagoda::search(board, group, Side::Forward, holes, start, &fwd_sample) {
+        f.set_prune(board, &p.weights, p.limit);
+    }
+    let full = board.full().bits();
+    let self_dual = matches!(problem.finish(), Finish::Hole(h) if start == full ^ 1u64 << h);
+    if !self_dual {
+        let finishes: Vec<u64> = holes.iter().map(|&h| 1u64 << h).collect();
+        let bwd_sample = random_games(board, &finishes, middle, true);
+        if let Some(p) =
+            crate::pagoda::search(board, group, Side::Backward, holes, start, &bwd_sample)
+        {
+            r.set_prune(board, &p.weights, p.limit);
+        }
+    }
+    Ok((f, r))
+}
+
+/// Games played at random from `starts` (jumps, or jumps taken back with `reverse`) until the position has
+/// `pegs` pegs or no jump is left: the positions they end on (a sample for the pagoda search).
+fn random_games(board: &Board, starts: &[u64], pegs: u32, reverse: bool) -> Vec<u64> {
+    const GAMES: u64 = 4096;
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let mut rand = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    (0..GAMES)
+        .map(|i| {
+            let mut pos = Position::from_bits(starts[(i as usize) % starts.len()]);
+            loop {
+                let done = if reverse {
+                    pos.pegs() >= pegs
+                } else {
+                    pos.pegs() <= pegs
+                };
+                let moves: Vec<Move> = board
+                    .moves()
+                    .iter()
+                    .copied()
+                    .filter(|m| {
+                        if reverse {
+                            m.is_undoable(pos)
+                        } else {
+                            m.is_legal(pos)
+                        }
+                    })
+                    .collect();
+                if done || moves.is_empty() {
+                    return pos.bits();
+                }
+                let m = moves[(rand() % moves.len() as u64) as usize];
+                pos = if reverse { pos.undo(m) } else { pos.apply(m) };
+            }
         })
-        .unzip()
+        .collect()
 }
 
 /// Keep the classes of `level` that are in `keep` (mixed keys, increasing, with the number of finishable
@@ -479,7 +548,9 @@ fn keys_of(level: AnyFrozen<NoCount>) -> KeyLevel {
 }
 
 /// The finishable set, level by level (indexed by pegs), by meeting in the middle (see the module
-/// documentation).
+/// documentation). Where a level is built only to be intersected with another (the last step of the meeting,
+/// and every step outwards), only its classes that a [`KeyFilter`] of the other may hold are built, and then
+/// checked one by one against it.
 fn meet<K: TableKey>(
     problem: &Problem,
     kf: &Kernel,
@@ -510,68 +581,126 @@ fn meet<K: TableKey>(
         Finish::Anywhere => false,
     };
     let mut fwd = Walk::<NoCount, K>::new(kf, &[start.bits()], None)?;
+    // Walk `walk` one level, keeping the level it leaves in `keep`.
+    let advance = |walk: &mut Walk<'_, NoCount, K>,
+                   keep: &mut Vec<Option<KeyLevel>>,
+                   held: u64,
+                   filter: Option<&KeyFilter>|
+     -> Result<(), CountError> {
+        let pegs = walk.pegs() as usize;
+        let step = walk.step_filtered(&budget(held), true, true, filter)?;
+        keep[pegs] = step.source.map(keys_of);
+        Ok(())
+    };
     let m;
     if self_dual {
-        // The backward level with k pegs is the forward level with n - k complemented: walk forward to the
-        // middle, keeping the levels.
+        // The backward level with k pegs is the forward level with n - k complemented. Walk forward to the
+        // middle, keeping the levels: with an odd number of holes to the level with (n + 1) / 2 pegs, whose
+        // successors are kept where their complements may be in it.
         m = n / 2;
-        while fwd.pegs() as usize > m {
+        let partner = n - m;
+        while fwd.pegs() as usize > partner {
             if fwd.len() == 0 {
                 return Ok(found);
             }
             let held = kept(&fwd_levels, &bwd_levels);
-            let pegs = fwd.pegs() as usize;
-            let step = fwd.step(&budget(held), true, true)?;
-            fwd_levels[pegs] = step.source.map(keys_of);
+            advance(&mut fwd, &mut fwd_levels, held, None)?;
         }
-        let level_m = keys_of(fwd.into_level());
-        let partner = if n - m == m {
-            &level_m
+        if fwd.pegs() as usize != partner || fwd.len() == 0 {
+            return Ok(found);
+        }
+        if partner == m {
+            let level_m = keys_of(fwd.into_level());
+            let comp = complements(kf, &mixer, full, &level_m);
+            found[m] = key_level(bits, &intersect(&level_m, comp.into_iter()));
+            fwd_levels[m] = Some(level_m);
         } else {
-            match fwd_levels[n - m].as_ref() {
-                Some(l) => l,
-                None => return Ok(found),
-            }
-        };
-        let comp = complements(kf, &mixer, full, partner);
-        let fm = intersect(&level_m, comp.into_iter());
-        found[m] = key_level(bits, &fm);
-        fwd_levels[m] = Some(level_m);
+            let filter = match fwd.level() {
+                AnyFrozen::Narrow(l) => complement_filter(kf, &mixer, full, l),
+                AnyFrozen::Wide(_) => return Ok(found),
+            };
+            let held = kept(&fwd_levels, &bwd_levels);
+            advance(&mut fwd, &mut fwd_levels, held, Some(&filter))?;
+            drop(filter);
+            let candidates = keys_of(fwd.into_level());
+            let Some(upper) = fwd_levels[partner].as_ref() else {
+                return Ok(found);
+            };
+            found[m] = key_level(
+                bits,
+                &members(&candidates, upper, |h| complement(kf, &mixer, full, h)),
+            );
+            // The finishable positions one peg above are the complements of those.
+            found[partner] = key_level(bits, &complements(kf, &mixer, full, &found[m]));
+        }
     } else {
         let finishes: Vec<u64> = holes.iter().map(|&h| 1u64 << h).collect();
         let mut bwd = Walk::<NoCount, K>::new(kr, &finishes, None)?;
-        while fwd.pegs() > bwd.pegs() {
+        // Each side one level at a time, the smaller first, until they are one level apart.
+        while fwd.pegs() > bwd.pegs() + 1 {
             if fwd.len() == 0 || bwd.len() == 0 {
                 return Ok(found);
             }
-            let forward = fwd.len() <= bwd.len();
-            let (walk, other, keep) = if forward {
-                (&mut fwd, &bwd, &mut fwd_levels)
+            if fwd.len() <= bwd.len() {
+                let held = kept(&fwd_levels, &bwd_levels) + bwd.bytes();
+                advance(&mut fwd, &mut fwd_levels, held, None)?;
             } else {
-                (&mut bwd, &fwd, &mut bwd_levels)
-            };
-            let held = keep.iter().flatten().map(KeyLevel::bytes).sum::<u64>() + other.bytes();
-            let pegs = walk.pegs() as usize;
-            let step = walk.step(&budget(held), true, true)?;
-            keep[pegs] = step.source.map(keys_of);
+                let held = kept(&fwd_levels, &bwd_levels) + fwd.bytes();
+                advance(&mut bwd, &mut bwd_levels, held, None)?;
+            }
         }
-        m = fwd.pegs() as usize;
-        let (a, b) = (keys_of(fwd.into_level()), keys_of(bwd.into_level()));
-        let fm = intersect(&a, b.iter().map(|e| e.0));
-        found[m] = key_level(bits, &fm);
-        fwd_levels[m] = Some(a);
-        bwd_levels[m] = Some(b);
+        if fwd.len() == 0 || bwd.len() == 0 {
+            return Ok(found);
+        }
+        if fwd.pegs() == bwd.pegs() {
+            // A start with one peg.
+            m = fwd.pegs() as usize;
+            let (a, b) = (keys_of(fwd.into_level()), keys_of(bwd.into_level()));
+            found[m] = key_level(bits, &intersect(&a, b.iter().map(|e| e.0)));
+            fwd_levels[m] = Some(a);
+            bwd_levels[m] = Some(b);
+        } else {
+            // The last step, from the smaller side, keeps only what the other side may hold.
+            let forward = fwd.len() <= bwd.len();
+            let held =
+                kept(&fwd_levels, &bwd_levels) + if forward { bwd.bytes() } else { fwd.bytes() };
+            let (walk, other, keep) = if forward {
+                (&mut fwd, &mut bwd, &mut fwd_levels)
+            } else {
+                (&mut bwd, &mut fwd, &mut bwd_levels)
+            };
+            let there = match other.level() {
+                AnyFrozen::Narrow(l) => l.clone(),
+                AnyFrozen::Wide(_) => return Ok(found),
+            };
+            let filter = KeyFilter::of_level(&there, bits);
+            advance(walk, keep, held, Some(&filter))?;
+            drop(filter);
+            m = walk.pegs() as usize;
+            let candidates = match walk.level() {
+                AnyFrozen::Narrow(l) => l.clone(),
+                AnyFrozen::Wide(_) => return Ok(found),
+            };
+            found[m] = key_level(bits, &members(&candidates, &there, |h| h));
+            if forward {
+                bwd_levels[m] = Some(there);
+            } else {
+                fwd_levels[m] = Some(there);
+            }
+        }
     }
     // Outwards to the start: the reachable positions with a jump into the finishable ones one peg fewer.
-    for k in m + 1..=s {
+    let first_up = if self_dual { n - m + 1 } else { m + 1 };
+    for k in first_up..=s {
         let Some(reach) = fwd_levels[k].take() else {
             break;
         };
         let from = std::mem::replace(&mut found[k - 1], KeyLevel::empty(bits));
         let held = kept(&fwd_levels, &bwd_levels) + reach.bytes();
-        let (back, pred) = one_step::<K>(kr, from, k as u32 - 1, &budget(held))?;
+        let filter = KeyFilter::of_level(&reach, bits);
+        let (back, pred) = one_step::<K>(kr, from, k as u32 - 1, &budget(held), &filter)?;
         found[k - 1] = back;
-        found[k] = key_level(bits, &intersect(&reach, pred.iter().map(|e| e.0)));
+        found[k] = key_level(bits, &members(&pred, &reach, |h| h));
     }
     // Outwards to the finish.
     for k in (1..m).rev() {
@@ -586,22 +715,62 @@ fn meet<K: TableKey>(
         };
         let from = std::mem::replace(&mut found[k + 1], KeyLevel::empty(bits));
         let held = kept(&fwd_levels, &bwd_levels) + back.bytes();
-        let (fwd_from, succ) = one_step::<K>(kf, from, k as u32 + 1, &budget(held))?;
+        let filter = KeyFilter::of_level(&back, bits);
+        let (fwd_from, succ) = one_step::<K>(kf, from, k as u32 + 1, &budget(held), &filter)?;
         found[k + 1] = fwd_from;
-        found[k] = key_level(bits, &intersect(&back, succ.iter().map(|e| e.0)));
+        found[k] = key_level(bits, &members(&succ, &back, |h| h));
     }
     Ok(found)
 }
 
-/// One step of a keys-only walk from `level` (with `pegs` pegs): the level given back, and the next one.
+/// A filter that may hold the complements of a level's positions.
+fn complement_filter<C: Counter>(
+    k: &Kernel,
+    mixer: &Mixer,
+    full: u64,
+    level: &Frozen<C>,
+) -> KeyFilter {
+    let f = KeyFilter::new(level.len(), k.holes as u32);
+    level.parts.par_iter().enumerate().for_each(|(q, p)| {
+        for (h, _, _) in p.reader(level.layout.base(q), 0, p.blocks()) {
+            f.insert(complement(k, mixer, full, h));
+        }
+    });
+    f
+}
+
+/// The mixed keys of `candidates` (in increasing order) whose image under `map` is in `set`, checked one by
+/// one (in parallel over the partitions).
+fn members<C: Counter>(
+    candidates: &KeyLevel,
+    set: &Frozen<C>,
+    map: impl Fn(u64) -> u64 + Sync,
+) -> Vec<u64> {
+    let lists: Vec<Vec<u64>> = candidates
+        .parts
+        .par_iter()
+        .enumerate()
+        .map(|(q, p)| {
+            p.reader(candidates.layout.base(q), 0, p.blocks())
+                .map(|e| e.0)
+                .filter(|&h| set.contains(map(h)))
+                .collect()
+        })
+        .collect();
+    lists.concat()
+}
+
+/// One step of a keys-only walk from `level` (with `pegs` pegs), keeping what `filter` may hold: the level
+/// given back, and the next one.
 fn one_step<K: TableKey>(
     k: &Kernel,
     level: KeyLevel,
     pegs: u32,
     opts: &Options<'_>,
+    filter: &KeyFilter,
 ) -> Result<(KeyLevel, KeyLevel), CountError> {
     let mut walk = Walk::<NoCount, K>::from_level(k, level, pegs, None);
-    let step = walk.step(opts, true, true)?;
+    let step = walk.step_filtered(opts, true, true, Some(filter))?;
     let back = step
         .source
         .map(keys_of)

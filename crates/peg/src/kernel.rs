@@ -367,6 +367,12 @@ impl Kernel {
 
     /// The normal form (smallest image) of `pos` and its class size.
     pub fn normalize(&self, pos: u64) -> (u64, u64) {
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2_ok() {
+            // SAFETY: the CPU has the features (checked by `avx2_ok`).
+            let (min, _, fixed) = unsafe { avx2::summary(self, pos) };
+            return (min, u64::from(self.class_sizes[fixed as usize]));
+        }
         let im = self.images(pos);
         let lanes = &im[..self.rows * LANES];
         let best = lanes.iter().copied().min().unwrap_or(pos);
@@ -379,12 +385,7 @@ impl Kernel {
 
     /// Number of distinct images of `pos`: group size over the number of symmetries fixing it.
     pub fn class_size(&self, pos: u64) -> u64 {
-        let im = self.images(pos);
-        let fixed = im[..self.group_size]
-            .iter()
-            .filter(|&&img| img == pos)
-            .count();
-        (self.group_size / fixed.max(1)) as u64
+        self.normalize(pos).1
     }
 }
 
@@ -502,6 +503,11 @@ impl Kernel {
 
     /// The largest image of `key` under the group.
     pub fn max_image(&self, key: u64) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2_ok() {
+            // SAFETY: the CPU has the features (checked by `avx2_ok`).
+            return unsafe { avx2::summary(self, key) }.1;
+        }
         self.images(key)[..self.rows * LANES]
             .iter()
             .copied()
@@ -724,13 +730,17 @@ pub(crate) mod avx2 {
         let mut a = _mm256_setzero_si256();
         let mut b = _mm256_setzero_si256();
         let lines = &table[group * nchunks * 16..(group + 1) * nchunks * 16];
-        for (c, chunk) in lines.chunks_exact(16).enumerate() {
-            let line = &chunk[(key >> (4 * c)) as usize & 15];
-            // SAFETY: reads the 64 bytes of a `Line`.
+        let base = lines.as_ptr();
+        let mut x = key;
+        for c in 0..nchunks {
+            // SAFETY: `c * 16 + (x & 15)` is below `nchunks * 16`, inside `lines`; reads the 64 bytes of a
+            // `Line`.
             unsafe {
-                a = _mm256_or_si256(a, _mm256_load_si256(line.0.as_ptr().cast()));
-                b = _mm256_or_si256(b, _mm256_load_si256(line.0.as_ptr().add(4).cast()));
+                let p = base.add(c * 16 + (x as usize & 15)).cast::<__m256i>();
+                a = _mm256_or_si256(a, _mm256_load_si256(p));
+                b = _mm256_or_si256(b, _mm256_load_si256(p.add(1)));
             }
+            x >>= 4;
         }
         [a, b]
     }
@@ -741,18 +751,19 @@ pub(crate) mod avx2 {
     #[target_feature(enable = "avx2")]
     pub fn images_dirs(k: &Kernel, key: u64) -> [__m256i; 4] {
         let mut v = [_mm256_setzero_si256(); 4];
+        let base = k.nib_both.as_ptr();
         let mut x = key;
-        for chunk in k.nib_both.chunks_exact(16) {
-            let lines = &chunk[x as usize & 15];
-            x >>= 4;
-            // SAFETY: reads the 128 bytes of two `Line`s.
+        for c in 0..k.nchunks {
+            // SAFETY: `c * 16 + (x & 15)` is below `nchunks * 16`, the length of `nib_both`; reads the 128
+            // bytes of two `Line`s.
             unsafe {
-                let p = lines.as_ptr().cast::<__m256i>();
+                let p = base.add(c * 16 + (x as usize & 15)).cast::<__m256i>();
                 v[0] = _mm256_or_si256(v[0], _mm256_load_si256(p));
                 v[1] = _mm256_or_si256(v[1], _mm256_load_si256(p.add(1)));
                 v[2] = _mm256_or_si256(v[2], _mm256_load_si256(p.add(2)));
                 v[3] = _mm256_or_si256(v[3], _mm256_load_si256(p.add(3)));
             }
+            x >>= 4;
         }
         v
     }
@@ -817,6 +828,37 @@ pub(crate) mod avx2 {
         }
         let [c, d] = gather(&k.nib_images, 1, k.nchunks, key);
         [a, b, c, d]
+    }
+
+    /// The smallest and the largest image of `key`, and the number of symmetries that fix it.
+    #[target_feature(enable = "avx2,popcnt")]
+    pub fn summary(k: &Kernel, key: u64) -> (u64, u64, u32) {
+        let im = images(k, key);
+        let fixed = fixed(k, &im, key);
+        let (mut lo, mut hi) = (min64(im[0], im[1]), max64(im[0], im[1]));
+        if k.rows == 2 {
+            lo = min64(lo, min64(im[2], im[3]));
+            hi = max64(hi, max64(im[2], im[3]));
+        }
+        let mut l = [0u64; 4];
+        let mut h = [0u64; 4];
+        // SAFETY: writes four lanes each.
+        unsafe {
+            _mm256_storeu_si256(l.as_mut_ptr().cast(), lo);
+            _mm256_storeu_si256(h.as_mut_ptr().cast(), hi);
+        }
+        (
+            l[0].min(l[1]).min(l[2].min(l[3])),
+            h[0].max(h[1]).max(h[2].max(h[3])),
+            fixed,
+        )
+    }
+
+    /// The larger of each pair of lanes (signed: positions are below 2^63).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn max64(a: __m256i, b: __m256i) -> __m256i {
+        _mm256_blendv_epi8(b, a, _mm256_cmpgt_epi64(a, b))
     }
 
     /// [`images`] written to `out` (lanes `0..8` row 0, `8..16` row 1).

@@ -21,15 +21,15 @@ pub(crate) const BLOCK: usize = 64;
 /// Bytes of zeros after a frozen partition's data, so that every field can be read with whole 8-byte loads.
 const PAD: usize = 16;
 
-/// A bijection of the integers below `2^bits`: two rounds of multiplication by an odd constant and a xor-shift.
+/// A bijection of the integers below `2^bits`: multiplication by an odd constant modulo `2^bits` (undone by
+/// its inverse). The top bits of a mixed key (its partition) depend on every bit of the normal form, and the
+/// bits below them (its place in its partition's table) on the low bits: normal forms, which are small and
+/// structured, spread evenly over both.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Mixer {
     mask: u64,
     a: u64,
     ai: u64,
-    b: u64,
-    bi: u64,
-    s: u32,
 }
 
 /// The inverse of an odd number modulo `2^64` (Newton's iteration).
@@ -46,25 +46,17 @@ impl Mixer {
     pub fn new(bits: u32) -> Mixer {
         let bits = bits.clamp(1, 64);
         let a = 0x9E37_79B9_7F4A_7C15u64;
-        let b = 0xBF58_476D_1CE4_E5B9u64;
         Mixer {
             mask: u64::MAX >> (64 - bits),
             a,
             ai: inverse(a),
-            b,
-            bi: inverse(b),
-            // With `s >= bits / 2`, `y = x ^ x >> s` is undone by `y ^ y >> s`.
-            s: bits.div_ceil(2),
         }
     }
 
     /// The mixed key of `x` (which must be below `2^bits`).
     #[inline(always)]
     pub fn mix(&self, x: u64) -> u64 {
-        let mut h = x.wrapping_mul(self.a) & self.mask;
-        h ^= h >> self.s;
-        h = h.wrapping_mul(self.b) & self.mask;
-        h ^ h >> self.s
+        x.wrapping_mul(self.a) & self.mask
     }
 
     /// [`Mixer::mix`] of each lane.
@@ -72,27 +64,16 @@ impl Mixer {
     #[target_feature(enable = "avx512f,avx512dq")]
     pub fn mix8(&self, x: std::arch::x86_64::__m512i) -> std::arch::x86_64::__m512i {
         use std::arch::x86_64::*;
-        let mask = _mm512_set1_epi64(self.mask as i64);
-        let s = _mm_cvtsi64_si128(i64::from(self.s));
-        let mut h = _mm512_and_si512(
+        _mm512_and_si512(
             _mm512_mullo_epi64(x, _mm512_set1_epi64(self.a as i64)),
-            mask,
-        );
-        h = _mm512_xor_si512(h, _mm512_srl_epi64(h, s));
-        h = _mm512_and_si512(
-            _mm512_mullo_epi64(h, _mm512_set1_epi64(self.b as i64)),
-            mask,
-        );
-        _mm512_xor_si512(h, _mm512_srl_epi64(h, s))
+            _mm512_set1_epi64(self.mask as i64),
+        )
     }
 
     /// The inverse of [`Mixer::mix`].
     #[inline(always)]
     pub fn unmix(&self, h: u64) -> u64 {
-        let mut x = h ^ h >> self.s;
-        x = x.wrapping_mul(self.bi) & self.mask;
-        x ^= x >> self.s;
-        x.wrapping_mul(self.ai) & self.mask
+        h.wrapping_mul(self.ai) & self.mask
     }
 }
 
@@ -1113,6 +1094,70 @@ impl<C: Counter> Frozen<C> {
         self.parts
             .get(q)
             .is_some_and(|p| p.contains(self.layout.base(q), h))
+    }
+}
+
+/// A set of mixed keys, approximately: one bit per value of a key's top bits. It holds every key put in, and
+/// some others (about one in sixteen of the keys not put in, with sixteen bits a key); a level built through
+/// it ([`crate::enumerate::Walk::step_filtered`]) is then intersected with the exact set. Bits are set with
+/// atomic operations, so that keys can be put in from several threads.
+pub(crate) struct KeyFilter {
+    bits: Vec<std::sync::atomic::AtomicU64>,
+    /// A key's bit is its top bits: the key shifted right by this many.
+    shift: u32,
+}
+
+impl KeyFilter {
+    /// A filter for about `n` keys of `key_bits` bits (exact when it can have a bit for every key).
+    pub fn new(n: usize, key_bits: u32) -> KeyFilter {
+        let want = (n.max(1) * 16).next_power_of_two().trailing_zeros().max(6);
+        let fb = want.min(key_bits.max(6));
+        let words = 1usize << (fb - 6);
+        KeyFilter {
+            bits: (0..words)
+                .map(|_| std::sync::atomic::AtomicU64::new(0))
+                .collect(),
+            shift: key_bits.saturating_sub(fb),
+        }
+    }
+
+    /// Put in the mixed key `h`.
+    #[inline]
+    pub fn insert(&self, h: u64) {
+        let i = (h >> self.shift) as usize;
+        if let Some(w) = self.bits.get(i >> 6) {
+            w.fetch_or(1 << (i & 63), std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
+    /// Ask the CPU to bring the bit of the mixed key `h` into the cache.
+    #[inline(always)]
+    pub fn prefetch(&self, h: u64) {
+        let i = (h >> self.shift) as usize;
+        if let Some(w) = self.bits.get(i >> 6) {
+            prefetch(w);
+        }
+    }
+
+    /// Whether the mixed key `h` may have been put in (`false`: certainly not).
+    #[inline(always)]
+    pub fn may_hold(&self, h: u64) -> bool {
+        let i = (h >> self.shift) as usize;
+        self.bits
+            .get(i >> 6)
+            .is_some_and(|w| w.load(std::sync::atomic::Ordering::Relaxed) >> (i & 63) & 1 == 1)
+    }
+
+    /// A filter holding the keys of a level (parallel over its partitions).
+    pub fn of_level<C: Counter>(level: &Frozen<C>, key_bits: u32) -> KeyFilter {
+        use rayon::prelude::*;
+        let f = KeyFilter::new(level.len(), key_bits);
+        level.parts.par_iter().enumerate().for_each(|(q, p)| {
+            for (h, _, _) in p.reader(level.layout.base(q), 0, p.blocks()) {
+                f.insert(h);
+            }
+        });
+        f
     }
 }
 

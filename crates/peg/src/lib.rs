@@ -9,6 +9,7 @@ pub mod finishable;
 pub mod game;
 pub(crate) mod kernel;
 pub(crate) mod level;
+pub(crate) mod pagoda;
 pub mod position;
 pub mod problem;
 pub mod reference;
