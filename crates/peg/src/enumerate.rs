@@ -33,10 +33,8 @@ use std::sync::{Mutex, PoisonError};
 
 use rayon::prelude::*;
 
-use crate::board::Symmetry;
 use crate::count::{Count, CountError, Level, add};
 use crate::counter::{Counter, NoCount};
-use crate::finish::FinishTable;
 use crate::kernel::{Kernel, LANES, MOVE_WORDS, MoveId};
 use crate::level::{
     BLOCK, Frozen, INIT_LOAD, KeyFilter, Layout, Mixer, PART_TARGET, Part, Pool, Reader, Rec, Slot,
@@ -143,13 +141,6 @@ impl<N: Counter> AnyFrozen<N> {
         match self {
             AnyFrozen::Narrow(s) => s.bytes(),
             AnyFrozen::Wide(s) => s.bytes(),
-        }
-    }
-    /// The mixed keys in increasing order.
-    pub fn keys(&self) -> Box<dyn Iterator<Item = u64> + '_> {
-        match self {
-            AnyFrozen::Narrow(s) => Box::new(s.iter().map(|e| e.0)),
-            AnyFrozen::Wide(s) => Box::new(s.iter().map(|e| e.0)),
         }
     }
 }
@@ -985,58 +976,17 @@ fn count_with<N: Counter>(problem: &Problem, opts: &Options<'_>) -> Result<Count
         }
         return Count::from_levels(k.group_size, levels, sf, sn);
     }
-    let same_group = problem.group().iter().all(|s| s.map_hole(h) == h);
-    if same_group && problem.start().bits() == board.full().bits() ^ 1 << h {
-        // The finish side is the forward enumeration complemented (see `SelfDual`).
-        let mut dual = crate::finish::SelfDual::new(&k, board.full().bits());
-        let (mut levels, sf, sn) = run::<N>(&k, &starts, finish_key, opts, &mut |pegs, level| {
-            dual.level(pegs, level);
-            Ok(())
-        })?;
-        dual.finish();
-        for l in &mut levels {
-            if let Some(&(_, a, c)) = dual.found.iter().find(|f| f.0 == l.pegs) {
-                l.finishable = Some(a);
-                l.finishable_classes = Some(c);
-            }
-        }
-        return Count::from_levels(k.group_size, levels, sf, sn);
-    }
-    // With a finish hole: also count the reachable positions from which it can still be reached. The table of
-    // positions that can reach it is built first (one enumeration of jumps taken back from the finish, keys
-    // only), normalized with the symmetries fixing both start and finish; each level of the forward
-    // enumeration is then matched against the table's level with as many pegs, which is dropped after.
-    let both: Vec<Symmetry> = problem
-        .group()
-        .iter()
-        .filter(|s| s.map_hole(h) == h)
-        .cloned()
-        .collect();
-    let table_opts = Options {
-        progress: None,
-        ..*opts
-    };
-    let mut table = FinishTable::build_with_group(board, problem.finish(), &both, &table_opts)?;
-    let same = both.len() == problem.group().len();
-    let mut found: Vec<(u32, u64, u64)> = Vec::new();
-    let opts2 = Options {
-        max_memory: opts.max_memory.map(|m| m.saturating_sub(table.bytes())),
-        ..*opts
-    };
-    let (mut levels, sf, sn) = run::<N>(&k, &starts, finish_key, &opts2, &mut |pegs, level| {
-        let (all, classes) = match table.take_level(pegs) {
-            None => (0, 0),
-            Some(set) if same => crate::finish::match_same(&k, level.keys(), &set),
-            Some(set) => crate::finish::match_images(&k, &table, level.keys(), &set),
-        };
-        found.push((pegs, all, classes));
-        Ok(())
-    })?;
+    // With a finish hole: also the reachable positions from which it can still be reached, level by level.
+    // That is the problem's finishable set ([`crate::Finishable`]), found first by meeting in the middle (a
+    // small part of the cost of the table), and dropped before the table is built.
+    let rows = crate::finishable::Finishable::build(problem, opts)?
+        .levels()
+        .to_vec();
+    let (mut levels, sf, sn) = run::<N>(&k, &starts, finish_key, opts, &mut |_, _| Ok(()))?;
     for l in &mut levels {
-        if let Some(&(_, a, c)) = found.iter().find(|f| f.0 == l.pegs) {
-            l.finishable = Some(a);
-            l.finishable_classes = Some(c);
-        }
+        let row = rows.iter().find(|r| r.pegs == l.pegs);
+        l.finishable = Some(row.map_or(0, |r| r.positions));
+        l.finishable_classes = Some(row.map_or(0, |r| r.classes));
     }
     Count::from_levels(k.group_size, levels, sf, sn)
 }
