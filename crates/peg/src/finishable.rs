@@ -338,7 +338,7 @@ fn pruned(
     if holes.is_empty() {
         return Ok((f, r));
     }
-    let middle = (problem.start().pegs() + 1) / 2;
+    let middle = problem.start().pegs().div_ceil(2);
     let fwd_sample = random_games(board, &[start], middle, false);
     if let Some(p) = crate::pagoda::search(board, group, Side::Forward, holes, start, &fwd_sample) {
         f.set_prune(board, &p.weights, p.limit);

@@ -89,8 +89,6 @@ pub(crate) fn search(
     let step = (sample.len() / SCORED).max(1);
     let sample: Vec<Vec<i64>> = sample.iter().step_by(step).map(|&p| counts(p)).collect();
     let start_counts = counts(start);
-    let timer = std::time::Instant::now();
-    let mut leaves = 0usize;
     let mut best: Option<(usize, Vec<i64>)> = None;
     let mut w = vec![0i64; norbits];
     let mut nodes = 0usize;
@@ -115,7 +113,6 @@ pub(crate) fn search(
             continue;
         }
         // A pagoda: score it.
-        leaves += 1;
         let pruned = match side {
             Side::Forward => {
                 let limit = finish.iter().map(|&h| w[orbit[h]]).min().unwrap_or(0);
@@ -135,13 +132,6 @@ pub(crate) fn search(
         if best.as_ref().is_none_or(|b| pruned > b.0) {
             best = Some((pruned, w.clone()));
         }
-    }
-    if std::env::var_os("PEG_PAGODA").is_some() {
-        eprintln!(
-            "pagoda search: {norbits} orbits, range {range}, {nodes} nodes, {leaves} pagodas, {:.3}s, best {:?}",
-            timer.elapsed().as_secs_f64(),
-            best.as_ref().map(|b| b.0)
-        );
     }
     let (pruned, w) = best?;
     if pruned * 64 < sample.len() {
