@@ -151,6 +151,81 @@ fn count_from_a_layout_file() {
 }
 
 #[test]
+fn solutions_match_the_whole_table() {
+    boardlab()
+        .args(["peg", "solutions", "--board", "triangle"])
+        .assert()
+        .success()
+        .stdout(contains(
+            "29,760 in the full tree, 13,005 in the normal tree",
+        ));
+    // The same counts as the whole table, for a start and a finish of its own.
+    let args = ["--board", "triangle", "--start", "4", "--finish", "4"];
+    let table = json(&[&["peg", "count"][..], &args].concat());
+    let v = json(&[&["peg", "solutions"][..], &args].concat());
+    assert_eq!(v["solutions_full"], table["totals"]["solutions_full"]);
+    assert_eq!(v["solutions_normal"], table["totals"]["solutions_normal"]);
+    assert_eq!(v["finishable"], table["totals"]["finishable"]);
+    assert_eq!(
+        v["finishable_classes"],
+        table["totals"]["finishable_classes"]
+    );
+    assert_eq!(v["start"], serde_json::json!(["4"]));
+    assert_eq!(v["finish"], "4");
+    let levels = v["levels"].as_array().unwrap();
+    assert_eq!(levels.len(), 14);
+    assert_eq!(levels[13]["paths_full"], v["solutions_full"]);
+}
+
+#[test]
+fn solutions_of_the_english_central_game() {
+    let v = json(&["peg", "solutions", "--finish", "d4"]);
+    assert_eq!(v["solutions_full"], 40_861_647_040_079_968u64);
+    assert_eq!(v["solutions_normal"], 4_750_671_971_732_176u64);
+    assert_eq!(v["finishable_classes"], 1_679_072);
+    assert_eq!(v["symmetries"], 8);
+}
+
+#[test]
+fn finishable_set_alone() {
+    let v = json(&["peg", "finishable", "--board", "triangle", "--finish", "13"]);
+    let levels = v["levels"].as_array().unwrap();
+    assert_eq!(levels.len(), 14);
+    assert_eq!(levels[0]["pegs"], 14);
+    assert_eq!(levels[13]["positions"], 1);
+    assert!(levels[0].get("paths_full").is_none());
+    let total: u64 = levels.iter().map(|l| l["classes"].as_u64().unwrap()).sum();
+    assert_eq!(v["finishable_classes"], total);
+    boardlab()
+        .args(["peg", "finishable", "--board", "triangle"])
+        .assert()
+        .success()
+        .stdout(contains("can still be reached: 769 (390 up to symmetry)"));
+    // A finish the position class rules out: nothing, and no error.
+    let v = json(&["peg", "solutions", "--finish", "c1"]);
+    assert_eq!(v["solutions_full"], 0);
+    assert_eq!(v["finishable"], 0);
+}
+
+#[test]
+fn solutions_bad_input() {
+    fails_with(
+        &["peg", "solutions", "--finish", "z9"],
+        "unknown hole \"z9\"",
+    );
+    fails_with(
+        &["peg", "finishable", "--board", "hexagon"],
+        "unknown board",
+    );
+    fails_with(&["peg", "solutions", "--start", "d4", "d4"], "named twice");
+    fails_with(
+        &["peg", "solutions", "--finish", "d4", "--max-memory", "1M"],
+        "would need about",
+    );
+    usage_error(&["peg", "finishable", "--max-memory", "lots"], "not a size");
+}
+
+#[test]
 fn count_stops_at_the_memory_limit_with_a_message() {
     fails_with(&["peg", "count", "--max-memory", "1M"], "would need about");
 }

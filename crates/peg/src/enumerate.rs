@@ -33,14 +33,12 @@ use std::sync::{Mutex, PoisonError};
 
 use rayon::prelude::*;
 
-use crate::board::Symmetry;
 use crate::count::{Count, CountError, Level, add};
 use crate::counter::{Counter, NoCount};
-use crate::finish::FinishTable;
 use crate::kernel::{Kernel, LANES, MOVE_WORDS, MoveId};
 use crate::level::{
-    BLOCK, Frozen, INIT_LOAD, Layout, Mixer, PART_TARGET, Part, Pool, Reader, Rec, Slot, Table,
-    TableKey,
+    BLOCK, Frozen, INIT_LOAD, KeyFilter, Layout, Mixer, PART_TARGET, Part, Pool, Reader, Rec, Slot,
+    Table, TableKey,
 };
 use crate::position::Position;
 use crate::problem::{Finish, Problem};
@@ -145,13 +143,6 @@ impl<N: Counter> AnyFrozen<N> {
             AnyFrozen::Wide(s) => s.bytes(),
         }
     }
-    /// The mixed keys in increasing order.
-    pub fn keys(&self) -> Box<dyn Iterator<Item = u64> + '_> {
-        match self {
-            AnyFrozen::Narrow(s) => Box::new(s.iter().map(|e| e.0)),
-            AnyFrozen::Wide(s) => Box::new(s.iter().map(|e| e.0)),
-        }
-    }
 }
 
 /// Statistics of a level gathered while expanding it.
@@ -208,7 +199,14 @@ struct Worker<K, D> {
     bufs: Vec<Vec<Rec<K>>>,
     srcs: Vec<[D; 2]>,
     acc: Acc,
+    /// Successors waiting for their filter bit (see [`Worker::emit`]): a ring of (mixed key, source).
+    pending: [(u64, u32); PENDING],
+    /// The index of the oldest entry of `pending`.
+    oldest: usize,
 }
+
+/// How many successors a worker keeps waiting for their filter bits to come from memory.
+const PENDING: usize = 32;
 
 impl<K: TableKey, D: Counter> Worker<K, D> {
     /// Add counters to the table of source counters; their index.
@@ -239,6 +237,39 @@ impl<K: TableKey, D: Counter> Worker<K, D> {
     #[inline(always)]
     fn emit(&mut self, ctx: &Ctx<'_>, v: u64, src: u32) {
         let h = ctx.mixer.mix(v);
+        if let Some(f) = ctx.filter {
+            // The filter's bits are far bigger than the caches: ask for this one now, and test the successor
+            // queued `PENDING` successors ago (the empty places of the ring hold `u64::MAX`).
+            f.prefetch(h);
+            let i = self.oldest;
+            let (old, old_src) = self.pending[i];
+            self.pending[i] = (h, src);
+            self.oldest = (i + 1) % PENDING;
+            if old != u64::MAX && f.may_hold(old) {
+                self.push_key(ctx, old, old_src);
+            }
+            return;
+        }
+        self.push_key(ctx, h, src);
+    }
+
+    /// Test the successors still waiting for their filter bits.
+    fn flush(&mut self, ctx: &Ctx<'_>) {
+        let Some(f) = ctx.filter else {
+            return;
+        };
+        for i in 0..PENDING {
+            let (h, src) = std::mem::replace(&mut self.pending[i], (u64::MAX, 0));
+            if h != u64::MAX && f.may_hold(h) {
+                self.push_key(ctx, h, src);
+            }
+        }
+        self.oldest = 0;
+    }
+
+    /// Add the record of the successor with mixed key `h`.
+    #[inline(always)]
+    fn push_key(&mut self, ctx: &Ctx<'_>, h: u64, src: u32) {
         self.push(
             ctx.out.part(h),
             Rec {
@@ -267,6 +298,8 @@ struct Ctx<'a> {
     out: Layout,
     /// Whether to build the next level (false for the last level: statistics only).
     emit: bool,
+    /// When set, only the successors it may hold are kept (see [`KeyFilter`]).
+    filter: Option<&'a KeyFilter>,
 }
 
 /// Expand source classes: statistics and records for the next level, into the worker's buffers. The
@@ -302,15 +335,24 @@ fn expand<K: TableKey, S: Counter, D: Counter>(
         }
         let td = D::from_u128(tw).ok_or(StepError::Narrow)?;
         let nd = D::from_u128(nw).ok_or(StepError::Narrow)?;
+        let slack = k.prune.as_ref().map(|p| p.slack(key));
         let mut n = 0;
         for (wi, &word) in legal.iter().enumerate() {
             let mut bits = word;
             while bits != 0 {
                 let j = wi * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
+                if let (Some(slack), Some(p)) = (slack, &k.prune)
+                    && p.delta[j] > slack
+                {
+                    continue;
+                }
                 succ[n] = k.min_successor(&imgs, j);
                 n += 1;
             }
+        }
+        if n == 0 {
+            continue;
         }
         acc.records += emit_sorted(ctx, w, &mut succ[..n], td, nd)?;
     }
@@ -424,6 +466,10 @@ fn expand_avx512<K: TableKey, S: Counter, D: Counter, M: MoveId>(
         if n == 0 || !ctx.emit {
             continue;
         }
+        let n = k.prune_moves(key, &mut moves, n);
+        if n == 0 {
+            continue;
+        }
         let td = D::from_u128(tw).ok_or(StepError::Narrow)?;
         let nd = D::from_u128(nw).ok_or(StepError::Narrow)?;
         // Normal forms of the successors, eight at a time: lane `i` of the result is the successor by move
@@ -458,6 +504,11 @@ fn expand_avx512<K: TableKey, S: Counter, D: Counter, M: MoveId>(
                 }
                 let src = w.source(td, nd);
                 for &hv in &hs[..n] {
+                    if ctx.filter.is_some() {
+                        // Through the filter's queue (the key is mixed again: this path is rare).
+                        w.emit(ctx, ctx.mixer.unmix(hv), src);
+                        continue;
+                    }
                     w.push(
                         ctx.out.part(hv),
                         Rec {
@@ -482,6 +533,135 @@ fn expand_avx512<K: TableKey, S: Counter, D: Counter, M: MoveId>(
     Ok(())
 }
 
+/// [`expand`] hand-written for AVX2 (CPUs without AVX-512). Per class: its images and the neighbour bits of
+/// its holes, one cache line of a table per four bits of the position (one pass over them for both on the
+/// square lattice); then its successors straight from the bit masks of legal moves, four at a time (the XOR
+/// of the class's images with the move's, each reduced to its minimum in one transposing step). A class that
+/// no symmetry but the identity brings within six holes of itself cannot reach one class by two jumps, so its
+/// successors are emitted as they come, unsorted; keys-only levels (no counters) never sort.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
+fn expand_avx2<K: TableKey, S: Counter, D: Counter>(
+    ctx: &Ctx<'_>,
+    src: Reader<'_, S>,
+    w: &mut Worker<K, D>,
+) -> Result<(), StepError> {
+    use std::arch::x86_64::*;
+
+    use crate::kernel::avx2;
+    let k = ctx.k;
+    let keys_only = std::mem::size_of::<D>() == 0;
+    let one_pass = !k.nib_both.is_empty();
+    let ndirs = k.dirs.len();
+    let rows = k.rows;
+    let prune = k.prune.as_ref();
+    let top = _mm256_set1_epi64x(i64::MAX);
+    let mut acc = w.acc;
+    let mut vals = [0u64; 256 + 4];
+    let mut moves = [0u8; 256];
+    let mut legal = [0u64; 8];
+    for (h, full, norm) in src {
+        let key = ctx.mixer.unmix(h);
+        let kv = _mm256_set1_epi64x(key as i64);
+        let im: [__m256i; 4] = if one_pass {
+            let [a, b, over, to] = avx2::images_dirs(k, key);
+            legal[..4].copy_from_slice(&avx2::legal4(k.reverse, kv, over, to, &k.dir_valid[0]));
+            [a, b, top, top]
+        } else {
+            for (g, valid) in k.dir_valid.iter().enumerate() {
+                let [over, to] = avx2::dirs(k, g, key);
+                legal[4 * g..4 * g + 4]
+                    .copy_from_slice(&avx2::legal4(k.reverse, kv, over, to, valid));
+            }
+            avx2::images(k, key)
+        };
+        let dead = legal[..ndirs].iter().all(|&l| l == 0);
+        let (tw, nw) = (full.to_u128(), norm.to_u128());
+        if keys_only {
+            acc.classes += 1;
+        } else {
+            let fixed = avx2::fixed(k, &im, key);
+            let size = u64::from(k.class_sizes[fixed as usize]);
+            tally(ctx, &mut acc, key, size, tw, nw, dead)?;
+        }
+        if dead || !ctx.emit {
+            continue;
+        }
+        // The legal moves as indices (bytes), direction by direction; then without those the pruning test
+        // drops.
+        let mut n = 0usize;
+        for (d, dir) in k.dirs.iter().enumerate() {
+            let mut bits = legal[d];
+            while bits != 0 {
+                let x = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                // `n` is below the number of jumps, at most 256: inside `moves`.
+                moves[n & 255] = dir.ids8[x & 63];
+                n += 1;
+            }
+        }
+        if prune.is_some() {
+            n = k.prune_moves(key, &mut moves, n);
+        }
+        // The successors' normal forms, four at a time (the last group's lanes past `n` are not used: the
+        // entries after the moves are valid indices, left from earlier classes or zero).
+        let mut g = 0usize;
+        while g < n {
+            let line = |i: usize| &k.move_images[usize::from(moves[(g + i) & 255]) * rows];
+            // SAFETY: reads the eight `u64` of a move's images; writes four `u64` inside `vals`.
+            unsafe {
+                let succ = |l: &[u64; LANES]| {
+                    avx2::min64(
+                        _mm256_xor_si256(im[0], _mm256_loadu_si256(l.as_ptr().cast())),
+                        _mm256_xor_si256(im[1], _mm256_loadu_si256(l.as_ptr().add(4).cast())),
+                    )
+                };
+                let mut batch = [succ(line(0)), succ(line(1)), succ(line(2)), succ(line(3))];
+                if rows == 2 {
+                    for (i, b) in batch.iter_mut().enumerate() {
+                        let l = &k.move_images[usize::from(moves[(g + i) & 255]) * rows + 1];
+                        *b = avx2::min64(
+                            *b,
+                            avx2::min64(
+                                _mm256_xor_si256(im[2], _mm256_loadu_si256(l.as_ptr().cast())),
+                                _mm256_xor_si256(
+                                    im[3],
+                                    _mm256_loadu_si256(l.as_ptr().add(4).cast()),
+                                ),
+                            ),
+                        );
+                    }
+                }
+                _mm256_storeu_si256(vals.as_mut_ptr().add(g).cast(), avx2::reduce4(&batch));
+            }
+            g += 4;
+        }
+        if n == 0 {
+            continue;
+        }
+        if keys_only {
+            for &v in &vals[..n] {
+                w.emit(ctx, v, 0);
+            }
+            acc.records += n as u64;
+            continue;
+        }
+        let td = D::from_u128(tw).ok_or(StepError::Narrow)?;
+        let nd = D::from_u128(nw).ok_or(StepError::Narrow)?;
+        if avx2::near_symmetric(k, &im, key) {
+            acc.records += emit_sorted(ctx, w, &mut vals[..n], td, nd)?;
+            continue;
+        }
+        let src = w.source(td, nd);
+        for &v in &vals[..n] {
+            w.emit(ctx, v, src);
+        }
+        acc.records += n as u64;
+    }
+    w.acc = acc;
+    Ok(())
+}
+
 fn expand_dispatch<K: TableKey, S: Counter, D: Counter>(
     portable: bool,
     ctx: &Ctx<'_>,
@@ -498,6 +678,11 @@ fn expand_dispatch<K: TableKey, S: Counter, D: Counter>(
                 expand_avx512::<K, S, D, u32>(ctx, src, w)
             }
         };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if !portable && ctx.k.avx2_ok() && ctx.k.dgroups <= 2 {
+        // SAFETY: `avx2_ok` checked that the CPU has the features `expand_avx2` is compiled for.
+        return unsafe { expand_avx2(ctx, src, w) };
     }
     let _ = portable;
     expand(ctx, src, w)
@@ -525,6 +710,12 @@ fn round_records<K: TableKey>() -> usize {
 fn round_bytes<K: TableKey>(counter: usize) -> u64 {
     let recs = round_records::<K>();
     (recs * std::mem::size_of::<Rec<K>>() * 5 / 4 + recs / 4 * 2 * counter) as u64
+}
+
+/// A level built with narrow or wide counters.
+enum AnyBuilt<K, N> {
+    Narrow(Built<K, N>),
+    Wide(Built<K, u128>),
 }
 
 /// The tables of a level being built, the statistics of its source level, and the step's timings.
@@ -583,6 +774,8 @@ fn build<K: TableKey, S: Counter, D: Counter>(
     let mut workers: Vec<Mutex<Worker<K, D>>> = (0..nthreads)
         .map(|_| {
             Mutex::new(Worker {
+                pending: [(u64::MAX, 0); PENDING],
+                oldest: 0,
                 bufs: (0..nparts).map(|_| pool.take_buf(per_buf)).collect(),
                 srcs: pool.take_srcs(per_srcs),
                 acc: Acc::default(),
@@ -625,6 +818,7 @@ fn build<K: TableKey, S: Counter, D: Counter>(
                 let part = &src.parts[q];
                 let reader = part.reader(src.layout.base(q), b, b + (e - c));
                 expand_dispatch(opts.portable, ctx, reader, &mut w)?;
+                w.flush(ctx);
                 c = e;
             }
             Ok(())
@@ -782,58 +976,17 @@ fn count_with<N: Counter>(problem: &Problem, opts: &Options<'_>) -> Result<Count
         }
         return Count::from_levels(k.group_size, levels, sf, sn);
     }
-    let same_group = problem.group().iter().all(|s| s.map_hole(h) == h);
-    if same_group && problem.start().bits() == board.full().bits() ^ 1 << h {
-        // The finish side is the forward enumeration complemented (see `SelfDual`).
-        let mut dual = crate::finish::SelfDual::new(&k, board.full().bits());
-        let (mut levels, sf, sn) = run::<N>(&k, &starts, finish_key, opts, &mut |pegs, level| {
-            dual.level(pegs, level);
-            Ok(())
-        })?;
-        dual.finish();
-        for l in &mut levels {
-            if let Some(&(_, a, c)) = dual.found.iter().find(|f| f.0 == l.pegs) {
-                l.finishable = Some(a);
-                l.finishable_classes = Some(c);
-            }
-        }
-        return Count::from_levels(k.group_size, levels, sf, sn);
-    }
-    // With a finish hole: also count the reachable positions from which it can still be reached. The table of
-    // positions that can reach it is built first (one enumeration of jumps taken back from the finish, keys
-    // only), normalized with the symmetries fixing both start and finish; each level of the forward
-    // enumeration is then matched against the table's level with as many pegs, which is dropped after.
-    let both: Vec<Symmetry> = problem
-        .group()
-        .iter()
-        .filter(|s| s.map_hole(h) == h)
-        .cloned()
-        .collect();
-    let table_opts = Options {
-        progress: None,
-        ..*opts
-    };
-    let mut table = FinishTable::build_with_group(board, problem.finish(), &both, &table_opts)?;
-    let same = both.len() == problem.group().len();
-    let mut found: Vec<(u32, u64, u64)> = Vec::new();
-    let opts2 = Options {
-        max_memory: opts.max_memory.map(|m| m.saturating_sub(table.bytes())),
-        ..*opts
-    };
-    let (mut levels, sf, sn) = run::<N>(&k, &starts, finish_key, &opts2, &mut |pegs, level| {
-        let (all, classes) = match table.take_level(pegs) {
-            None => (0, 0),
-            Some(set) if same => crate::finish::match_same(&k, level.keys(), &set),
-            Some(set) => crate::finish::match_images(&k, &table, level.keys(), &set),
-        };
-        found.push((pegs, all, classes));
-        Ok(())
-    })?;
+    // With a finish hole: also the reachable positions from which it can still be reached, level by level.
+    // That is the problem's finishable set ([`crate::Finishable`]), found first by meeting in the middle (a
+    // small part of the cost of the table), and dropped before the table is built.
+    let rows = crate::finishable::Finishable::build(problem, opts)?
+        .levels()
+        .to_vec();
+    let (mut levels, sf, sn) = run::<N>(&k, &starts, finish_key, opts, &mut |_, _| Ok(()))?;
     for l in &mut levels {
-        if let Some(&(_, a, c)) = found.iter().find(|f| f.0 == l.pegs) {
-            l.finishable = Some(a);
-            l.finishable_classes = Some(c);
-        }
+        let row = rows.iter().find(|r| r.pegs == l.pegs);
+        l.finishable = Some(row.map_or(0, |r| r.positions));
+        l.finishable_classes = Some(row.map_or(0, |r| r.classes));
     }
     Count::from_levels(k.group_size, levels, sf, sn)
 }
@@ -869,11 +1022,16 @@ pub(crate) fn run<N: Counter>(
     opts: &Options<'_>,
     on_level: &mut OnLevel<'_, N>,
 ) -> Result<(Vec<Level>, u128, u128), CountError> {
-    if k.holes as u32 <= NARROW_KEY_BITS {
+    if narrow_keys(k) {
         run_with::<N, u32>(k, starts, finish_key, opts, on_level)
     } else {
         run_with::<N, u64>(k, starts, finish_key, opts, on_level)
     }
+}
+
+/// Whether a board's levels are built with 32-bit keys in tables and records (see [`NARROW_KEY_BITS`]).
+pub(crate) fn narrow_keys(k: &Kernel) -> bool {
+    k.holes as u32 <= NARROW_KEY_BITS
 }
 
 fn run_with<N: Counter, K: TableKey>(
@@ -883,55 +1041,193 @@ fn run_with<N: Counter, K: TableKey>(
     opts: &Options<'_>,
     on_level: &mut OnLevel<'_, N>,
 ) -> Result<(Vec<Level>, u128, u128), CountError> {
-    let bits = k.holes as u32;
-    // With 32-bit keys, a key's bits inside its partition must fit: at least this many partition bits.
-    let min_pbits = if K::fits(64) {
-        0
-    } else {
-        bits.saturating_sub(31)
-    };
-    let mixer = Mixer::new(bits);
-    let one = N::from_u128(1).ok_or(CountError::Overflow { pegs: 0 })?;
-    let first: Vec<Slot<N>> = starts
-        .iter()
-        .map(|&s| Slot {
-            h: mixer.mix(k.normalize(s).0),
-            full: one,
-            norm: one,
-        })
-        .collect();
-    let mut pegs = starts.first().map_or(0, |s| s.count_ones());
-    let mut level: AnyFrozen<N> = AnyFrozen::Narrow(Frozen::from_entries(bits, first));
+    let mut walk = Walk::<N, K>::new(k, starts, finish_key)?;
     let mut levels: Vec<Level> = Vec::new();
     let (mut sol_full, mut sol_normal) = (0u128, 0u128);
-    let mut hist: Vec<usize> = Vec::new();
     let limit = opts.max_levels.unwrap_or(usize::MAX);
-    let mut classes_so_far = 0u64;
-    let pool: Pool<K, N> = Pool::new();
-    let wide_pool: Pool<K, u128> = Pool::new();
-    while level.len() > 0 && levels.len() < limit {
-        on_level(pegs, &level)?;
-        hist.push(level.len());
-        let last = levels.len() + 1 == limit
-            || (!k.reverse && pegs <= 1)
-            || (k.reverse && pegs as usize >= k.holes);
-        let expected = if last { 0 } else { estimate(&hist) };
+    while walk.len() > 0 && levels.len() < limit {
+        on_level(walk.pegs(), walk.level())?;
+        let last = levels.len() + 1 == limit || walk.at_end();
+        let step = walk.step(opts, !last, false)?;
+        sol_full = add(sol_full, step.sol_full, step.level.pegs)?;
+        sol_normal = add(sol_normal, step.sol_normal, step.level.pegs)?;
+        if let Some(p) = opts.progress {
+            p(&step.level);
+        }
+        levels.push(step.level);
+    }
+    Ok((levels, sol_full, sol_normal))
+}
+
+/// What one [`Walk::step`] found: the statistics of the level expanded, its solutions (at one peg), and the
+/// level itself when it was asked for.
+pub(crate) struct Stepped<N> {
+    pub level: Level,
+    pub sol_full: u128,
+    pub sol_normal: u128,
+    pub source: Option<AnyFrozen<N>>,
+}
+
+/// A level-by-level enumeration, one level at a time: the current level (classes and their counters), and
+/// the memory kept from level to level. [`Walk::step`] expands the current level into the next. Forward
+/// (jumps) or backward (jumps taken back) as the kernel says.
+pub(crate) struct Walk<'a, N: Counter, K: TableKey> {
+    k: &'a Kernel,
+    mixer: Mixer,
+    /// With 32-bit keys, a key's bits inside its partition must fit: at least this many partition bits.
+    min_pbits: u32,
+    finish_key: Option<u64>,
+    pegs: u32,
+    level: AnyFrozen<N>,
+    /// The sizes of the levels so far (for the estimate of the next).
+    hist: Vec<usize>,
+    /// Classes of the last level built per class expanded, when the level was then replaced by a part of it
+    /// ([`Walk::set_level`]): the estimate of the next level for a walk whose levels are cut down.
+    growth: Option<f64>,
+    restricted: bool,
+    classes_so_far: u64,
+    pool: Pool<K, N>,
+    wide_pool: Pool<K, u128>,
+}
+
+impl<'a, N: Counter, K: TableKey> Walk<'a, N, K> {
+    /// A walk from the positions `starts` (all with the same number of pegs), each with path counts of one.
+    pub fn new(
+        k: &'a Kernel,
+        starts: &[u64],
+        finish_key: Option<u64>,
+    ) -> Result<Walk<'a, N, K>, CountError> {
+        let mixer = Mixer::new(k.holes as u32);
+        let one = N::from_u128(1).ok_or(CountError::Overflow { pegs: 0 })?;
+        let first: Vec<Slot<N>> = starts
+            .iter()
+            .map(|&s| Slot {
+                h: mixer.mix(k.normalize(s).0),
+                full: one,
+                norm: one,
+            })
+            .collect();
+        let pegs = starts.first().map_or(0, |s| s.count_ones());
+        let level = Frozen::from_entries(k.holes as u32, first);
+        Ok(Walk::from_level(k, level, pegs, finish_key))
+    }
+
+    /// A walk from a stored level (normalized with the kernel's group) of positions with `pegs` pegs.
+    pub fn from_level(
+        k: &'a Kernel,
+        level: Frozen<N>,
+        pegs: u32,
+        finish_key: Option<u64>,
+    ) -> Walk<'a, N, K> {
+        let bits = k.holes as u32;
+        let min_pbits = if K::fits(64) {
+            0
+        } else {
+            bits.saturating_sub(31)
+        };
+        Walk {
+            k,
+            mixer: Mixer::new(bits),
+            min_pbits,
+            finish_key,
+            pegs,
+            level: AnyFrozen::Narrow(level),
+            hist: Vec::new(),
+            growth: None,
+            restricted: false,
+            classes_so_far: 0,
+            pool: Pool::new(),
+            wide_pool: Pool::new(),
+        }
+    }
+
+    /// Number of pegs of the current level.
+    pub fn pegs(&self) -> u32 {
+        self.pegs
+    }
+
+    /// The current level.
+    pub fn level(&self) -> &AnyFrozen<N> {
+        &self.level
+    }
+
+    /// Number of classes of the current level.
+    pub fn len(&self) -> usize {
+        self.level.len()
+    }
+
+    /// The current level, ending the walk.
+    pub fn into_level(self) -> AnyFrozen<N> {
+        self.level
+    }
+
+    /// Replace the current level (for example by a part of it), keeping the walk's memory.
+    pub fn set_level(&mut self, level: AnyFrozen<N>) {
+        self.restricted = true;
+        let old = std::mem::replace(&mut self.level, level);
+        recycle(old, &self.pool, &self.wide_pool);
+    }
+
+    /// Bytes held by the walk: the current level and the memory kept for the levels to come.
+    pub fn bytes(&self) -> u64 {
+        self.level.bytes() + self.pool.bytes() + self.wide_pool.bytes()
+    }
+
+    /// Whether the current level is the last one a walk can have (one peg forward, a full board backward).
+    pub fn at_end(&self) -> bool {
+        (!self.k.reverse && self.pegs <= 1)
+            || (self.k.reverse && self.pegs as usize >= self.k.holes)
+    }
+
+    /// Expand the current level: its statistics, and (with `emit`) the next level, which becomes the current
+    /// one. With `keep`, the level expanded is handed back instead of being recycled.
+    pub fn step(
+        &mut self,
+        opts: &Options<'_>,
+        emit: bool,
+        keep: bool,
+    ) -> Result<Stepped<N>, CountError> {
+        self.step_filtered(opts, emit, keep, None)
+    }
+
+    /// [`Walk::step`], keeping of the next level only the classes `filter` may hold (and a few more: it is a
+    /// filter; the caller intersects the level with what it stands for).
+    pub fn step_filtered(
+        &mut self,
+        opts: &Options<'_>,
+        emit: bool,
+        keep: bool,
+        filter: Option<&KeyFilter>,
+    ) -> Result<Stepped<N>, CountError> {
+        let k = self.k;
+        let pegs = self.pegs;
+        let bits = k.holes as u32;
+        let sources = self.level.len();
+        self.hist.push(sources);
+        let last = !emit;
+        let expected = match (last, self.restricted, self.growth) {
+            (true, _, _) => 0,
+            // A level cut down grows like the one before it did before it was cut.
+            (false, true, Some(g)) => (sources as f64 * g * 1.05) as usize + 16,
+            _ => estimate(&self.hist),
+        };
         let ctx = Ctx {
             k,
-            mixer,
+            mixer: self.mixer,
             pegs,
-            finish_key,
-            out: Layout::for_size(bits, expected, PART_TARGET, min_pbits),
-            emit: !last,
+            finish_key: self.finish_key,
+            out: Layout::for_size(bits, expected, PART_TARGET, self.min_pbits),
+            emit,
+            filter,
         };
         let mut step = StepStats {
             pegs,
-            sources: level.len() as u64,
+            sources: self.level.len() as u64,
             expected: expected as u64,
             ..StepStats::default()
         };
         if let Some(limit) = opts.max_memory {
-            let (slot, counter) = match level {
+            let (slot, counter) = match self.level {
                 AnyFrozen::Narrow(_) => (
                     std::mem::size_of::<K>() + 2 * std::mem::size_of::<N>(),
                     std::mem::size_of::<N>(),
@@ -945,8 +1241,9 @@ fn run_with<N: Counter, K: TableKey>(
             // the peaks come within 3% below the estimates).
             let tables = (expected as f64 / INIT_LOAD * 1.07) as u64 * slot as u64;
             let bufs = if last { 0 } else { round_bytes::<K>(counter) };
-            let (held_t, held_b) = pool.held();
-            let (wide_t, wide_b) = wide_pool.held();
+            let (held_t, held_b) = self.pool.held();
+            let (wide_t, wide_b) = self.wide_pool.held();
+            let level = &self.level;
             let per_class = level.bytes() as f64 / level.len().max(1) as f64;
             let frozen = level.bytes().max((expected as f64 * per_class) as u64);
             let needed =
@@ -958,44 +1255,58 @@ fn run_with<N: Counter, K: TableKey>(
                     pegs: next_pegs(k, pegs),
                     needed,
                     limit,
-                    classes_so_far: classes_so_far + level.len() as u64,
+                    classes_so_far: self.classes_so_far + self.level.len() as u64,
                 });
             }
         }
         let t = std::time::Instant::now();
         // Classes known when a step stops: the levels expanded, and the one being expanded.
-        let src_len = level.len() as u64;
+        let known = self.classes_so_far + self.level.len() as u64;
         let fix = |e: StepError| match e {
             StepError::Narrow => CountError::Overflow {
                 pegs: next_pegs(k, pegs),
             },
-            StepError::Fatal(e) => fix_mem(e, classes_so_far + src_len),
+            StepError::Fatal(e) => fix_mem(e, known),
         };
-        let (acc, next) = match &level {
-            AnyFrozen::Narrow(src) => match build::<K, N, N>(&ctx, src, expected, opts, &pool) {
-                Ok(b) => {
-                    recycle(level, &pool, &wide_pool);
-                    let (acc, next) = b.freeze(ctx.out, &pool, &mut step);
-                    (acc, AnyFrozen::Narrow(next))
-                }
+        let (pool, wide_pool) = (&self.pool, &self.wide_pool);
+        let built = match &self.level {
+            AnyFrozen::Narrow(src) => match build::<K, N, N>(&ctx, src, expected, opts, pool) {
+                Ok(b) => AnyBuilt::Narrow(b),
                 Err(StepError::Narrow) => {
                     step.rebuilt_wide = true;
-                    let b =
-                        build::<K, N, u128>(&ctx, src, expected, opts, &wide_pool).map_err(fix)?;
-                    recycle(level, &pool, &wide_pool);
-                    let (acc, next) = b.freeze(ctx.out, &wide_pool, &mut step);
-                    (acc, AnyFrozen::Wide(next))
+                    AnyBuilt::Wide(
+                        build::<K, N, u128>(&ctx, src, expected, opts, wide_pool).map_err(fix)?,
+                    )
                 }
                 Err(e) => return Err(fix(e)),
             },
-            AnyFrozen::Wide(src) => {
-                let b =
-                    build::<K, u128, u128>(&ctx, src, expected, opts, &wide_pool).map_err(fix)?;
-                recycle(level, &pool, &wide_pool);
-                let (acc, next) = b.freeze(ctx.out, &wide_pool, &mut step);
+            AnyFrozen::Wide(src) => AnyBuilt::Wide(
+                build::<K, u128, u128>(&ctx, src, expected, opts, wide_pool).map_err(fix)?,
+            ),
+        };
+        // The level expanded is given back (or recycled) before the next is frozen, so that freezing can
+        // reuse its memory.
+        let empty = AnyFrozen::Narrow(Frozen::empty(bits));
+        let source = std::mem::replace(&mut self.level, empty);
+        let source = if keep {
+            Some(source)
+        } else {
+            recycle(source, &self.pool, &self.wide_pool);
+            None
+        };
+        let (acc, next) = match built {
+            AnyBuilt::Narrow(b) => {
+                let (acc, next) = b.freeze(ctx.out, &self.pool, &mut step);
+                (acc, AnyFrozen::Narrow(next))
+            }
+            AnyBuilt::Wide(b) => {
+                let (acc, next) = b.freeze(ctx.out, &self.wide_pool, &mut step);
                 (acc, AnyFrozen::Wide(next))
             }
         };
+        self.level = next;
+        self.restricted = false;
+        self.growth = Some(self.level.len() as f64 / sources.max(1) as f64);
         let stats = Level {
             pegs,
             positions: acc.positions,
@@ -1009,24 +1320,22 @@ fn run_with<N: Counter, K: TableKey>(
             finishable: None,
             finishable_classes: None,
         };
-        classes_so_far += acc.classes;
+        self.classes_so_far += acc.classes;
         if let Some(sink) = opts.stats {
             step.records = acc.records;
-            step.next_classes = next.len() as u64;
-            step.next_bytes = next.bytes();
+            step.next_classes = self.level.len() as u64;
+            step.next_bytes = self.level.bytes();
             step.total_secs = t.elapsed().as_secs_f64();
             sink(&step);
         }
-        sol_full = add(sol_full, acc.sol_full, pegs)?;
-        sol_normal = add(sol_normal, acc.sol_normal, pegs)?;
-        if let Some(p) = opts.progress {
-            p(&stats);
-        }
-        levels.push(stats);
-        level = next;
-        pegs = next_pegs(k, pegs);
+        self.pegs = next_pegs(k, pegs);
+        Ok(Stepped {
+            level: stats,
+            sol_full: acc.sol_full,
+            sol_normal: acc.sol_normal,
+            source,
+        })
     }
-    Ok((levels, sol_full, sol_normal))
 }
 
 /// Give the memory of a level no longer needed to the pool of its counter type.

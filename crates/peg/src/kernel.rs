@@ -52,7 +52,63 @@ pub(crate) struct Kernel {
     pub dirs: Vec<Direction>,
     /// `group_size / fixed` for `fixed` symmetries fixing a position: the class size, without a division.
     pub class_sizes: [u8; 2 * LANES + 1],
+    /// Chunks of four bits of a position (the first index of the nibble tables).
+    pub nchunks: usize,
+    /// `nib_images[(row * nchunks + c) * 16 + v]`: the images, in the eight lanes of row `row`, of the
+    /// position `v << 4c` (so that the images of a position are the OR of one line per chunk).
+    pub nib_images: Vec<Line>,
+    /// Groups of four directions.
+    pub dgroups: usize,
+    /// `nib_dirs[(g * nchunks + c) * 16 + v]`: in lanes `0..4` the `over` bits and in lanes `4..8` the `to`
+    /// bits of directions `4g..4g + 4` (as in [`Direction::over`] and [`Direction::to`]), gathered from the
+    /// position `v << 4c`.
+    pub nib_dirs: Vec<Line>,
+    /// Per group of four directions: the holes a move of each starts from.
+    pub dir_valid: Vec<[u64; 4]>,
+    /// For groups of at most eight symmetries and at most four directions (the square lattice): the lines of
+    /// [`Kernel::nib_images`] and [`Kernel::nib_dirs`] side by side, so that one pass over the chunks of a
+    /// position gathers both.
+    pub nib_both: Vec<[Line; 2]>,
+    /// A pagoda test that successors must pass (see [`Prune`]); none by default.
+    pub prune: Option<Prune>,
 }
+
+/// A test every successor must pass to be kept: the sum of the weights of its pegs at least `limit`. With the
+/// weights of a pagoda function (no jump increases the weight of the pegs) and the limit the finish's weight,
+/// it drops positions that cannot reach the finish; with a pagoda's weights negated and the limit the start's
+/// weight negated, positions that cannot be reached from the start. The weights must be the same on every
+/// hole of an orbit of the kernel's group (the test is made on normal forms).
+#[derive(Debug, Clone)]
+pub(crate) struct Prune {
+    /// `bytes[b][v]`: the weight of the pegs of the position `v << 8b`.
+    bytes: Vec<[i64; 256]>,
+    /// Per move: the weight of a position less the weight of its successor by the move.
+    pub delta: Vec<i64>,
+    pub limit: i64,
+}
+
+impl Prune {
+    /// The weight of the pegs of `pos`.
+    #[inline(always)]
+    pub fn weight(&self, pos: u64) -> i64 {
+        self.bytes
+            .iter()
+            .enumerate()
+            .map(|(b, t)| t[(pos >> (8 * b)) as usize & 255])
+            .sum()
+    }
+
+    /// How much weight a successor may lose and still be kept (negative: none is kept).
+    #[inline(always)]
+    pub fn slack(&self, pos: u64) -> i64 {
+        self.weight(pos) - self.limit
+    }
+}
+
+/// Eight `u64` in one cache line.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub(crate) struct Line(pub [u64; 8]);
 
 /// One direction of moves (see [`Kernel::dirs`]).
 #[derive(Debug, Clone)]
@@ -205,7 +261,56 @@ impl Kernel {
         for (fixed, c) in class_sizes.iter_mut().enumerate() {
             *c = (group_size / fixed.max(1)) as u8;
         }
+        let nchunks = n.div_ceil(4);
+        let mut nib_images = vec![Line::default(); rows * nchunks * 16];
+        for row in 0..rows {
+            for c in 0..nchunks {
+                for v in 0..16usize {
+                    let line = &mut nib_images[(row * nchunks + c) * 16 + v];
+                    for (lane, img) in line.0.iter_mut().enumerate() {
+                        let g = &perms[row * LANES + lane];
+                        for b in (0..4).filter(|b| v >> b & 1 == 1) {
+                            let h = 4 * c + b;
+                            if h < n {
+                                *img |= 1u64 << g.map_hole(h);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let dgroups = dirs.len().div_ceil(4);
+        let mut nib_dirs = vec![Line::default(); dgroups * nchunks * 16];
+        let mut dir_valid = vec![[0u64; 4]; dgroups];
+        for (d, dir) in dirs.iter().enumerate() {
+            let (g, lane) = (d / 4, d % 4);
+            dir_valid[g][lane] = dir.valid;
+            for x in (0..n).filter(|&x| dir.valid >> x & 1 == 1) {
+                for (hole, off) in [(dir.over[x] as usize, 0), (dir.to[x] as usize, 4)] {
+                    let c = hole / 4;
+                    for v in (0..16usize).filter(|v| v >> (hole % 4) & 1 == 1) {
+                        nib_dirs[(g * nchunks + c) * 16 + v].0[off + lane] |= 1u64 << x;
+                    }
+                }
+            }
+        }
+        let nib_both = if rows == 1 && dgroups == 1 {
+            nib_images
+                .iter()
+                .zip(&nib_dirs)
+                .map(|(&a, &b)| [a, b])
+                .collect()
+        } else {
+            Vec::new()
+        };
         Kernel {
+            prune: None,
+            nib_both,
+            nchunks,
+            nib_images,
+            dgroups,
+            nib_dirs,
+            dir_valid,
             holes: n,
             reverse,
             dirs,
@@ -260,28 +365,27 @@ impl Kernel {
         self.need.len() <= 256
     }
 
-    /// The normal form (smallest image) of `pos` and its class size, portable version.
+    /// The normal form (smallest image) of `pos` and its class size.
     pub fn normalize(&self, pos: u64) -> (u64, u64) {
-        let mut best = u64::MAX;
-        for row in 0..self.rows {
-            let imgs = self.images_portable(pos, row);
-            best = best.min(imgs.iter().copied().min().unwrap_or(u64::MAX));
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2_ok() {
+            // SAFETY: the CPU has the features (checked by `avx2_ok`).
+            let (min, _, fixed) = unsafe { avx2::summary(self, pos) };
+            return (min, u64::from(self.class_sizes[fixed as usize]));
         }
-        (best, self.class_size(best))
+        let im = self.images(pos);
+        let lanes = &im[..self.rows * LANES];
+        let best = lanes.iter().copied().min().unwrap_or(pos);
+        let fixed = lanes[..self.group_size]
+            .iter()
+            .filter(|&&img| img == pos)
+            .count();
+        (best, (self.group_size / fixed.max(1)) as u64)
     }
 
     /// Number of distinct images of `pos`: group size over the number of symmetries fixing it.
     pub fn class_size(&self, pos: u64) -> u64 {
-        let mut fixed = 0usize;
-        for row in 0..self.rows {
-            let imgs = self.images_portable(pos, row);
-            for (lane, &img) in imgs.iter().enumerate() {
-                if row * LANES + lane < self.group_size && img == pos {
-                    fixed += 1;
-                }
-            }
-        }
-        (self.group_size / fixed.max(1)) as u64
+        self.normalize(pos).1
     }
 }
 
@@ -306,7 +410,111 @@ pub(crate) fn has_avx512() -> bool {
     }
 }
 
+/// Whether this CPU has the AVX2 (and BMI1, BMI2, POPCNT) features the [`avx2`] kernel uses.
+pub(crate) fn has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::sync::OnceLock;
+        static HAS: OnceLock<bool> = OnceLock::new();
+        *HAS.get_or_init(|| {
+            std::arch::is_x86_feature_detected!("avx2")
+                && std::arch::is_x86_feature_detected!("bmi1")
+                && std::arch::is_x86_feature_detected!("bmi2")
+                && std::arch::is_x86_feature_detected!("popcnt")
+        })
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
 impl Kernel {
+    /// Keep only the successors whose pegs weigh at least `limit` with the hole weights `weights` (see
+    /// [`Prune`]).
+    pub fn set_prune(&mut self, board: &Board, weights: &[i64], limit: i64) {
+        let n = board.holes();
+        let bytes = (0..n.div_ceil(8))
+            .map(|b| {
+                let mut t = [0i64; 256];
+                for (v, slot) in t.iter_mut().enumerate() {
+                    *slot = (0..8)
+                        .filter(|bit| v >> bit & 1 == 1 && 8 * b + bit < n)
+                        .map(|bit| weights[8 * b + bit])
+                        .sum();
+                }
+                t
+            })
+            .collect();
+        let delta = board
+            .moves()
+            .iter()
+            .map(|m| {
+                let jumped = weights[m.from()] + weights[m.over()] - weights[m.to()];
+                if self.reverse { -jumped } else { jumped }
+            })
+            .collect();
+        self.prune = Some(Prune {
+            bytes,
+            delta,
+            limit,
+        });
+    }
+
+    /// Drop from `moves` (the legal moves of `key`) those whose successors fail the pruning test; the number
+    /// left.
+    #[inline(always)]
+    pub fn prune_moves<M: MoveId>(&self, key: u64, moves: &mut [M], n: usize) -> usize {
+        let Some(p) = &self.prune else {
+            return n;
+        };
+        let slack = p.slack(key);
+        let mut kept = 0;
+        for i in 0..n {
+            let j = moves[i];
+            moves[kept] = j;
+            kept += usize::from(p.delta[j.index()] <= slack);
+        }
+        kept
+    }
+
+    /// Whether the [`avx2`] kernel can be used for this board: the CPU has the features, positions are below
+    /// 2^63 (the vector minimum compares signed), and move indices fit in a byte.
+    pub fn avx2_ok(&self) -> bool {
+        self.holes < 64 && self.byte_moves() && has_avx2()
+    }
+
+    /// The images of `key` (in the group's lanes, `rows * 8` of them; the lanes past the group repeat the
+    /// identity), with the vector kernel where the CPU has it.
+    #[inline]
+    pub fn images(&self, key: u64) -> [u64; 2 * LANES] {
+        let mut out = [0u64; 2 * LANES];
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2_ok() {
+            // SAFETY: the CPU has the features (checked by `avx2_ok`).
+            unsafe { avx2::images_to(self, key, &mut out) };
+            return out;
+        }
+        for row in 0..self.rows {
+            out[row * LANES..row * LANES + LANES].copy_from_slice(&self.images_portable(key, row));
+        }
+        out
+    }
+
+    /// The largest image of `key` under the group.
+    pub fn max_image(&self, key: u64) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2_ok() {
+            // SAFETY: the CPU has the features (checked by `avx2_ok`).
+            return unsafe { avx2::summary(self, key) }.1;
+        }
+        self.images(key)[..self.rows * LANES]
+            .iter()
+            .copied()
+            .max()
+            .unwrap_or(key)
+    }
+
     /// The normal form of the successor of a position by move `j`, from the position's images (portable).
     #[inline(always)]
     pub fn min_successor(&self, imgs: &[[u64; LANES]; 2], j: usize) -> u64 {
@@ -494,6 +702,203 @@ pub(crate) mod avx512 {
             _mm512_shuffle_i64x2::<0x44>(z[0], z[1]),
             _mm512_shuffle_i64x2::<0xEE>(z[0], z[1]),
         )
+    }
+}
+
+/// The AVX2 pieces of the expansion, for CPUs without AVX-512: the images of a position and the neighbour bits
+/// of each direction as the OR of one cache line per four bits of the position ([`Kernel::nib_images`],
+/// [`Kernel::nib_dirs`]), and the normal forms of eight successors at a time. Every function here needs the
+/// CPU features [`has_avx2`] checks; the callers are compiled with them too, so that these are inlined.
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx2 {
+    use std::arch::x86_64::*;
+
+    use super::{Kernel, LANES, Line};
+
+    /// The smaller of each pair of lanes (signed: positions are below 2^63).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn min64(a: __m256i, b: __m256i) -> __m256i {
+        _mm256_blendv_epi8(a, b, _mm256_cmpgt_epi64(a, b))
+    }
+
+    /// The OR of the lines `table[(group * nchunks + c) * 16 + nibble c of key]` over the chunks `c`, as two
+    /// vectors of four lanes.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn gather(table: &[Line], group: usize, nchunks: usize, key: u64) -> [__m256i; 2] {
+        let mut a = _mm256_setzero_si256();
+        let mut b = _mm256_setzero_si256();
+        let lines = &table[group * nchunks * 16..(group + 1) * nchunks * 16];
+        let base = lines.as_ptr();
+        let mut x = key;
+        for c in 0..nchunks {
+            // SAFETY: `c * 16 + (x & 15)` is below `nchunks * 16`, inside `lines`; reads the 64 bytes of a
+            // `Line`.
+            unsafe {
+                let p = base.add(c * 16 + (x as usize & 15)).cast::<__m256i>();
+                a = _mm256_or_si256(a, _mm256_load_si256(p));
+                b = _mm256_or_si256(b, _mm256_load_si256(p.add(1)));
+            }
+            x >>= 4;
+        }
+        [a, b]
+    }
+
+    /// For kernels with [`Kernel::nib_both`]: the images of `key` (lanes `0..4`, `4..8`), and the `over` and
+    /// `to` bits of its four directions, in one pass over its chunks.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn images_dirs(k: &Kernel, key: u64) -> [__m256i; 4] {
+        let mut v = [_mm256_setzero_si256(); 4];
+        let base = k.nib_both.as_ptr();
+        let mut x = key;
+        for c in 0..k.nchunks {
+            // SAFETY: `c * 16 + (x & 15)` is below `nchunks * 16`, the length of `nib_both`; reads the 128
+            // bytes of two `Line`s.
+            unsafe {
+                let p = base.add(c * 16 + (x as usize & 15)).cast::<__m256i>();
+                v[0] = _mm256_or_si256(v[0], _mm256_load_si256(p));
+                v[1] = _mm256_or_si256(v[1], _mm256_load_si256(p.add(1)));
+                v[2] = _mm256_or_si256(v[2], _mm256_load_si256(p.add(2)));
+                v[3] = _mm256_or_si256(v[3], _mm256_load_si256(p.add(3)));
+            }
+            x >>= 4;
+        }
+        v
+    }
+
+    /// The legal moves of four directions as bit masks over their `from` holes, from the position broadcast
+    /// in `kv` and its `over` and `to` bits.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn legal4(
+        reverse: bool,
+        kv: __m256i,
+        over: __m256i,
+        to: __m256i,
+        valid: &[u64; 4],
+    ) -> [u64; 4] {
+        // SAFETY: reads the four `u64` of `valid`.
+        let valid = unsafe { _mm256_loadu_si256(valid.as_ptr().cast()) };
+        let legal = if reverse {
+            _mm256_andnot_si256(kv, _mm256_andnot_si256(over, _mm256_and_si256(to, valid)))
+        } else {
+            _mm256_and_si256(_mm256_and_si256(kv, over), _mm256_andnot_si256(to, valid))
+        };
+        let mut l = [0u64; 4];
+        // SAFETY: writes the four `u64` of `l`.
+        unsafe { _mm256_storeu_si256(l.as_mut_ptr().cast(), legal) };
+        l
+    }
+
+    /// The minimum of each of four vectors, as the four lanes of one (a transposing reduction).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn reduce4(m: &[__m256i; 4]) -> __m256i {
+        let y0 = min64(
+            _mm256_unpacklo_epi64(m[0], m[1]),
+            _mm256_unpackhi_epi64(m[0], m[1]),
+        );
+        let y1 = min64(
+            _mm256_unpacklo_epi64(m[2], m[3]),
+            _mm256_unpackhi_epi64(m[2], m[3]),
+        );
+        min64(
+            _mm256_permute2x128_si256::<0x20>(y0, y1),
+            _mm256_permute2x128_si256::<0x31>(y0, y1),
+        )
+    }
+
+    /// The `over` and `to` bits of the four directions of group `g`, for the position `key`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn dirs(k: &Kernel, g: usize, key: u64) -> [__m256i; 2] {
+        gather(&k.nib_dirs, g, k.nchunks, key)
+    }
+
+    /// The images of `key`: vectors `2 * row` and `2 * row + 1` hold lanes `0..4` and `4..8` of row `row`
+    /// (vectors past the rows are zero).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn images(k: &Kernel, key: u64) -> [__m256i; 4] {
+        let [a, b] = gather(&k.nib_images, 0, k.nchunks, key);
+        if k.rows == 1 {
+            return [a, b, _mm256_setzero_si256(), _mm256_setzero_si256()];
+        }
+        let [c, d] = gather(&k.nib_images, 1, k.nchunks, key);
+        [a, b, c, d]
+    }
+
+    /// The smallest and the largest image of `key`, and the number of symmetries that fix it.
+    #[target_feature(enable = "avx2,popcnt")]
+    pub fn summary(k: &Kernel, key: u64) -> (u64, u64, u32) {
+        let im = images(k, key);
+        let fixed = fixed(k, &im, key);
+        let (mut lo, mut hi) = (min64(im[0], im[1]), max64(im[0], im[1]));
+        if k.rows == 2 {
+            lo = min64(lo, min64(im[2], im[3]));
+            hi = max64(hi, max64(im[2], im[3]));
+        }
+        let mut l = [0u64; 4];
+        let mut h = [0u64; 4];
+        // SAFETY: writes four lanes each.
+        unsafe {
+            _mm256_storeu_si256(l.as_mut_ptr().cast(), lo);
+            _mm256_storeu_si256(h.as_mut_ptr().cast(), hi);
+        }
+        (
+            l[0].min(l[1]).min(l[2].min(l[3])),
+            h[0].max(h[1]).max(h[2].max(h[3])),
+            fixed,
+        )
+    }
+
+    /// The larger of each pair of lanes (signed: positions are below 2^63).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn max64(a: __m256i, b: __m256i) -> __m256i {
+        _mm256_blendv_epi8(b, a, _mm256_cmpgt_epi64(a, b))
+    }
+
+    /// [`images`] written to `out` (lanes `0..8` row 0, `8..16` row 1).
+    #[target_feature(enable = "avx2")]
+    pub fn images_to(k: &Kernel, key: u64, out: &mut [u64; 2 * LANES]) {
+        let im = images(k, key);
+        for (i, v) in im.iter().enumerate().take(2 * k.rows) {
+            // SAFETY: writes four lanes inside `out`.
+            unsafe { _mm256_storeu_si256(out.as_mut_ptr().add(4 * i).cast(), *v) };
+        }
+    }
+
+    /// The number of symmetries of the group that fix `key`, from its images.
+    #[inline]
+    #[target_feature(enable = "avx2,popcnt")]
+    pub fn fixed(k: &Kernel, im: &[__m256i; 4], key: u64) -> u32 {
+        let kv = _mm256_set1_epi64x(key as i64);
+        let mut mask = 0u32;
+        for (i, v) in im.iter().enumerate().take(2 * k.rows) {
+            let eq = _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(*v, kv))) as u32;
+            mask |= eq << (4 * i);
+        }
+        let real = (1u32 << k.group_size) - 1;
+        (mask & real).count_ones()
+    }
+
+    /// Whether two distinct jumps from `key` can lead to the same class: only when some symmetry other than
+    /// the identity moves at most six holes of it (two jumps change three holes each). Without such a
+    /// symmetry, the successors of a class are all in distinct classes.
+    #[inline]
+    #[target_feature(enable = "avx2,popcnt")]
+    pub fn near_symmetric(k: &Kernel, im: &[__m256i; 4], key: u64) -> bool {
+        let mut lanes = [0u64; 2 * LANES];
+        for (i, v) in im.iter().enumerate().take(2 * k.rows) {
+            // SAFETY: writes four lanes inside `lanes`.
+            unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().add(4 * i).cast(), *v) };
+        }
+        lanes[1..k.group_size]
+            .iter()
+            .any(|&img| (img ^ key).count_ones() <= 6)
     }
 }
 

@@ -21,15 +21,15 @@ pub(crate) const BLOCK: usize = 64;
 /// Bytes of zeros after a frozen partition's data, so that every field can be read with whole 8-byte loads.
 const PAD: usize = 16;
 
-/// A bijection of the integers below `2^bits`: two rounds of multiplication by an odd constant and a xor-shift.
+/// A bijection of the integers below `2^bits`: multiplication by an odd constant modulo `2^bits` (undone by
+/// its inverse). The top bits of a mixed key (its partition) depend on every bit of the normal form, and the
+/// bits below them (its place in its partition's table) on the low bits: normal forms, which are small and
+/// structured, spread evenly over both.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Mixer {
     mask: u64,
     a: u64,
     ai: u64,
-    b: u64,
-    bi: u64,
-    s: u32,
 }
 
 /// The inverse of an odd number modulo `2^64` (Newton's iteration).
@@ -46,25 +46,17 @@ impl Mixer {
     pub fn new(bits: u32) -> Mixer {
         let bits = bits.clamp(1, 64);
         let a = 0x9E37_79B9_7F4A_7C15u64;
-        let b = 0xBF58_476D_1CE4_E5B9u64;
         Mixer {
             mask: u64::MAX >> (64 - bits),
             a,
             ai: inverse(a),
-            b,
-            bi: inverse(b),
-            // With `s >= bits / 2`, `y = x ^ x >> s` is undone by `y ^ y >> s`.
-            s: bits.div_ceil(2),
         }
     }
 
     /// The mixed key of `x` (which must be below `2^bits`).
     #[inline(always)]
     pub fn mix(&self, x: u64) -> u64 {
-        let mut h = x.wrapping_mul(self.a) & self.mask;
-        h ^= h >> self.s;
-        h = h.wrapping_mul(self.b) & self.mask;
-        h ^ h >> self.s
+        x.wrapping_mul(self.a) & self.mask
     }
 
     /// [`Mixer::mix`] of each lane.
@@ -72,27 +64,16 @@ impl Mixer {
     #[target_feature(enable = "avx512f,avx512dq")]
     pub fn mix8(&self, x: std::arch::x86_64::__m512i) -> std::arch::x86_64::__m512i {
         use std::arch::x86_64::*;
-        let mask = _mm512_set1_epi64(self.mask as i64);
-        let s = _mm_cvtsi64_si128(i64::from(self.s));
-        let mut h = _mm512_and_si512(
+        _mm512_and_si512(
             _mm512_mullo_epi64(x, _mm512_set1_epi64(self.a as i64)),
-            mask,
-        );
-        h = _mm512_xor_si512(h, _mm512_srl_epi64(h, s));
-        h = _mm512_and_si512(
-            _mm512_mullo_epi64(h, _mm512_set1_epi64(self.b as i64)),
-            mask,
-        );
-        _mm512_xor_si512(h, _mm512_srl_epi64(h, s))
+            _mm512_set1_epi64(self.mask as i64),
+        )
     }
 
     /// The inverse of [`Mixer::mix`].
     #[inline(always)]
     pub fn unmix(&self, h: u64) -> u64 {
-        let mut x = h ^ h >> self.s;
-        x = x.wrapping_mul(self.bi) & self.mask;
-        x ^= x >> self.s;
-        x.wrapping_mul(self.ai) & self.mask
+        h.wrapping_mul(self.ai) & self.mask
     }
 }
 
@@ -248,6 +229,8 @@ pub(crate) struct Pool<K, C> {
     srcs: Shared<Vec<[C; 2]>>,
     /// Buffers for putting a table's entries in order: (mixed key, slot).
     order: Shared<Vec<(u64, u32)>>,
+    /// The same for tables without counters: their keys.
+    keys: Shared<Vec<K>>,
     /// The byte arrays of frozen partitions of levels no longer needed.
     data: Shared<Vec<u8>>,
 }
@@ -279,6 +262,7 @@ impl<K: TableKey, C: Counter> Pool<K, C> {
             bufs: Shared::new(Vec::new()),
             srcs: Shared::new(Vec::new()),
             order: Shared::new(Vec::new()),
+            keys: Shared::new(Vec::new()),
             data: Shared::new(Vec::new()),
         }
     }
@@ -339,6 +323,9 @@ impl<K: TableKey, C: Counter> Pool<K, C> {
         let mut o = lock(&self.order);
         o.sort_unstable_by_key(|v| std::cmp::Reverse(v.capacity()));
         o.truncate(order);
+        let mut o = lock(&self.keys);
+        o.sort_unstable_by_key(|v| std::cmp::Reverse(v.capacity()));
+        o.truncate(order);
         let mut d = lock(&self.data);
         d.sort_unstable_by_key(|v| std::cmp::Reverse(v.capacity()));
         d.truncate(tables);
@@ -356,6 +343,7 @@ impl<K: TableKey, C: Counter> Pool<K, C> {
         let b = vec_bytes(&self.bufs)
             + vec_bytes(&self.srcs)
             + vec_bytes(&self.order)
+            + vec_bytes(&self.keys)
             + vec_bytes(&self.data);
         (t as u64, b as u64)
     }
@@ -365,6 +353,16 @@ impl<K: TableKey, C: Counter> Pool<K, C> {
         let (t, b) = self.held();
         t + b
     }
+}
+
+/// The counters a record adds: entry `src` of the round's source counters (none for tables without counters,
+/// whose records carry no index).
+#[inline(always)]
+fn source<C: Counter>(srcs: &[[C; 2]], src: u32) -> Option<[C; 2]> {
+    if std::mem::size_of::<C>() == 0 {
+        return Some([C::default(); 2]);
+    }
+    srcs.get(src as usize).copied()
 }
 
 /// Fill at which a table grows.
@@ -495,8 +493,97 @@ impl<K: TableKey, C: Counter> Table<K, C> {
             // SAFETY: the CPU has AVX-512 F (checked just above).
             return unsafe { self.add_recs_avx512(recs, srcs) };
         }
+        #[cfg(target_arch = "x86_64")]
+        if crate::kernel::has_avx2() {
+            // SAFETY: the CPU has AVX2 (checked just above).
+            return unsafe { self.add_recs_avx2(recs, srcs) };
+        }
         recs.iter()
-            .try_for_each(|r| self.add(r.key, *srcs.get(r.src as usize)?))
+            .try_for_each(|r| self.add(r.key, source(srcs, r.src)?))
+    }
+
+    /// [`Table::add_recs`] comparing a cache line of keys at a time, with AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,popcnt")]
+    fn add_recs_avx2(&mut self, mut recs: &[Rec<K>], srcs: &[[C; 2]]) -> Option<()> {
+        use std::arch::x86_64::*;
+        let narrow = std::mem::size_of::<K>() == 4;
+        let lanes = if narrow { 16 } else { 8 };
+        let counted = std::mem::size_of::<C>() > 0;
+        while !recs.is_empty() {
+            if self.len >= self.limit {
+                self.grow();
+            }
+            // Each record adds at most one entry: this many fit before the table must grow.
+            let n = recs.len().min(self.limit - self.len);
+            let (keys, counts) = (&mut self.keys[..], &mut self.counts[..]);
+            assert_eq!(keys.len(), counts.len());
+            let (lsh, cap) = (self.lsh, self.cap as u128);
+            let zero = _mm256_setzero_si256();
+            let mut added = 0usize;
+            let mut done = 0usize;
+            for (j, r) in recs[..n].iter().enumerate() {
+                // The source counters are spread over a few MiB: fetch them ahead.
+                if counted && let Some(c) = recs.get(j + 64).and_then(|a| srcs.get(a.src as usize))
+                {
+                    prefetch(c);
+                }
+                let home = ((u128::from(r.key.frac(lsh)) * cap) >> 64) as usize;
+                let Some(window) = keys.get(home..home + lanes) else {
+                    break;
+                };
+                // SAFETY: `window` holds 64 bytes of keys, which the two unaligned loads read.
+                let (v0, v1) = unsafe {
+                    (
+                        _mm256_loadu_si256(window.as_ptr().cast()),
+                        _mm256_loadu_si256(window.as_ptr().cast::<u8>().add(32).cast()),
+                    )
+                };
+                // The empty slots and the key's slot.
+                let (empty, m) = if narrow {
+                    let k = _mm256_set1_epi32(r.key.bits() as i32);
+                    let bits = |v: __m256i| _mm256_movemask_ps(_mm256_castsi256_ps(v)) as u32;
+                    let e = bits(_mm256_cmpeq_epi32(v0, zero))
+                        | bits(_mm256_cmpeq_epi32(v1, zero)) << 8;
+                    let f = bits(_mm256_cmpeq_epi32(v0, k)) | bits(_mm256_cmpeq_epi32(v1, k)) << 8;
+                    (e, e | f)
+                } else {
+                    let k = _mm256_set1_epi64x(r.key.bits() as i64);
+                    let bits = |v: __m256i| _mm256_movemask_pd(_mm256_castsi256_pd(v)) as u32;
+                    let e = bits(_mm256_cmpeq_epi64(v0, zero))
+                        | bits(_mm256_cmpeq_epi64(v1, zero)) << 4;
+                    let f = bits(_mm256_cmpeq_epi64(v0, k)) | bits(_mm256_cmpeq_epi64(v1, k)) << 4;
+                    (e, e | f)
+                };
+                if m == 0 {
+                    break;
+                }
+                let t = m.trailing_zeros();
+                let i = home + t as usize;
+                added += (empty >> t & 1) as usize;
+                // SAFETY: `i` is in the window, inside `keys`; `counts` has as many slots as `keys`.
+                unsafe { *keys.get_unchecked_mut(i) = r.key };
+                if counted {
+                    let c = srcs.get(r.src as usize)?;
+                    // SAFETY: as above.
+                    let s = unsafe { counts.get_unchecked_mut(i) };
+                    s[0] = s[0].add(c[0])?;
+                    s[1] = s[1].add(c[1])?;
+                }
+                done += 1;
+            }
+            self.len += added;
+            recs = &recs[done..];
+            // A record whose window ran out of the table or was full: the slow path.
+            if done < n
+                && let Some(r) = recs.first()
+            {
+                let i = self.find_or_grow(r.key, self.home(r.key));
+                self.add_at(i, r.key, source(srcs, r.src)?)?;
+                recs = &recs[1..];
+            }
+        }
+        Some(())
     }
 
     /// [`Table::add_recs`] comparing a cache line of keys at a time.
@@ -544,7 +631,7 @@ impl<K: TableKey, C: Counter> Table<K, C> {
                 let t = m.trailing_zeros();
                 let i = home + t as usize;
                 added += (empty >> t & 1) as usize;
-                let c = srcs.get(r.src as usize)?;
+                let c = source(srcs, r.src)?;
                 // SAFETY: `i` is in the window, inside `keys`; `counts` has as many slots as `keys`.
                 let s = unsafe {
                     *keys.get_unchecked_mut(i) = r.key;
@@ -561,7 +648,7 @@ impl<K: TableKey, C: Counter> Table<K, C> {
                 && let Some(r) = recs.first()
             {
                 let i = self.find_or_grow(r.key, self.home(r.key));
-                self.add_at(i, r.key, *srcs.get(r.src as usize)?)?;
+                self.add_at(i, r.key, source(srcs, r.src)?)?;
                 recs = &recs[1..];
             }
         }
@@ -608,8 +695,60 @@ impl<K: TableKey, C: Counter> Table<K, C> {
         }
     }
 
+    /// [`Table::freeze`] for a table without counters: its keys alone, sorted.
+    fn freeze_keys(mut self, q: usize, layout: &Layout, pool: &Pool<K, C>) -> Part<C> {
+        let base = layout.base(q);
+        let mut keys = take_vec(&pool.keys, self.keys.len());
+        let spare = keys.spare_capacity_mut();
+        assert!(spare.len() >= self.keys.len());
+        let mut n = 0usize;
+        for &k in &self.keys {
+            // `n` is at most the slot's index: inside `spare`. An empty slot is written, then overwritten.
+            spare[n].write(k);
+            n += usize::from(k != K::default());
+        }
+        // SAFETY: the first `n` entries were written.
+        unsafe { keys.set_len(n) };
+        // Nearly sorted (home slots increase with the key): an insertion sort costs little more than a pass.
+        for i in 1..keys.len() {
+            let x = keys[i];
+            let mut j = i;
+            while j > 0 && keys[j - 1].bits() > x.bits() {
+                keys[j] = keys[j - 1];
+                j -= 1;
+            }
+            keys[j] = x;
+        }
+        let mut mk = 0u64;
+        let mut prev = base;
+        for &k in &keys {
+            let h = k.mixed(base);
+            mk = mk.max(h - prev);
+            prev = h;
+        }
+        let part = Part::encode_with(
+            keys.len(),
+            |j| {
+                (
+                    layout.local(keys[j].mixed(base)),
+                    C::default(),
+                    C::default(),
+                )
+            },
+            Some((mk, 0, 0)),
+            |bytes| pool.take_data(bytes),
+        );
+        self.keys.fill(K::default());
+        lock(&pool.tables).push((self.keys, self.counts));
+        lock(&pool.keys).push(keys);
+        part
+    }
+
     /// Freeze the table as partition `q` of `layout`. Its arrays go back to the pool, all zeros again.
     pub fn freeze(mut self, q: usize, layout: &Layout, pool: &Pool<K, C>) -> Part<C> {
+        if std::mem::size_of::<C>() == 0 {
+            return self.freeze_keys(q, layout, pool);
+        }
         let base = layout.base(q);
         let mut order = take_vec(&pool.order, self.keys.len());
         // The counters' widths: the OR of the values has the bit length of the largest (empty slots hold
@@ -789,8 +928,10 @@ impl<C: Counter> Part<C> {
                 ck.push(prev);
             }
             put(&mut data, off, u128::from(l - prev), wk);
-            put(&mut data, off + wk as usize, full.to_u128(), wf);
-            put(&mut data, off + (wk + wf) as usize, norm.to_u128(), wn);
+            if wf + wn > 0 {
+                put(&mut data, off + wk as usize, full.to_u128(), wf);
+                put(&mut data, off + (wk + wf) as usize, norm.to_u128(), wn);
+            }
             off += stride;
             prev = l;
         }
@@ -905,6 +1046,14 @@ pub(crate) struct Frozen<C> {
 }
 
 impl<C: Counter> Frozen<C> {
+    /// An empty level.
+    pub fn empty(bits: u32) -> Frozen<C> {
+        Frozen {
+            layout: Layout::for_size(bits, 0, PART_TARGET, 0),
+            parts: Vec::new(),
+        }
+    }
+
     /// A level from entries in any order (for the first level).
     pub fn from_entries(bits: u32, mut entries: Vec<Slot<C>>) -> Frozen<C> {
         entries.sort_unstable_by_key(|e| e.h);
@@ -945,6 +1094,70 @@ impl<C: Counter> Frozen<C> {
         self.parts
             .get(q)
             .is_some_and(|p| p.contains(self.layout.base(q), h))
+    }
+}
+
+/// A set of mixed keys, approximately: one bit per value of a key's top bits. It holds every key put in, and
+/// some others (about one in sixteen of the keys not put in, with sixteen bits a key); a level built through
+/// it ([`crate::enumerate::Walk::step_filtered`]) is then intersected with the exact set. Bits are set with
+/// atomic operations, so that keys can be put in from several threads.
+pub(crate) struct KeyFilter {
+    bits: Vec<std::sync::atomic::AtomicU64>,
+    /// A key's bit is its top bits: the key shifted right by this many.
+    shift: u32,
+}
+
+impl KeyFilter {
+    /// A filter for about `n` keys of `key_bits` bits (exact when it can have a bit for every key).
+    pub fn new(n: usize, key_bits: u32) -> KeyFilter {
+        let want = (n.max(1) * 16).next_power_of_two().trailing_zeros().max(6);
+        let fb = want.min(key_bits.max(6));
+        let words = 1usize << (fb - 6);
+        KeyFilter {
+            bits: (0..words)
+                .map(|_| std::sync::atomic::AtomicU64::new(0))
+                .collect(),
+            shift: key_bits.saturating_sub(fb),
+        }
+    }
+
+    /// Put in the mixed key `h`.
+    #[inline]
+    pub fn insert(&self, h: u64) {
+        let i = (h >> self.shift) as usize;
+        if let Some(w) = self.bits.get(i >> 6) {
+            w.fetch_or(1 << (i & 63), std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
+    /// Ask the CPU to bring the bit of the mixed key `h` into the cache.
+    #[inline(always)]
+    pub fn prefetch(&self, h: u64) {
+        let i = (h >> self.shift) as usize;
+        if let Some(w) = self.bits.get(i >> 6) {
+            prefetch(w);
+        }
+    }
+
+    /// Whether the mixed key `h` may have been put in (`false`: certainly not).
+    #[inline(always)]
+    pub fn may_hold(&self, h: u64) -> bool {
+        let i = (h >> self.shift) as usize;
+        self.bits
+            .get(i >> 6)
+            .is_some_and(|w| w.load(std::sync::atomic::Ordering::Relaxed) >> (i & 63) & 1 == 1)
+    }
+
+    /// A filter holding the keys of a level (parallel over its partitions).
+    pub fn of_level<C: Counter>(level: &Frozen<C>, key_bits: u32) -> KeyFilter {
+        use rayon::prelude::*;
+        let f = KeyFilter::new(level.len(), key_bits);
+        level.parts.par_iter().enumerate().for_each(|(q, p)| {
+            for (h, _, _) in p.reader(level.layout.base(q), 0, p.blocks()) {
+                f.insert(h);
+            }
+        });
+        f
     }
 }
 

@@ -512,7 +512,7 @@ impl Solver {
 const BEAM_WIDTHS: [usize; 2] = [1 << 10, 1 << 14];
 
 /// The number of lattice steps between two holes.
-fn lattice_distance(board: &Board, a: usize, b: usize) -> u32 {
+pub(crate) fn lattice_distance(board: &Board, a: usize, b: usize) -> u32 {
     let (ax, ay) = board.lattice_coords(a);
     let (bx, by) = board.lattice_coords(b);
     let (dx, dy) = (ax - bx, ay - by);

@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 
 use peg::enumerate::Options as CountOptions;
 use peg::{
-    Board, Finish, FinishTable, Lattice, Move, NameError, Position, Problem, SolveError, Solver,
+    Board, Finish, Finishable, Lattice, Move, NameError, Position, Problem, SolveError, Solver,
     SolverOptions,
 };
 use serde::Serialize;
@@ -139,12 +139,13 @@ pub enum Answer {
     },
 }
 
-/// A complete table of finishable positions, shared between games (and threads) with the same board, finish
-/// and position class: a new game of the same kind finds it ready.
-type TableCell = Arc<OnceLock<Result<Arc<FinishTable>, String>>>;
+/// A complete table of finishable positions (the positions reachable from the start from which the finish can
+/// still be reached: [`Finishable`]), shared between games (and threads) with the same board, start and finish: a
+/// new game of the same kind finds it ready.
+type TableCell = Arc<OnceLock<Result<Arc<Finishable>, String>>>;
 
-/// (board, finish hole, position class for a one-peg-anywhere table).
-type TableKey = (String, Option<usize>, Option<u8>);
+/// (board, its jumps, the start's pegs, the finish hole or `None` for anywhere).
+type TableKey = (String, usize, u64, Option<usize>);
 
 /// The complete tables of finishable positions built (or being built) for peg games, newest last, shared by
 /// every session of an [`Env`]. Only the last few are kept (games in progress keep theirs).
@@ -209,9 +210,9 @@ enum TableState {
     /// Not built for this game, and why.
     Skipped(String),
     /// Being built.
-    Building(Pending<Result<Arc<FinishTable>, String>>),
+    Building(Pending<Result<Arc<Finishable>, String>>),
     /// Built.
-    Ready(Arc<FinishTable>),
+    Ready(Arc<Finishable>),
     /// The build stopped (at its memory limit).
     Failed,
 }
@@ -252,7 +253,8 @@ impl fmt::Debug for Oracle {
 
 impl Oracle {
     /// An oracle for games on `board` from `start` to `finish`; starts building the complete table (or takes it
-    /// from `env`'s [`PegTables`]) where that is cheap enough.
+    /// from `env`'s [`PegTables`]) where that is cheap enough. The table holds the positions reachable from
+    /// `start` that can still finish, so the positions asked about must be those of games played from `start`.
     pub fn new(board: &Board, start: Position, finish: Finish, env: &Env) -> Oracle {
         let table = if !finish.allows(board, start) {
             TableState::Skipped(String::new())
@@ -262,14 +264,16 @@ impl Oracle {
                 board.holes()
             ))
         } else {
-            let key: TableKey = match finish {
-                Finish::Hole(h) => (board.name().to_string(), Some(h), None),
-                Finish::Anywhere => (
-                    board.name().to_string(),
-                    None,
-                    Some(board.position_class(start)),
-                ),
+            let hole = match finish {
+                Finish::Hole(h) => Some(h),
+                Finish::Anywhere => None,
             };
+            let key: TableKey = (
+                board.name().to_string(),
+                board.moves().len(),
+                start.bits(),
+                hole,
+            );
             match env.peg_tables.cell(&key) {
                 None => TableState::Skipped("no complete table here: the search answers".into()),
                 Some(cell) => match cell.get() {
@@ -342,9 +346,9 @@ impl Oracle {
         if let Some(v) = self.known.get(&pos.bits()) {
             return Some(v.clone());
         }
-        if let TableState::Ready(t) = &self.table
-            && t.covers(pos)
-        {
+        // Every position asked about is one of this game's, so reachable from the table's start: the table
+        // holds it exactly when the finish can still be reached.
+        if let TableState::Ready(t) = &self.table {
             return Some(match t.solve(pos) {
                 Some(moves) => Verdict::Possible(Arc::from(moves)),
                 None => Verdict::Impossible(Why::Table),
@@ -411,7 +415,7 @@ impl Oracle {
         }
     }
 
-    fn take_table(&mut self, outcome: Outcome<Result<Arc<FinishTable>, String>>) {
+    fn take_table(&mut self, outcome: Outcome<Result<Arc<Finishable>, String>>) {
         self.table = match outcome {
             Outcome::Done(Ok(t)) => {
                 // From now on the table answers: forget the search's answers, so that the ways shown come
@@ -433,7 +437,7 @@ impl Oracle {
         match s.result {
             Ok(found) => {
                 self.solver = Some(s.solver);
-                if matches!(&self.table, TableState::Ready(t) if t.covers(s.pos)) {
+                if matches!(&self.table, TableState::Ready(_)) {
                     return;
                 }
                 self.spent.remove(&key);
@@ -551,17 +555,18 @@ impl Oracle {
     }
 }
 
-/// Build the complete table for a game from `start` to `finish`.
-fn build_table(board: &Board, start: Position, finish: Finish) -> Result<Arc<FinishTable>, String> {
+/// Build the complete table for a game from `start` to `finish`: the positions reachable from `start` from
+/// which `finish` can still be reached (found by meeting in the middle; on the English board from the centre to
+/// the centre 1,679,072 classes, a fraction of a second).
+fn build_table(board: &Board, start: Position, finish: Finish) -> Result<Arc<Finishable>, String> {
     let opts = CountOptions {
         max_memory: Some(TABLE_MEMORY),
         ..CountOptions::default()
     };
-    let table = match finish {
-        Finish::Hole(h) => FinishTable::build(board, Finish::Hole(h), &opts),
-        Finish::Anywhere => FinishTable::build_for_class(board, start, &opts),
-    };
-    table.map(Arc::new).map_err(|e| e.to_string())
+    let problem = Problem::new(board.clone(), start, finish).map_err(|e| e.to_string())?;
+    Finishable::build(&problem, &opts)
+        .map(Arc::new)
+        .map_err(|e| e.to_string())
 }
 
 /// The options of a peg game, with their default values, for a menu. The start and finish values of a board's

@@ -29,6 +29,11 @@ enum PegCommand {
     Board(BoardArgs),
     /// Enumerate every reachable position level by level, with exact path counts in both trees.
     Count(CountArgs),
+    /// The solution counts alone, in the full and the normal tree, counted over the positions that can still
+    /// finish (much faster than the whole table), with those positions level by level.
+    Solutions(FinishArgs),
+    /// The positions reachable from the start from which the finish can still be reached, level by level.
+    Finishable(FinishArgs),
     /// Find one solution (a jump sequence to a single peg), or show that there is none.
     Solve(SolveArgs),
 }
@@ -70,6 +75,19 @@ struct CountArgs {
     #[command(flatten)]
     sel: BoardSel,
     /// Count solutions ending with the last peg on this hole (default: on any hole).
+    #[arg(long, value_name = "HOLE")]
+    finish: Option<String>,
+    /// Stop with a message instead of using more memory than this (for example 512M or 4G; a bare number is in
+    /// MiB). Default: 80% of the memory available.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    max_memory: Option<u64>,
+}
+
+#[derive(Debug, Args)]
+struct FinishArgs {
+    #[command(flatten)]
+    sel: BoardSel,
+    /// The hole the last peg must end on (default: any hole).
     #[arg(long, value_name = "HOLE")]
     finish: Option<String>,
     /// Stop with a message instead of using more memory than this (for example 512M or 4G; a bare number is in
@@ -234,6 +252,8 @@ pub fn run(args: PegArgs, out: &Output) -> anyhow::Result<ExitCode> {
         PegCommand::Boards => boards(out),
         PegCommand::Board(a) => board(a, out),
         PegCommand::Count(a) => count(a, out),
+        PegCommand::Solutions(a) => finishable(a, out, true),
+        PegCommand::Finishable(a) => finishable(a, out, false),
         PegCommand::Solve(a) => solve(a, out),
     }
 }
@@ -509,6 +529,124 @@ fn count(a: CountArgs, out: &Output) -> anyhow::Result<ExitCode> {
 }
 
 #[derive(Serialize)]
+struct FinishableJson<'a> {
+    board: &'a str,
+    holes: usize,
+    start: Vec<String>,
+    finish: Option<&'a str>,
+    /// The board's symmetries that fix the start (the classes' group).
+    symmetries: usize,
+    /// Finishable positions over all levels.
+    finishable: u64,
+    /// The same up to symmetry.
+    finishable_classes: u64,
+    levels: &'a [peg::FinishableLevel],
+}
+
+#[derive(Serialize)]
+struct SolutionsJson<'a> {
+    board: &'a str,
+    holes: usize,
+    start: Vec<String>,
+    finish: Option<&'a str>,
+    #[serde(flatten)]
+    solutions: &'a peg::Solutions,
+}
+
+/// `peg solutions` (with `counts`) and `peg finishable`.
+fn finishable(a: FinishArgs, out: &Output, counts: bool) -> anyhow::Result<ExitCode> {
+    let (board, start) = load(&a.sel)?;
+    let finish = finish_of(&board, a.finish.as_deref())?;
+    let problem = Problem::new(board, start, finish)?;
+    let b = problem.board();
+    let debug = std::env::var_os("PEG_DEBUG").is_some();
+    let opts = Options {
+        max_memory: Some(a.max_memory.unwrap_or_else(default_memory_limit)),
+        stats: debug.then_some(&print_step_stats as &(dyn Fn(&enumerate::StepStats) + Sync)),
+        ..Options::default()
+    };
+    let spinner = out.spinner("finding the positions that can still finish");
+    let set = peg::Finishable::build(&problem, &opts)?;
+    let solutions = if counts {
+        spinner.set_message("counting the paths over them");
+        Some(set.solutions(&opts)?)
+    } else {
+        None
+    };
+    spinner.finish_and_clear();
+    let finish_name = match finish {
+        Finish::Hole(h) => Some(b.hole_name(h)),
+        Finish::Anywhere => None,
+    };
+    let target = finish_name
+        .map(|h| format!("on {h}"))
+        .unwrap_or_else(|| "anywhere".to_string());
+    if out.json {
+        match &solutions {
+            Some(s) => out.print_json(&SolutionsJson {
+                board: b.name(),
+                holes: b.holes(),
+                start: vacancies(b, start),
+                finish: finish_name,
+                solutions: s,
+            })?,
+            None => out.print_json(&FinishableJson {
+                board: b.name(),
+                holes: b.holes(),
+                start: vacancies(b, start),
+                finish: finish_name,
+                symmetries: problem.group().len(),
+                finishable: set.positions(),
+                finishable_classes: set.classes(),
+                levels: set.levels(),
+            })?,
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!(
+        "{} board, {}, finish {}; {} symmetries fix the start",
+        b.name(),
+        describe_start(b, start),
+        finish_name.unwrap_or("anywhere"),
+        problem.group().len()
+    );
+    print!("{:>4} {:>12} {:>12}", "pegs", "finishable", "up to sym");
+    if solutions.is_some() {
+        print!(" {:>28} {:>28}", "paths (full tree)", "paths (normal tree)");
+    }
+    println!();
+    match &solutions {
+        Some(s) => {
+            for l in &s.levels {
+                println!(
+                    "{:>4} {:>12} {:>12} {:>28} {:>28}",
+                    l.pegs, l.positions, l.classes, l.paths_full, l.paths_normal
+                );
+            }
+        }
+        None => {
+            for l in set.levels() {
+                println!("{:>4} {:>12} {:>12}", l.pegs, l.positions, l.classes);
+            }
+        }
+    }
+    println!();
+    println!(
+        "reachable positions from which one peg {target} can still be reached: {} ({} up to symmetry)",
+        sep(u128::from(set.positions())),
+        sep(u128::from(set.classes()))
+    );
+    if let Some(s) = &solutions {
+        println!(
+            "solutions (one peg {target}): {} in the full tree, {} in the normal tree",
+            sep(s.solutions_full),
+            sep(s.solutions_normal)
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(Serialize)]
 struct SolveJson<'a> {
     board: &'a str,
     start: Vec<String>,
@@ -519,16 +657,17 @@ struct SolveJson<'a> {
     positions: Vec<String>,
 }
 
-/// Positions the depth-first search of `peg solve` examines before it turns to the complete table (on boards
-/// of up to 36 holes), and then per slice of the search on bigger boards.
+/// Positions the depth-first search of `peg solve` examines before it turns to the finishable set of the game
+/// (on boards of up to 36 holes), and then per slice of the search on bigger boards.
 const SOLVE_SLICE: u64 = 3_000_000;
 
 fn solve(a: SolveArgs, out: &Output) -> anyhow::Result<ExitCode> {
     let (board, start) = load(&a.sel)?;
     let finish = finish_of(&board, a.finish.as_deref())?;
     let max_memory = a.max_memory.unwrap_or_else(default_memory_limit);
-    // First a depth-first search with a budget; if it runs out, the complete table of finishable positions
-    // where a whole enumeration is feasible (up to 36 holes), else the search without a budget.
+    // First a depth-first search with a budget; if it runs out, the finishable set of the game (the positions
+    // reachable from the start that can still finish) where that is feasible (up to 36 holes), else the search
+    // without a budget.
     let options = SolverOptions {
         max_memory,
         max_nodes: Some(SOLVE_SLICE),
@@ -563,17 +702,17 @@ fn solve(a: SolveArgs, out: &Output) -> anyhow::Result<ExitCode> {
     let result = match solver.solve(start) {
         Err(peg::SolveError::Stopped { .. }) => return Err(out_of_time(&solver)),
         Err(peg::SolveError::NodeLimit { .. }) if board.holes() <= 36 => {
-            out.log("the first search budget is spent; building the complete table of finishable positions");
+            out.log(
+                "the first search budget is spent; finding every position of the game that can still finish",
+            );
+            let problem = Problem::new(board.clone(), start, finish)?;
             let opts = Options {
                 max_memory: Some(max_memory),
                 cancel: Some(&stop),
                 ..Options::default()
             };
-            match peg::FinishTable::build(&board, finish, &opts) {
-                Ok(table) => {
-                    solver.attach(std::sync::Arc::new(table));
-                    solver.solve(start)?
-                }
+            match peg::Finishable::build(&problem, &opts) {
+                Ok(set) => set.solve(start),
                 Err(peg::CountError::Cancelled) => return Err(out_of_time(&solver)),
                 Err(e) => return Err(e.into()),
             }

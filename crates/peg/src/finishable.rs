@@ -1,0 +1,779 @@
+//! The finishable set of a problem, and its solution counts computed over that set alone.
+//!
+//! The *finishable set* of a problem is, level by level, the positions reachable from its start from which its
+//! finish can still be reached. On the English board from the centre vacancy to the centre it has 1,679,072
+//! classes, against 23,475,688 reachable ones; every solution passes through it and through nothing else. So
+//! the solution counts need only a count of paths over that set ([`Finishable::solutions`]).
+//!
+//! The set is found by meeting in the middle, keys only: the positions reachable from the start (jumps), level
+//! by level from the start, and the positions from which the finish can be reached (jumps taken back), level by
+//! level from the finish, each side one level at a time, the smaller side first, until both have reached the
+//! same number of pegs `m`. The finishable positions with `m` pegs are those found by both. Then, outwards:
+//! the finishable positions with `k + 1` pegs are the reachable ones with a jump into the finishable ones with
+//! `k` (the jumps taken back from those, matched against the reachable level), and the finishable ones with
+//! `k - 1` pegs are those that can be reached from the finishable ones with `k` and can reach the finish (the
+//! jumps from those, matched against the backward level).
+//!
+//! When the start is the full board less the finish hole, the backward side is the forward side complemented (a
+//! position can reach the finish exactly when its complement can be reached from the start), so the forward side
+//! alone is enumerated, to half the board, and the finishable set below the middle is the complement of the one
+//! above it.
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::board::{Board, Symmetry};
+use crate::count::{CountError, add};
+use crate::counter::{Counter, NoCount};
+use crate::enumerate::{AnyFrozen, KeyLevel, Options, Walk, narrow_keys};
+use crate::kernel::Kernel;
+use crate::level::{Frozen, KeyFilter, Mixer, Slot, TableKey};
+use crate::pagoda::Side;
+use crate::position::{Move, Position};
+use crate::problem::{Finish, Problem};
+
+/// One level of the finishable set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
+pub struct FinishableLevel {
+    /// Number of pegs.
+    pub pegs: u32,
+    /// Positions reachable from the start, with this many pegs, from which the finish can still be reached.
+    pub positions: u64,
+    /// The same up to symmetry (classes of the symmetries that fix the start, with at least one such position).
+    pub classes: u64,
+}
+
+/// One level of the solution count ([`Finishable::solutions`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
+pub struct SolutionLevel {
+    /// Number of pegs.
+    pub pegs: u32,
+    /// Finishable positions with this many pegs ([`FinishableLevel::positions`]).
+    pub positions: u64,
+    /// The same up to symmetry ([`FinishableLevel::classes`]).
+    pub classes: u64,
+    /// Paths in the full game tree from the start to these positions: the ways to play down to this level and
+    /// still be able to finish.
+    pub paths_full: u128,
+    /// Paths in the normal tree from the start to these classes.
+    pub paths_normal: u128,
+}
+
+/// The solution counts of a problem, and the paths into its finishable set level by level.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Solutions {
+    /// Number of symmetries used for the normal tree (the board's symmetries that fix the start).
+    pub symmetries: usize,
+    /// Solutions in the full game tree (move sequences from the start to one peg on the finish).
+    pub solutions_full: u128,
+    /// Solutions in the normal tree.
+    pub solutions_normal: u128,
+    /// Finishable positions, up to symmetry, over all levels.
+    pub finishable_classes: u64,
+    /// Finishable positions over all levels.
+    pub finishable: u64,
+    /// One row per level, from the start's number of pegs down to one.
+    pub levels: Vec<SolutionLevel>,
+}
+
+/// The positions reachable from a problem's start from which its finish can still be reached, level by level
+/// (see the [module documentation](self)): the answer to "can this game still be won, and how" for every
+/// position of a game from that start, one lookup each.
+#[derive(Debug, Clone)]
+pub struct Finishable {
+    problem: Problem,
+    /// Forward kernel of the symmetries that fix both the start and the set of finish holes.
+    kernel: Kernel,
+    mixer: Mixer,
+    /// `levels[k]`: the mixed normal forms (under the kernel's group) of the finishable positions with `k` pegs.
+    levels: Vec<KeyLevel>,
+    /// From the start's number of pegs down to one.
+    rows: Vec<FinishableLevel>,
+}
+
+/// The holes a single last peg may end on for a game from `start`: those of the finish whose one-peg position
+/// has the start's position class (play keeps the class: no other can be reached).
+pub(crate) fn finish_holes(board: &Board, start: Position, finish: Finish) -> Vec<usize> {
+    let class = board.position_class(start);
+    finish
+        .holes(board.holes())
+        .filter(|&h| board.position_class(Position::EMPTY.with_peg(h)) == class)
+        .collect()
+}
+
+impl Finishable {
+    /// Find the finishable set of `problem`. The memory limit of `opts` applies to the whole search (its
+    /// levels kept, keys only, and the level being built); its `max_levels`, `progress` and counter width are
+    /// not used.
+    ///
+    /// # Errors
+    /// [`CountError::MemoryLimit`] when the search would need more memory than `opts.max_memory`;
+    /// [`CountError::Cancelled`] when `opts.cancel` is set.
+    pub fn build(problem: &Problem, opts: &Options<'_>) -> Result<Finishable, CountError> {
+        let board = problem.board();
+        let start = problem.start();
+        let holes = finish_holes(board, start, problem.finish());
+        // The symmetries that fix the start and map the finish holes onto themselves.
+        let group: Vec<Symmetry> = problem
+            .group()
+            .iter()
+            .filter(|s| holes.iter().all(|&h| holes.contains(&s.map_hole(h))))
+            .cloned()
+            .collect();
+        let kernel = Kernel::new(board, &group);
+        let reverse = Kernel::new_reverse(board, &group);
+        // With a finish hole, the walks drop what a pagoda function centred on it rules out (the group fixes
+        // the hole, so the weights are the same on every hole of an orbit): forward, the positions that cannot
+        // reach the finish; backward, those that cannot be reached from the start.
+        // The walks drop what the best pagoda found for the problem rules out (see `crate::pagoda`).
+        let (forward, reverse) = pruned(problem, &group, &kernel, &reverse, &holes)?;
+        let opts = Options {
+            max_levels: None,
+            progress: None,
+            ..*opts
+        };
+        let n = board.holes();
+        let levels = if holes.is_empty() {
+            vec![KeyLevel::empty(n as u32); n + 1]
+        } else if narrow_keys(&kernel) {
+            meet::<u32>(problem, &forward, &reverse, &holes, &opts)?
+        } else {
+            meet::<u64>(problem, &forward, &reverse, &holes, &opts)?
+        };
+        let mixer = Mixer::new(n as u32);
+        let same = group.len() == problem.group().len();
+        let g = Kernel::new(board, problem.group());
+        let rows = (1..=start.pegs())
+            .rev()
+            .map(|pegs| {
+                let level = &levels[pegs as usize];
+                let positions = level
+                    .parts
+                    .par_iter()
+                    .enumerate()
+                    .map(|(q, p)| {
+                        p.reader(level.layout.base(q), 0, p.blocks())
+                            .map(|(h, _, _)| kernel.class_size(mixer.unmix(h)))
+                            .sum::<u64>()
+                    })
+                    .sum();
+                let classes = if same {
+                    level.len() as u64
+                } else {
+                    regroup(&g, &mixer, level).len() as u64
+                };
+                FinishableLevel {
+                    pegs,
+                    positions,
+                    classes,
+                }
+            })
+            .collect();
+        Ok(Finishable {
+            problem: problem.clone(),
+            kernel,
+            mixer,
+            levels,
+            rows,
+        })
+    }
+
+    /// The problem.
+    pub fn problem(&self) -> &Problem {
+        &self.problem
+    }
+
+    /// The levels, from the start's number of pegs down to one.
+    pub fn levels(&self) -> &[FinishableLevel] {
+        &self.rows
+    }
+
+    /// Finishable positions over all levels.
+    pub fn positions(&self) -> u64 {
+        self.rows.iter().map(|l| l.positions).sum()
+    }
+
+    /// Finishable positions up to symmetry (of the start) over all levels.
+    pub fn classes(&self) -> u64 {
+        self.rows.iter().map(|l| l.classes).sum()
+    }
+
+    /// Bytes of memory the set uses.
+    pub fn bytes(&self) -> u64 {
+        self.levels.iter().map(KeyLevel::bytes).sum()
+    }
+
+    /// Whether `pos` is in the set: reachable from the start, and able to reach the finish. For a position of a
+    /// game played from the start, that is whether the game can still be won. One lookup.
+    pub fn contains(&self, pos: Position) -> bool {
+        let pos = Position::from_bits(pos.bits() & self.problem.board().full().bits());
+        self.levels.get(pos.pegs() as usize).is_some_and(|l| {
+            l.len() > 0 && l.contains(self.mixer.mix(self.kernel.normalize(pos.bits()).0))
+        })
+    }
+
+    /// A solution from `pos` (following any jump that stays in the set), or `None` when `pos` is not in the set.
+    pub fn solve(&self, pos: Position) -> Option<Vec<Move>> {
+        let board = self.problem.board();
+        let mut pos = Position::from_bits(pos.bits() & board.full().bits());
+        if !self.contains(pos) {
+            return None;
+        }
+        let mut moves = Vec::new();
+        while pos.pegs() > 1 {
+            let m = board
+                .legal_moves(pos)
+                .into_iter()
+                .find(|&m| self.contains(pos.apply(m)))?;
+            moves.push(m);
+            pos = pos.apply(m);
+        }
+        Some(moves)
+    }
+
+    /// The solution counts in both trees, by a count of paths from the start over the finishable set alone.
+    ///
+    /// # Errors
+    /// [`CountError::Overflow`] when a count passes 2^128 - 1; [`CountError::MemoryLimit`] and
+    /// [`CountError::Cancelled`] as for [`Finishable::build`].
+    pub fn solutions(&self, opts: &Options<'_>) -> Result<Solutions, CountError> {
+        let g = Kernel::new(self.problem.board(), self.problem.group());
+        if narrow_keys(&g) {
+            self.solutions_with::<u32>(&g, opts)
+        } else {
+            self.solutions_with::<u64>(&g, opts)
+        }
+    }
+
+    fn solutions_with<K: TableKey>(
+        &self,
+        g: &Kernel,
+        opts: &Options<'_>,
+    ) -> Result<Solutions, CountError> {
+        let opts = Options {
+            max_levels: None,
+            progress: None,
+            ..*opts
+        };
+        let start = self.problem.start();
+        let same = g.group_size == self.kernel.group_size;
+        let mut walk = Walk::<u64, K>::new(g, &[start.bits()], None)?;
+        let mut levels = Vec::new();
+        // (G-class, finishable positions in it), by mixed key, for the level with `pegs` pegs.
+        let keep_of = |pegs: u32| -> Vec<(u64, u64)> {
+            let level = &self.levels[pegs as usize];
+            if same {
+                level
+                    .iter()
+                    .map(|(h, _, _)| (h, g.class_size(self.mixer.unmix(h))))
+                    .collect()
+            } else {
+                regroup_sizes(g, &self.kernel, &self.mixer, level)
+            }
+        };
+        let mut keep = keep_of(start.pegs());
+        for row in &self.rows {
+            let pegs = row.pegs;
+            let (next, paths_full, paths_normal) = match walk.level() {
+                AnyFrozen::Narrow(l) => {
+                    let (l, f, n) = restrict(g, &self.mixer, l, &keep, pegs)?;
+                    (AnyFrozen::Narrow(l), f, n)
+                }
+                AnyFrozen::Wide(l) => {
+                    let (l, f, n) = restrict(g, &self.mixer, l, &keep, pegs)?;
+                    (AnyFrozen::Wide(l), f, n)
+                }
+            };
+            walk.set_level(next);
+            levels.push(SolutionLevel {
+                pegs,
+                positions: row.positions,
+                classes: row.classes,
+                paths_full,
+                paths_normal,
+            });
+            if pegs <= 1 {
+                break;
+            }
+            keep = keep_of(pegs - 1);
+            if walk.len() > 0 && !keep.is_empty() {
+                // Only the successors that may be finishable become records.
+                let filter = KeyFilter::new(keep.len(), g.holes as u32);
+                for &(h, _) in &keep {
+                    filter.insert(h);
+                }
+                walk.step_filtered(&opts, true, false, Some(&filter))?;
+            } else {
+                // Nothing finishable at this level: nothing at the ones below.
+                walk.set_level(AnyFrozen::Narrow(Frozen::empty(g.holes as u32)));
+            }
+        }
+        let last = levels.last().copied().unwrap_or_default();
+        let one = last.pegs == 1;
+        Ok(Solutions {
+            symmetries: g.group_size,
+            solutions_full: if one { last.paths_full } else { 0 },
+            solutions_normal: if one { last.paths_normal } else { 0 },
+            finishable_classes: self.classes(),
+            finishable: self.positions(),
+            levels,
+        })
+    }
+}
+
+/// The walks' kernels with the pagoda tests found for the problem: forward, against positions that cannot
+/// finish; backward (unless the backward side is the forward one complemented), against positions that cannot
+/// be reached from the start. Each pagoda is scored on a sample of positions halfway between the start and the
+/// finish, from random games (forward from the start, or backward from the finish).
+fn pruned(
+    problem: &Problem,
+    group: &[Symmetry],
+    kf: &Kernel,
+    kr: &Kernel,
+    holes: &[usize],
+) -> Result<(Kernel, Kernel), CountError> {
+    let board = problem.board();
+    let start = problem.start().bits();
+    let (mut f, mut r) = (kf.clone(), kr.clone());
+    if holes.is_empty() {
+        return Ok((f, r));
+    }
+    let middle = problem.start().pegs().div_ceil(2);
+    let fwd_sample = random_games(board, &[start], middle, false);
+    if let Some(p) = crate::pagoda::search(board, group, Side::Forward, holes, start, &fwd_sample) {
+        f.set_prune(board, &p.weights, p.limit);
+    }
+    let full = board.full().bits();
+    let self_dual = matches!(problem.finish(), Finish::Hole(h) if start == full ^ 1u64 << h);
+    if !self_dual {
+        let finishes: Vec<u64> = holes.iter().map(|&h| 1u64 << h).collect();
+        let bwd_sample = random_games(board, &finishes, middle, true);
+        if let Some(p) =
+            crate::pagoda::search(board, group, Side::Backward, holes, start, &bwd_sample)
+        {
+            r.set_prune(board, &p.weights, p.limit);
+        }
+    }
+    Ok((f, r))
+}
+
+/// Games played at random from `starts` (jumps, or jumps taken back with `reverse`) until the position has
+/// `pegs` pegs or no jump is left: the positions they end on (a sample for the pagoda search).
+fn random_games(board: &Board, starts: &[u64], pegs: u32, reverse: bool) -> Vec<u64> {
+    const GAMES: u64 = 4096;
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let mut rand = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    (0..GAMES)
+        .map(|i| {
+            let mut pos = Position::from_bits(starts[(i as usize) % starts.len()]);
+            loop {
+                let done = if reverse {
+                    pos.pegs() >= pegs
+                } else {
+                    pos.pegs() <= pegs
+                };
+                let moves: Vec<Move> = board
+                    .moves()
+                    .iter()
+                    .copied()
+                    .filter(|m| {
+                        if reverse {
+                            m.is_undoable(pos)
+                        } else {
+                            m.is_legal(pos)
+                        }
+                    })
+                    .collect();
+                if done || moves.is_empty() {
+                    return pos.bits();
+                }
+                let m = moves[(rand() % moves.len() as u64) as usize];
+                pos = if reverse { pos.undo(m) } else { pos.apply(m) };
+            }
+        })
+        .collect()
+}
+
+/// Keep the classes of `level` that are in `keep` (mixed keys, increasing, with the number of finishable
+/// positions in each class): the level restricted, and the paths into the finishable positions (full tree: the
+/// per-position count times the finishable positions of the class; normal tree: the class's count).
+fn restrict<C: Counter>(
+    g: &Kernel,
+    mixer: &Mixer,
+    level: &Frozen<C>,
+    keep: &[(u64, u64)],
+    pegs: u32,
+) -> Result<(Frozen<C>, u128, u128), CountError> {
+    let mut out = Vec::with_capacity(keep.len());
+    let (mut full, mut normal) = (0u128, 0u128);
+    let mut it = keep.iter().peekable();
+    for (h, f, n) in level.iter() {
+        while it.peek().is_some_and(|k| k.0 < h) {
+            it.next();
+        }
+        if let Some(&&(_, finishable)) = it.peek().filter(|k| k.0 == h) {
+            let size = u128::from(g.class_size(mixer.unmix(h)));
+            let per_position = f.to_u128() / size;
+            let paths = per_position
+                .checked_mul(u128::from(finishable))
+                .ok_or(CountError::Overflow { pegs })?;
+            full = add(full, paths, pegs)?;
+            normal = add(normal, n.to_u128(), pegs)?;
+            out.push(Slot {
+                h,
+                full: f,
+                norm: n,
+            });
+        }
+    }
+    Ok((Frozen::from_entries(g.holes as u32, out), full, normal))
+}
+
+/// The classes of `g`'s group that hold the classes of `level` (mixed keys of normal forms under a subgroup):
+/// their mixed keys, increasing, without repeats.
+fn regroup(g: &Kernel, mixer: &Mixer, level: &KeyLevel) -> Vec<u64> {
+    let mut keys: Vec<u64> = level
+        .parts
+        .par_iter()
+        .enumerate()
+        .flat_map_iter(|(q, p)| {
+            p.reader(level.layout.base(q), 0, p.blocks())
+                .map(|(h, _, _)| mixer.mix(g.normalize(mixer.unmix(h)).0))
+        })
+        .collect();
+    keys.par_sort_unstable();
+    keys.dedup();
+    keys
+}
+
+/// [`regroup`], with the number of positions of `level`'s classes (of `sub`'s group) in each class of `g`'s.
+fn regroup_sizes(g: &Kernel, sub: &Kernel, mixer: &Mixer, level: &KeyLevel) -> Vec<(u64, u64)> {
+    let mut keys: Vec<(u64, u64)> = level
+        .parts
+        .par_iter()
+        .enumerate()
+        .flat_map_iter(|(q, p)| {
+            p.reader(level.layout.base(q), 0, p.blocks())
+                .map(|(h, _, _)| {
+                    let pos = mixer.unmix(h);
+                    (mixer.mix(g.normalize(pos).0), sub.class_size(pos))
+                })
+        })
+        .collect();
+    keys.par_sort_unstable_by_key(|e| e.0);
+    let mut out: Vec<(u64, u64)> = Vec::with_capacity(keys.len());
+    for (h, n) in keys {
+        match out.last_mut() {
+            Some(last) if last.0 == h => last.1 += n,
+            _ => out.push((h, n)),
+        }
+    }
+    out
+}
+
+/// A level of keys from mixed keys in increasing order.
+fn key_level(bits: u32, keys: &[u64]) -> KeyLevel {
+    Frozen::from_entries(
+        bits,
+        keys.iter()
+            .map(|&h| Slot {
+                h,
+                full: NoCount,
+                norm: NoCount,
+            })
+            .collect(),
+    )
+}
+
+/// The mixed keys of `a` that are also in `b` (both in increasing order).
+fn intersect<C: Counter>(a: &Frozen<C>, b: impl Iterator<Item = u64>) -> Vec<u64> {
+    let mut out = Vec::new();
+    let mut b = b.peekable();
+    for (h, _, _) in a.iter() {
+        while b.peek().is_some_and(|&x| x < h) {
+            b.next();
+        }
+        if b.peek() == Some(&h) {
+            out.push(h);
+        }
+    }
+    out
+}
+
+/// The mixed normal forms of the complements of a level's positions, in increasing order.
+pub(crate) fn complements<C: Counter>(
+    k: &Kernel,
+    mixer: &Mixer,
+    full: u64,
+    level: &Frozen<C>,
+) -> Vec<u64> {
+    let mut keys: Vec<u64> = level
+        .parts
+        .par_iter()
+        .enumerate()
+        .flat_map_iter(|(q, p)| {
+            p.reader(level.layout.base(q), 0, p.blocks())
+                .map(|(h, _, _)| complement(k, mixer, full, h))
+        })
+        .collect();
+    keys.par_sort_unstable();
+    keys
+}
+
+/// The mixed normal form of the complement of the position with mixed normal form `h`: the complement of its
+/// largest image.
+#[inline]
+pub(crate) fn complement(k: &Kernel, mixer: &Mixer, full: u64, h: u64) -> u64 {
+    let x = mixer.unmix(h);
+    #[cfg(target_arch = "x86_64")]
+    if crate::kernel::has_avx512() {
+        // SAFETY: the CPU has the features (checked just above).
+        let max = unsafe { crate::kernel::avx512::max_image(k, x) };
+        return mixer.mix(full ^ max);
+    }
+    mixer.mix(full ^ k.max_image(x))
+}
+
+/// The level of a keys-only walk (never rebuilt with wide counters: there are none).
+fn keys_of(level: AnyFrozen<NoCount>) -> KeyLevel {
+    match level {
+        AnyFrozen::Narrow(l) => l,
+        AnyFrozen::Wide(l) => crate::finish::keys_only(&AnyFrozen::<NoCount>::Wide(l)),
+    }
+}
+
+/// The finishable set, level by level (indexed by pegs), by meeting in the middle (see the module
+/// documentation). Where a level is built only to be intersected with another (the last step of the meeting,
+/// and every step outwards), only its classes that a [`KeyFilter`] of the other may hold are built, and then
+/// checked one by one against it.
+fn meet<K: TableKey>(
+    problem: &Problem,
+    kf: &Kernel,
+    kr: &Kernel,
+    holes: &[usize],
+    opts: &Options<'_>,
+) -> Result<Vec<KeyLevel>, CountError> {
+    let board = problem.board();
+    let n = board.holes();
+    let bits = n as u32;
+    let full = board.full().bits();
+    let start = problem.start();
+    let s = start.pegs() as usize;
+    let mixer = Mixer::new(bits);
+    let mut found: Vec<KeyLevel> = vec![KeyLevel::empty(bits); n + 1];
+    // Levels kept (keys only) for the way outwards, by pegs.
+    let mut fwd_levels: Vec<Option<KeyLevel>> = vec![None; n + 1];
+    let mut bwd_levels: Vec<Option<KeyLevel>> = vec![None; n + 1];
+    let kept = |a: &[Option<KeyLevel>], b: &[Option<KeyLevel>]| -> u64 {
+        a.iter().chain(b).flatten().map(KeyLevel::bytes).sum()
+    };
+    let budget = |held: u64| Options {
+        max_memory: opts.max_memory.map(|m| m.saturating_sub(held)),
+        ..*opts
+    };
+    let self_dual = match problem.finish() {
+        Finish::Hole(h) => start.bits() == full ^ 1u64 << h,
+        Finish::Anywhere => false,
+    };
+    let mut fwd = Walk::<NoCount, K>::new(kf, &[start.bits()], None)?;
+    // Walk `walk` one level, keeping the level it leaves in `keep`.
+    let advance = |walk: &mut Walk<'_, NoCount, K>,
+                   keep: &mut Vec<Option<KeyLevel>>,
+                   held: u64,
+                   filter: Option<&KeyFilter>|
+     -> Result<(), CountError> {
+        let pegs = walk.pegs() as usize;
+        let step = walk.step_filtered(&budget(held), true, true, filter)?;
+        keep[pegs] = step.source.map(keys_of);
+        Ok(())
+    };
+    let m;
+    if self_dual {
+        // The backward level with k pegs is the forward level with n - k complemented. Walk forward to the
+        // middle, keeping the levels: with an odd number of holes to the level with (n + 1) / 2 pegs, whose
+        // successors are kept where their complements may be in it.
+        m = n / 2;
+        let partner = n - m;
+        while fwd.pegs() as usize > partner {
+            if fwd.len() == 0 {
+                return Ok(found);
+            }
+            let held = kept(&fwd_levels, &bwd_levels);
+            advance(&mut fwd, &mut fwd_levels, held, None)?;
+        }
+        if fwd.pegs() as usize != partner || fwd.len() == 0 {
+            return Ok(found);
+        }
+        if partner == m {
+            let level_m = keys_of(fwd.into_level());
+            let comp = complements(kf, &mixer, full, &level_m);
+            found[m] = key_level(bits, &intersect(&level_m, comp.into_iter()));
+            fwd_levels[m] = Some(level_m);
+        } else {
+            let filter = match fwd.level() {
+                AnyFrozen::Narrow(l) => complement_filter(kf, &mixer, full, l),
+                AnyFrozen::Wide(_) => return Ok(found),
+            };
+            let held = kept(&fwd_levels, &bwd_levels);
+            advance(&mut fwd, &mut fwd_levels, held, Some(&filter))?;
+            drop(filter);
+            let candidates = keys_of(fwd.into_level());
+            let Some(upper) = fwd_levels[partner].as_ref() else {
+                return Ok(found);
+            };
+            found[m] = key_level(
+                bits,
+                &members(&candidates, upper, |h| complement(kf, &mixer, full, h)),
+            );
+            // The finishable positions one peg above are the complements of those.
+            found[partner] = key_level(bits, &complements(kf, &mixer, full, &found[m]));
+        }
+    } else {
+        let finishes: Vec<u64> = holes.iter().map(|&h| 1u64 << h).collect();
+        let mut bwd = Walk::<NoCount, K>::new(kr, &finishes, None)?;
+        // Each side one level at a time, the smaller first, until they are one level apart.
+        while fwd.pegs() > bwd.pegs() + 1 {
+            if fwd.len() == 0 || bwd.len() == 0 {
+                return Ok(found);
+            }
+            if fwd.len() <= bwd.len() {
+                let held = kept(&fwd_levels, &bwd_levels) + bwd.bytes();
+                advance(&mut fwd, &mut fwd_levels, held, None)?;
+            } else {
+                let held = kept(&fwd_levels, &bwd_levels) + fwd.bytes();
+                advance(&mut bwd, &mut bwd_levels, held, None)?;
+            }
+        }
+        if fwd.len() == 0 || bwd.len() == 0 {
+            return Ok(found);
+        }
+        if fwd.pegs() == bwd.pegs() {
+            // A start with one peg.
+            m = fwd.pegs() as usize;
+            let (a, b) = (keys_of(fwd.into_level()), keys_of(bwd.into_level()));
+            found[m] = key_level(bits, &intersect(&a, b.iter().map(|e| e.0)));
+            fwd_levels[m] = Some(a);
+            bwd_levels[m] = Some(b);
+        } else {
+            // The last step, from the smaller side, keeps only what the other side may hold.
+            let forward = fwd.len() <= bwd.len();
+            let held =
+                kept(&fwd_levels, &bwd_levels) + if forward { bwd.bytes() } else { fwd.bytes() };
+            let (walk, other, keep) = if forward {
+                (&mut fwd, &mut bwd, &mut fwd_levels)
+            } else {
+                (&mut bwd, &mut fwd, &mut bwd_levels)
+            };
+            let there = match other.level() {
+                AnyFrozen::Narrow(l) => l.clone(),
+                AnyFrozen::Wide(_) => return Ok(found),
+            };
+            let filter = KeyFilter::of_level(&there, bits);
+            advance(walk, keep, held, Some(&filter))?;
+            drop(filter);
+            m = walk.pegs() as usize;
+            let candidates = match walk.level() {
+                AnyFrozen::Narrow(l) => l.clone(),
+                AnyFrozen::Wide(_) => return Ok(found),
+            };
+            found[m] = key_level(bits, &members(&candidates, &there, |h| h));
+            if forward {
+                bwd_levels[m] = Some(there);
+            } else {
+                fwd_levels[m] = Some(there);
+            }
+        }
+    }
+    // Outwards to the start: the reachable positions with a jump into the finishable ones one peg fewer.
+    let first_up = if self_dual { n - m + 1 } else { m + 1 };
+    for k in first_up..=s {
+        let Some(reach) = fwd_levels[k].take() else {
+            break;
+        };
+        let from = std::mem::replace(&mut found[k - 1], KeyLevel::empty(bits));
+        let held = kept(&fwd_levels, &bwd_levels) + reach.bytes();
+        let filter = KeyFilter::of_level(&reach, bits);
+        let (back, pred) = one_step::<K>(kr, from, k as u32 - 1, &budget(held), &filter)?;
+        found[k - 1] = back;
+        found[k] = key_level(bits, &members(&pred, &reach, |h| h));
+    }
+    // Outwards to the finish.
+    for k in (1..m).rev() {
+        if self_dual {
+            // The finishable positions with k pegs are the complements of those with n - k.
+            let comp = complements(kf, &mixer, full, &found[n - k]);
+            found[k] = key_level(bits, &comp);
+            continue;
+        }
+        let Some(back) = bwd_levels[k].take() else {
+            break;
+        };
+        let from = std::mem::replace(&mut found[k + 1], KeyLevel::empty(bits));
+        let held = kept(&fwd_levels, &bwd_levels) + back.bytes();
+        let filter = KeyFilter::of_level(&back, bits);
+        let (fwd_from, succ) = one_step::<K>(kf, from, k as u32 + 1, &budget(held), &filter)?;
+        found[k + 1] = fwd_from;
+        found[k] = key_level(bits, &members(&succ, &back, |h| h));
+    }
+    Ok(found)
+}
+
+/// A filter that may hold the complements of a level's positions.
+fn complement_filter<C: Counter>(
+    k: &Kernel,
+    mixer: &Mixer,
+    full: u64,
+    level: &Frozen<C>,
+) -> KeyFilter {
+    let f = KeyFilter::new(level.len(), k.holes as u32);
+    level.parts.par_iter().enumerate().for_each(|(q, p)| {
+        for (h, _, _) in p.reader(level.layout.base(q), 0, p.blocks()) {
+            f.insert(complement(k, mixer, full, h));
+        }
+    });
+    f
+}
+
+/// The mixed keys of `candidates` (in increasing order) whose image under `map` is in `set`, checked one by
+/// one (in parallel over the partitions).
+fn members<C: Counter>(
+    candidates: &KeyLevel,
+    set: &Frozen<C>,
+    map: impl Fn(u64) -> u64 + Sync,
+) -> Vec<u64> {
+    let lists: Vec<Vec<u64>> = candidates
+        .parts
+        .par_iter()
+        .enumerate()
+        .map(|(q, p)| {
+            p.reader(candidates.layout.base(q), 0, p.blocks())
+                .map(|e| e.0)
+                .filter(|&h| set.contains(map(h)))
+                .collect()
+        })
+        .collect();
+    lists.concat()
+}
+
+/// One step of a keys-only walk from `level` (with `pegs` pegs), keeping what `filter` may hold: the level
+/// given back, and the next one.
+fn one_step<K: TableKey>(
+    k: &Kernel,
+    level: KeyLevel,
+    pegs: u32,
+    opts: &Options<'_>,
+    filter: &KeyFilter,
+) -> Result<(KeyLevel, KeyLevel), CountError> {
+    let mut walk = Walk::<NoCount, K>::from_level(k, level, pegs, None);
+    let step = walk.step_filtered(opts, true, true, Some(filter))?;
+    let back = step
+        .source
+        .map(keys_of)
+        .unwrap_or_else(|| KeyLevel::empty(k.holes as u32));
+    Ok((back, keys_of(walk.into_level())))
+}
