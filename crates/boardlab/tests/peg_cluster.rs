@@ -54,7 +54,10 @@ fn same_json(args: &[&str], procs: usize, workers: usize) {
     assert_eq!(figures["workers"], workers);
     let per = figures["per_process"].as_array().unwrap();
     assert_eq!(per.len(), procs);
-    let sent: u64 = per.iter().map(|p| p["records_sent"].as_u64().unwrap()).sum();
+    let sent: u64 = per
+        .iter()
+        .map(|p| p["records_sent"].as_u64().unwrap())
+        .sum();
     let received: u64 = per
         .iter()
         .map(|p| p["records_received"].as_u64().unwrap())
@@ -90,11 +93,25 @@ fn french_standard_start_triangle_and_a_custom_layout() {
         same_json(&["--board", "french", "--levels", "9"], procs, workers);
         same_json(&["--board", "triangle"], procs, workers);
         same_json(&["--board", "triangle", "--start", "4"], procs, workers);
+        // Finish holes: the start's vacancy (complements), and another hole (a table of jumps taken back).
+        same_json(&["--board", "triangle", "--finish", "1"], procs, workers);
+        same_json(
+            &["--board", "triangle", "--start", "4", "--finish", "13"],
+            procs,
+            workers,
+        );
         same_json(&["--layout", &custom], procs, workers);
     }
     // Text: stdout byte for byte, the figures on stderr.
     let want = single(&["peg", "count", "--board", "triangle"]);
-    let out = run(&["peg", "count", "--board", "triangle", "--local-processes", "2"]);
+    let out = run(&[
+        "peg",
+        "count",
+        "--board",
+        "triangle",
+        "--local-processes",
+        "2",
+    ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), text(&want));
     let err = text(&out.stderr);
@@ -206,24 +223,40 @@ fn mismatched_processes_are_refused_by_every_process() {
 #[test]
 fn bad_host_files_ports_in_use_and_unreachable_peers() {
     let dir = tempfile::tempdir().unwrap();
-    let args = ["peg", "count", "--board", "triangle", "--connect-timeout", "3s"];
+    let args = [
+        "peg",
+        "count",
+        "--board",
+        "triangle",
+        "--connect-timeout",
+        "3s",
+    ];
     let limit = Duration::from_secs(30);
     // A bad line: every process says which line.
     let bad = layout_file(dir.path(), "bad.txt", "127.0.0.1:4100\nlocalhost\n");
-    all_fail(
-        &args,
-        &bad,
-        &[(&[], "line 2"), (&[], "line 2")],
-        limit,
-    );
+    all_fail(&args, &bad, &[(&[], "line 2"), (&[], "line 2")], limit);
     let out = run(&[
-        "peg", "count", "--hosts", &bad, "--process", "5", "--board", "triangle",
+        "peg",
+        "count",
+        "--hosts",
+        &bad,
+        "--process",
+        "5",
+        "--board",
+        "triangle",
     ]);
     assert!(!out.status.success());
     // --process past the file.
     let two = hosts_file(dir.path(), 2);
     let out = run(&[
-        "peg", "count", "--hosts", &two, "--process", "2", "--board", "triangle",
+        "peg",
+        "count",
+        "--hosts",
+        &two,
+        "--process",
+        "2",
+        "--board",
+        "triangle",
     ]);
     assert!(text(&out.stderr).contains("--process 2 is not in the host file"));
     // A port in use: process 1 cannot listen, process 0 waits for it in vain.
@@ -302,7 +335,10 @@ fn killed_process_then_resumed_from_the_checkpoint() {
     let mut lines = BufReader::new(err).lines();
     let mut seen = Vec::new();
     loop {
-        let line = lines.next().expect("process 1 ended before the level with 22 pegs").unwrap();
+        let line = lines
+            .next()
+            .expect("process 1 ended before the level with 22 pegs")
+            .unwrap();
         let done = line.contains("level 22 pegs:");
         seen.push(line);
         if done {
@@ -325,16 +361,17 @@ fn killed_process_then_resumed_from_the_checkpoint() {
     }
     assert!(t.elapsed() < Duration::from_secs(25));
     // The checkpoint holds a level at or after the one with 22 pegs (a level saved before the kill).
-    let manifest: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(Path::new(ck).join("manifest.json")).unwrap())
-            .unwrap();
+    let manifest: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(Path::new(ck).join("manifest.json")).unwrap(),
+    )
+    .unwrap();
     let saved = manifest["state"]["pegs"].as_u64().unwrap();
     assert!(saved == 21 || saved == 22, "manifest at {saved} pegs");
     // Again: resumed, the same table.
     let second = start(&[]);
     let outs: Vec<Output> = second
         .into_iter()
-        .map(|c| finish(c, Duration::from_secs(120)))
+        .map(|c| finish(c, Duration::from_secs(900)))
         .collect();
     for (i, o) in outs.iter().enumerate() {
         assert!(o.status.success(), "process {i}: {}", text(&o.stderr));
@@ -365,7 +402,15 @@ fn foreign_and_damaged_checkpoints_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let ck = dir.path().join("ck");
     let ck = ck.to_str().unwrap();
-    let base = ["--json", "peg", "count", "--checkpoint", ck, "--local-processes", "2"];
+    let base = [
+        "--json",
+        "peg",
+        "count",
+        "--checkpoint",
+        ck,
+        "--local-processes",
+        "2",
+    ];
     let mut a = base.to_vec();
     a.extend_from_slice(&["--board", "triangle"]);
     let out = run(&a);
@@ -398,11 +443,16 @@ fn foreign_and_damaged_checkpoints_are_refused() {
     let mut c = a.clone();
     c[6] = "3";
     let out = run(&c);
-    assert!(text(&out.stderr).contains("2 processes of 1 workers"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("2 processes of 1 workers"),
+        "{}",
+        text(&out.stderr)
+    );
     // A damaged share: the run that reads it stops, every process with the same message.
-    let manifest: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(Path::new(ck).join("manifest.json")).unwrap())
-            .unwrap();
+    let manifest: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(Path::new(ck).join("manifest.json")).unwrap(),
+    )
+    .unwrap();
     let file = manifest["shares"][1]["file"].as_str().unwrap().to_string();
     let path = Path::new(ck).join(&file);
     let mut bytes = std::fs::read(&path).unwrap();

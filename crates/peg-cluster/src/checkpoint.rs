@@ -135,7 +135,10 @@ impl<R: Read> Read for CheckedReader<R> {
         if self.sum.len > self.expect.0 {
             return Err(std::io::Error::new(
                 std::io::ErrorKind::InvalidData,
-                format!("{} is longer than the manifest says ({} bytes)", self.name, self.expect.0),
+                format!(
+                    "{} is longer than the manifest says ({} bytes)",
+                    self.name, self.expect.0
+                ),
             ));
         }
         if n == 0 || self.sum.len == self.expect.0 {
@@ -208,7 +211,7 @@ pub struct ShareEntry {
 /// The manifest of a checkpoint.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Manifest {
-    /// [`FORMAT`].
+    /// The format's name (`boardlab-peg-checkpoint`).
     pub format: String,
     /// The format's version.
     pub version: u32,
@@ -336,10 +339,17 @@ impl Manifest {
             .iter()
             .find(|s| s.worker as usize == w)
             .ok_or_else(|| format!("the manifest has no share for worker {w}"))?;
-        let sum = u64::from_str_radix(&e.checksum, 16)
-            .map_err(|_| format!("the manifest's checksum '{}' is not hexadecimal", e.checksum))?;
+        let sum = u64::from_str_radix(&e.checksum, 16).map_err(|_| {
+            format!(
+                "the manifest's checksum '{}' is not hexadecimal",
+                e.checksum
+            )
+        })?;
         if e.file.contains('/') || e.file.contains('\\') || e.file.starts_with('.') {
-            return Err(format!("the manifest names a share file '{}' outside its directory", e.file));
+            return Err(format!(
+                "the manifest names a share file '{}' outside its directory",
+                e.file
+            ));
         }
         Ok((e.file.clone(), e.bytes, sum))
     }
@@ -379,7 +389,11 @@ impl Manifest {
             ));
         }
         if self.shares.len() != processes * workers {
-            return Err(format!("{d}: the manifest names {} shares for {} workers", self.shares.len(), processes * workers));
+            return Err(format!(
+                "{d}: the manifest names {} shares for {} workers",
+                self.shares.len(),
+                processes * workers
+            ));
         }
         self.state().map(|_| ())
     }
@@ -417,7 +431,10 @@ pub fn read_manifest(dir: &Path) -> Result<Option<Manifest>, String> {
 }
 
 /// Write `bytes` to `path` through a temporary file in the same directory, synced, then renamed over it.
-fn write_atomic(path: &Path, write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> std::io::Result<()> {
+fn write_atomic(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let name = path
         .file_name()
@@ -521,7 +538,11 @@ impl Checkpoint for FileCheckpoint {
 ///
 /// # Errors
 /// The manifest has no (valid) entry for it, or its file cannot be opened.
-pub fn open_share(dir: &Path, m: &Manifest, w: usize) -> Result<CheckedReader<BufReader<File>>, String> {
+pub fn open_share(
+    dir: &Path,
+    m: &Manifest,
+    w: usize,
+) -> Result<CheckedReader<BufReader<File>>, String> {
     let (file, bytes, sum) = m.share(w)?;
     let path = dir.join(&file);
     let f = File::open(&path).map_err(|e| {
@@ -574,7 +595,10 @@ mod tests {
             let mut out = Vec::new();
             r.read_to_end(&mut out).map(|_| out)
         };
-        assert_eq!(read(&data, data.len() as u64, c.finish()).ok(), Some(data.clone()));
+        assert_eq!(
+            read(&data, data.len() as u64, c.finish()).ok(),
+            Some(data.clone())
+        );
         assert!(read(&data, data.len() as u64, c.finish() ^ 1).is_err());
         assert!(read(&data[..10], data.len() as u64, c.finish()).is_err());
         assert!(read(&data, 10, c.finish()).is_err());

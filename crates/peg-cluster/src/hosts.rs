@@ -101,9 +101,7 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<Host>, HostsError> {
         match port.parse::<u16>() {
             Ok(p) if p > 0 => {}
             _ => {
-                return Err(err(format!(
-                    "'{port}' is not a port number (1 to 65535)"
-                )));
+                return Err(err(format!("'{port}' is not a port number (1 to 65535)")));
             }
         }
         if let Some(h) = hosts.iter().find(|h| h.addr == content) {
@@ -140,7 +138,11 @@ mod tests {
         let addrs: Vec<(&str, usize)> = h.iter().map(|h| (h.addr.as_str(), h.line)).collect();
         assert_eq!(
             addrs,
-            [("127.0.0.1:4100", 2), ("node-2.lab:4101", 4), ("[::1]:4102", 5)]
+            [
+                ("127.0.0.1:4100", 2),
+                ("node-2.lab:4101", 4),
+                ("[::1]:4102", 5)
+            ]
         );
         let bad = |t: &str| parse(t, "hosts.txt").err().map(|e| e.to_string());
         assert_eq!(
@@ -151,7 +153,9 @@ mod tests {
         );
         assert!(bad("a:1\nb:70000\n").is_some_and(|m| m.contains("line 2") && m.contains("70000")));
         assert!(bad("a:0\n").is_some_and(|m| m.contains("line 1")));
-        assert!(bad("a:1\n\na:1\n").is_some_and(|m| m.contains("line 3") && m.contains("process 0")));
+        assert!(
+            bad("a:1\n\na:1\n").is_some_and(|m| m.contains("line 3") && m.contains("process 0"))
+        );
         assert!(bad("a b:1\n").is_some_and(|m| m.contains("line 1")));
         assert!(bad("::1:5\n").is_some_and(|m| m.contains("[v6]")));
         assert!(bad("# nothing\n\n").is_some_and(|m| m.contains("no host:port")));

@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use peg::Problem;
-use peg::shard::{self, ShardError, ShardOptions, ShardOutput, ShardStep, Shape, WorkerFigures};
+use peg::shard::{self, Shape, ShardError, ShardOptions, ShardOutput, ShardStep, WorkerFigures};
 use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
 use timely::communication::allocator::{AllocatorBuilder, ProcessBuilder};
 
@@ -299,12 +299,10 @@ pub fn run(problem: &Problem, cfg: &Config) -> Result<Outcome, ClusterError> {
         })?;
         if me == 0 {
             match read_manifest(&c.dir) {
-                Ok(Some(m)) => {
-                    match m.check(&c.dir, &cfg.problem_text, &binary, n, cfg.workers) {
-                        Ok(()) => manifest_text = serde_json::to_string(&m).ok(),
-                        Err(e) => refusal = Some(e),
-                    }
-                }
+                Ok(Some(m)) => match m.check(&c.dir, &cfg.problem_text, &binary, n, cfg.workers) {
+                    Ok(()) => manifest_text = serde_json::to_string(&m).ok(),
+                    Err(e) => refusal = Some(e),
+                },
                 Ok(None) => {}
                 Err(e) => refusal = Some(e),
             }
@@ -325,7 +323,13 @@ pub fn run(problem: &Problem, cfg: &Config) -> Result<Outcome, ClusterError> {
         manifest: manifest_text.clone(),
         refusal: refusal.clone(),
     };
-    let mut mesh = mesh::connect(listener, &cfg.hosts, me, &cfg.hosts_file, cfg.connect_timeout)?;
+    let mut mesh = mesh::connect(
+        listener,
+        &cfg.hosts,
+        me,
+        &cfg.hosts_file,
+        cfg.connect_timeout,
+    )?;
     let hellos = mesh::handshake(
         &mut mesh,
         &hello,
@@ -419,11 +423,8 @@ pub fn run(problem: &Problem, cfg: &Config) -> Result<Outcome, ClusterError> {
     }
     if let Some(mut e) = error {
         // A share that could not be read: name its file.
-        if let (
-            ClusterError::Run(ShardError::Resume { worker, .. }),
-            Some(m),
-            Some(c),
-        ) = (&e, &shared_manifest, &cfg.checkpoint)
+        if let (ClusterError::Run(ShardError::Resume { worker, .. }), Some(m), Some(c)) =
+            (&e, &shared_manifest, &cfg.checkpoint)
             && let Ok((file, _, _)) = m.share(*worker)
         {
             e = ClusterError::Checkpoint(format!("{e} (in {})", c.dir.join(file).display()));
@@ -490,7 +491,7 @@ struct Shared {
 fn work(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<ShardOutput, ShardError> {
     let index = worker.index();
     let cfg = &sh.cfg;
-    let first_of_process = index % cfg.workers == 0;
+    let first_of_process = index.is_multiple_of(cfg.workers);
     let dog = sh.dog.clone();
     let progress = |l: &peg::Level| {
         if first_of_process {
@@ -517,7 +518,11 @@ fn work(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<ShardOutput,
                 s.wire_sent,
                 s.wire_received,
                 s.rounds,
-                if s.rebuilt_wide { ", rebuilt with u128 counters" } else { "" },
+                if s.rebuilt_wide {
+                    ", rebuilt with u128 counters"
+                } else {
+                    ""
+                },
                 s.expand_secs,
                 s.merge_secs,
                 s.exchange_secs,

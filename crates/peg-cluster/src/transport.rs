@@ -13,20 +13,23 @@ use peg::shard::{Note, Parcel, Transport, TransportError};
 use timely::container::CapacityContainerBuilder;
 use timely::dataflow::channels::pact::Exchange;
 use timely::dataflow::operators::generic::Operator;
-use timely::dataflow::operators::{Input, Probe};
+use timely::dataflow::operators::{Input as _, Probe};
 use timely::dataflow::{InputHandle, ProbeHandle};
 use timely::worker::Worker;
 
 type Stash<D> = Rc<RefCell<BTreeMap<u64, Vec<D>>>>;
 
+/// The input of a dataflow of `D`s at `u64` epochs.
+type Input<D> = InputHandle<u64, CapacityContainerBuilder<Vec<D>>>;
+
 /// The timely transport of one worker.
 pub struct TimelyTransport<'w> {
     worker: &'w mut Worker,
-    parcels: Option<InputHandle<u64, CapacityContainerBuilder<Vec<Parcel>>>>,
+    parcels: Option<Input<Parcel>>,
     parcel_probe: ProbeHandle<u64>,
     parcel_stash: Stash<Parcel>,
     parcel_epoch: u64,
-    notes: Option<InputHandle<u64, CapacityContainerBuilder<Vec<(u32, Note)>>>>,
+    notes: Option<Input<(u32, Note)>>,
     note_probe: ProbeHandle<u64>,
     note_stash: Stash<Note>,
     note_epoch: u64,

@@ -175,7 +175,8 @@ impl Watchdog {
         let mut heard = Instant::now();
         let mut line = String::new();
         loop {
-            if self.inner.done.load(Ordering::SeqCst) && !self.inner.failing.load(Ordering::SeqCst) {
+            if self.inner.done.load(Ordering::SeqCst) && !self.inner.failing.load(Ordering::SeqCst)
+            {
                 return;
             }
             match r.read_line(&mut line) {
@@ -208,7 +209,8 @@ impl Watchdog {
                     ) =>
                 {
                     // `line` keeps a partial line, if any, for the next read.
-                    if heard.elapsed() > timeout && !self.inner.peer_done[j].load(Ordering::SeqCst) {
+                    if heard.elapsed() > timeout && !self.inner.peer_done[j].load(Ordering::SeqCst)
+                    {
                         self.fail(&format!(
                             "{peer} has not been heard from for {} s (the network between the processes, or \
                              the process, is down)",

@@ -409,7 +409,7 @@ impl<'a> SelfDual<'a> {
     /// The mixed normal form of the complement of the position with mixed normal form `h`: the complement of
     /// its largest image.
     #[inline]
-    fn complement(&self, h: u64) -> u64 {
+    pub(crate) fn complement(&self, h: u64) -> u64 {
         let x = self.mixer.unmix(h);
         #[cfg(target_arch = "x86_64")]
         if crate::kernel::has_avx512() {

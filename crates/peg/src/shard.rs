@@ -31,14 +31,19 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
+use crate::board::Symmetry;
 use crate::count::{Count, CountError, Level, add};
-use crate::counter::Counter;
+use crate::counter::{Counter, NoCount};
 use crate::enumerate::{
-    Acc, CounterWidth, Ctx, NARROW_KEY_BITS, Progress, StepError, Worker, block_len, estimate,
-    expand_dispatch, next_pegs, round_records, BASE_BYTES,
+    Acc, BASE_BYTES, CounterWidth, Ctx, NARROW_KEY_BITS, Progress, StepError, Worker, block_len,
+    estimate, expand_dispatch, next_pegs, round_records,
 };
+use crate::finish::SelfDual;
 use crate::kernel::Kernel;
-use crate::level::{BLOCK, INIT_LOAD, Layout, Mixer, PART_TARGET, Part, Pool, Rec, Table, TableKey};
+use crate::level::{
+    BLOCK, INIT_LOAD, Layout, Mixer, PART_TARGET, Part, Pool, Rec, Table, TableKey,
+};
+use crate::position::Position;
 use crate::problem::{Finish, Problem};
 
 /// What went wrong in a transport (a connection lost, a peer gone): a message for the user.
@@ -182,7 +187,10 @@ impl<'de> Deserialize<'de> for ByteBuf {
             fn visit_byte_buf<E: serde::de::Error>(self, v: Vec<u8>) -> Result<ByteBuf, E> {
                 Ok(ByteBuf(v))
             }
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut a: A) -> Result<ByteBuf, A::Error> {
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut a: A,
+            ) -> Result<ByteBuf, A::Error> {
                 let mut v = Vec::with_capacity(a.size_hint().unwrap_or(0).min(1 << 20));
                 while let Some(b) = a.next_element::<u8>()? {
                     v.push(b);
@@ -291,6 +299,8 @@ enum NoteBody {
     Committed(Option<String>),
     /// The worker's figures, at the end.
     Figures(WorkerFigures),
+    /// Positions and classes of the worker's share of a level that can still finish.
+    Found { positions: u64, classes: u64 },
 }
 
 impl NoteBody {
@@ -302,6 +312,7 @@ impl NoteBody {
             NoteBody::Saved(_) => "saved",
             NoteBody::Committed(_) => "committed",
             NoteBody::Figures(_) => "figures",
+            NoteBody::Found { .. } => "found",
         }
     }
 }
@@ -313,9 +324,13 @@ enum Failure {
     /// A narrow counter overflowed: the level is rebuilt with 128-bit counters.
     Narrow,
     /// The worker's memory passed its part of the process's limit; the bytes it expects the process to need.
-    Memory { needed: u64 },
+    Memory {
+        needed: u64,
+    },
     /// A 128-bit counter overflowed.
-    Overflow { pegs: u32 },
+    Overflow {
+        pegs: u32,
+    },
 }
 
 /// A worker's share of a checkpoint, as its [`Checkpoint`] saved it.
@@ -580,9 +595,14 @@ impl<'a> ShardOptions<'a> {
 /// same problem and options (but `worker`, `max_memory` and the callbacks), with transports that reach each
 /// other. With `checkpoint`, each level is saved; with `resume`, the run starts from a saved level.
 ///
+/// With a finish hole, the positions that can still finish are counted as the single-machine engine counts
+/// them: from the complements of the reachable levels when the finish is the start's vacancy, else from a
+/// table of the positions that can reach the finish (a distributed enumeration of jumps taken back, whose
+/// levels each worker keeps its share of), matched level by level with the reachable positions by sending
+/// each key to its owner.
+///
 /// # Errors
-/// See [`ShardError`]. A problem with a finish hole is not supported (its finishable counts are not computed
-/// here).
+/// See [`ShardError`]. Checkpoints with a finish hole are not supported.
 pub fn count<T: Transport + ?Sized>(
     problem: &Problem,
     opts: &ShardOptions<'_>,
@@ -590,12 +610,6 @@ pub fn count<T: Transport + ?Sized>(
     checkpoint: Option<&mut dyn Checkpoint>,
     resume: Option<Resume<'_>>,
 ) -> Result<ShardOutput, ShardError> {
-    if let Finish::Hole(h) = problem.finish() {
-        return Err(ShardError::Unsupported(format!(
-            "a finish on a hole ({}) is not supported by the distributed enumeration yet: leave out --finish",
-            problem.board().hole_name(h)
-        )));
-    }
     if opts.shape.workers() == 0 || opts.worker >= opts.shape.workers() {
         return Err(ShardError::Unsupported(format!(
             "worker {} of {} does not exist",
@@ -603,32 +617,145 @@ pub fn count<T: Transport + ?Sized>(
             opts.shape.workers()
         )));
     }
-    let k = Kernel::new(problem.board(), problem.group());
+    let board = problem.board();
+    let k = Kernel::new(board, problem.group());
+    let finish_key = match problem.finish() {
+        Finish::Anywhere => None,
+        Finish::Hole(h) => Some(k.normalize(1u64 << h).0),
+    };
+    if let Finish::Hole(h) = problem.finish()
+        && opts.max_levels.is_none()
+        && (checkpoint.is_some() || resume.is_some())
+    {
+        return Err(ShardError::Unsupported(format!(
+            "checkpoints of a count with a finish hole ({}) are not supported yet: leave out --finish or \
+             --checkpoint",
+            board.hole_name(h)
+        )));
+    }
     let sh = Sh {
         k: &k,
         mixer: Mixer::new(k.holes as u32),
         me: opts.worker,
         opts,
-        start: problem.start().bits(),
+        starts: vec![problem.start().bits()],
+        finish_key,
     };
-    match opts.counter_width {
-        CounterWidth::U64 => run::<u64, T>(&sh, net, checkpoint, resume),
-        CounterWidth::U16 => run::<u16, T>(&sh, net, checkpoint, resume),
-        CounterWidth::U128 => run::<u128, T>(&sh, net, checkpoint, resume),
+    let mut figures = WorkerFigures {
+        worker: opts.worker as u32,
+        process: opts.shape.process_of(opts.worker) as u32,
+        ..WorkerFigures::default()
+    };
+    let width = opts.counter_width;
+    let wide = k.holes as u32 > NARROW_KEY_BITS;
+    // What to count besides the enumeration (the engine's choices, in the same order).
+    let mut plan = match problem.finish() {
+        Finish::Hole(h) if opts.max_levels.is_none() => {
+            let single = Position::EMPTY.with_peg(h);
+            if board.position_class(problem.start()) != board.position_class(single) {
+                FinishPlan::Zero
+            } else if problem.group().iter().all(|s| s.map_hole(h) == h)
+                && problem.start().bits() == board.full().bits() ^ 1 << h
+            {
+                FinishPlan::SelfDual {
+                    kept: Vec::new(),
+                    full: board.full().bits(),
+                    found: Vec::new(),
+                }
+            } else {
+                let both: Vec<Symmetry> = problem
+                    .group()
+                    .iter()
+                    .filter(|s| s.map_hole(h) == h)
+                    .cloned()
+                    .collect();
+                let same = both.len() == problem.group().len();
+                let rk = Kernel::new_reverse(board, &both);
+                let rsh = Sh {
+                    k: &rk,
+                    mixer: sh.mixer,
+                    me: opts.worker,
+                    opts: &ShardOptions {
+                        max_levels: None,
+                        progress: None,
+                        stats: None,
+                        counter_width: CounterWidth::U64,
+                        ..*opts
+                    },
+                    starts: vec![1u64 << h],
+                    finish_key: None,
+                };
+                let mut keep = Keep { levels: Vec::new() };
+                if wide {
+                    run_with::<NoCount, u64, T, Keep>(
+                        &rsh,
+                        net,
+                        None,
+                        None,
+                        &mut keep,
+                        &mut figures,
+                    )?;
+                } else {
+                    run_with::<NoCount, u32, T, Keep>(
+                        &rsh,
+                        net,
+                        None,
+                        None,
+                        &mut keep,
+                        &mut figures,
+                    )?;
+                }
+                FinishPlan::Table {
+                    levels: keep.levels,
+                    same,
+                    tk: Kernel::new(board, &both),
+                    found: Vec::new(),
+                }
+            }
+        }
+        _ => FinishPlan::None,
+    };
+    let run = match (width, wide) {
+        (CounterWidth::U64, false) => run_with::<u64, u32, T, FinishPlan>,
+        (CounterWidth::U64, true) => run_with::<u64, u64, T, FinishPlan>,
+        (CounterWidth::U16, false) => run_with::<u16, u32, T, FinishPlan>,
+        (CounterWidth::U16, true) => run_with::<u16, u64, T, FinishPlan>,
+        (CounterWidth::U128, false) => run_with::<u128, u32, T, FinishPlan>,
+        (CounterWidth::U128, true) => run_with::<u128, u64, T, FinishPlan>,
+    };
+    let (mut st, resumed_from) = run(&sh, net, checkpoint, resume, &mut plan, &mut figures)?;
+    if let Some(found) = plan.found() {
+        for l in &mut st.levels {
+            let (a, c) = found
+                .iter()
+                .find(|f| f.0 == l.pegs)
+                .map_or((0, 0), |f| (f.1, f.2));
+            l.finishable = Some(a);
+            l.finishable_classes = Some(c);
+        }
     }
-}
-
-fn run<N: Counter, T: Transport + ?Sized>(
-    sh: &Sh<'_>,
-    net: &mut T,
-    checkpoint: Option<&mut dyn Checkpoint>,
-    resume: Option<Resume<'_>>,
-) -> Result<ShardOutput, ShardError> {
-    if sh.k.holes as u32 <= NARROW_KEY_BITS {
-        run_with::<N, u32, T>(sh, net, checkpoint, resume)
-    } else {
-        run_with::<N, u64, T>(sh, net, checkpoint, resume)
+    if let Some(hook) = opts.figures {
+        hook(&mut figures);
     }
+    let notes = sh.gather(net, NoteBody::Figures(figures))?;
+    let figures = notes
+        .into_iter()
+        .filter_map(|n| match n {
+            NoteBody::Figures(f) => Some(f),
+            _ => None,
+        })
+        .collect();
+    let count = Count::from_levels(
+        k.group_size,
+        st.levels,
+        st.solutions_full,
+        st.solutions_normal,
+    )?;
+    Ok(ShardOutput {
+        count,
+        figures,
+        resumed_from,
+    })
 }
 
 /// What every step of one worker's run shares.
@@ -637,7 +764,10 @@ struct Sh<'a> {
     mixer: Mixer,
     me: usize,
     opts: &'a ShardOptions<'a>,
-    start: u64,
+    /// The positions of the first level.
+    starts: Vec<u64>,
+    /// The normal form of the finish position, when the finish is a hole.
+    finish_key: Option<u64>,
 }
 
 impl Sh<'_> {
@@ -670,6 +800,16 @@ impl Sh<'_> {
     fn owned(&self, layout: &Layout, w: usize) -> (usize, usize) {
         let (n, p) = (layout.parts(), self.workers());
         (w * n / p, (w + 1) * n / p)
+    }
+
+    /// The owner of every partition of `layout`.
+    fn owners(&self, layout: &Layout) -> Vec<u32> {
+        let mut o = vec![0u32; layout.parts()];
+        for w in 0..self.workers() {
+            let (lo, hi) = self.owned(layout, w);
+            o[lo..hi].fill(w as u32);
+        }
+        o
     }
 
     /// Records this worker expands per exchange.
@@ -738,31 +878,61 @@ impl<C: Counter> ShareLevel<C> {
             .collect()
     }
 
-    /// The share of the first level: the start, on the worker that owns its key.
-    fn start(sh: &Sh<'_>, layout: Layout, start: u64) -> ShareLevel<C> {
-        let h = sh.mixer.mix(sh.k.normalize(start).0);
-        let (lo, hi) = sh.owned(&layout, sh.me);
-        let q = layout.part(h);
+    /// The share of the first level: the starts' classes, each on the worker that owns its key.
+    fn start(sh: &Sh<'_>, layout: Layout) -> ShareLevel<C> {
         let one = C::from_u128(1).unwrap_or_default();
+        let mut slots: Vec<crate::level::Slot<C>> = sh
+            .starts
+            .iter()
+            .map(|&s| crate::level::Slot {
+                h: sh.mixer.mix(sh.k.normalize(s).0),
+                full: one,
+                norm: one,
+            })
+            .collect();
+        slots.sort_unstable_by_key(|e| e.h);
+        slots.dedup_by_key(|e| e.h);
+        let (lo, hi) = sh.owned(&layout, sh.me);
         let parts = (lo..hi)
-            .map(|p| {
-                if p == q {
-                    Part::encode(
-                        &[crate::level::Slot {
-                            h,
-                            full: one,
-                            norm: one,
-                        }],
-                        &layout,
-                    )
-                } else {
-                    Part::default()
-                }
+            .map(|q| {
+                let mine: Vec<_> = slots
+                    .iter()
+                    .filter(|e| layout.part(e.h) == q)
+                    .copied()
+                    .collect();
+                Part::encode(&mine, &layout)
             })
             .collect();
         ShareLevel {
             layout,
             first: lo,
+            parts,
+        }
+    }
+
+    /// The mixed keys, in increasing order.
+    fn keys(&self) -> impl Iterator<Item = u64> + '_ {
+        self.parts.iter().enumerate().flat_map(|(i, p)| {
+            p.reader(self.layout.base(self.first + i), 0, p.blocks())
+                .map(|e| e.0)
+        })
+    }
+
+    /// The same share without counters.
+    fn keys_only(&self) -> ShareLevel<NoCount> {
+        let parts = self
+            .parts
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let base = self.layout.base(self.first + i);
+                let keys: Vec<u64> = p.reader(base, 0, p.blocks()).map(|e| e.0 - base).collect();
+                Part::encode_by(keys.len(), |j| (keys[j], NoCount, NoCount))
+            })
+            .collect();
+        ShareLevel {
+            layout: self.layout,
+            first: self.first,
             parts,
         }
     }
@@ -843,6 +1013,24 @@ enum AnyShare<N> {
 }
 
 impl<N: Counter> AnyShare<N> {
+    fn keys(&self) -> Box<dyn Iterator<Item = u64> + '_> {
+        match self {
+            AnyShare::Narrow(s) => Box::new(s.keys()),
+            AnyShare::Wide(s) => Box::new(s.keys()),
+        }
+    }
+    fn layout(&self) -> Layout {
+        match self {
+            AnyShare::Narrow(s) => s.layout,
+            AnyShare::Wide(s) => s.layout,
+        }
+    }
+    fn keys_only(&self) -> ShareLevel<NoCount> {
+        match self {
+            AnyShare::Narrow(s) => s.keys_only(),
+            AnyShare::Wide(s) => s.keys_only(),
+        }
+    }
     fn len(&self) -> usize {
         match self {
             AnyShare::Narrow(s) => s.len(),
@@ -873,7 +1061,11 @@ impl<N: Counter> ShareData for AnyShare<N> {
 }
 
 /// Read a worker's share of a checkpoint.
-fn read_share<N: Counter>(sh: &Sh<'_>, wide: bool, r: &mut dyn Read) -> Result<AnyShare<N>, String> {
+fn read_share<N: Counter>(
+    sh: &Sh<'_>,
+    wide: bool,
+    r: &mut dyn Read,
+) -> Result<AnyShare<N>, String> {
     let share = if wide {
         let (w, s) = ShareLevel::<u128>::read(sh, r)?;
         if !w {
@@ -895,6 +1087,9 @@ fn read_share<N: Counter>(sh: &Sh<'_>, wide: bool, r: &mut dyn Read) -> Result<A
         Err(e) => Err(format!("the share cannot be read: {e}")),
     }
 }
+
+/// Records received from one worker: its counters, and the records of each partition.
+type Received<K, D> = (Arc<Vec<[D; 2]>>, Vec<Vec<Rec<K>>>);
 
 /// The buffers sent to a worker of the same process.
 struct LocalBody<K, D> {
@@ -988,7 +1183,9 @@ fn decode<K: TableKey, D: Counter>(
     };
     let head = take(2)?;
     if usize::from(head[0]) != kb || usize::from(head[1]) != cb {
-        return Err("a parcel's records are of another kind (workers of different versions?)".into());
+        return Err(
+            "a parcel's records are of another kind (workers of different versions?)".into(),
+        );
     }
     let u32_at = |s: &[u8]| -> u32 {
         let mut b = [0u8; 4];
@@ -1022,7 +1219,8 @@ fn decode<K: TableKey, D: Counter>(
     let counter = |s: &[u8]| -> Result<D, String> {
         let mut b = [0u8; 16];
         b[..cb].copy_from_slice(s);
-        D::from_u128(u128::from_le_bytes(b)).ok_or_else(|| "a parcel's counter is too big".to_string())
+        D::from_u128(u128::from_le_bytes(b))
+            .ok_or_else(|| "a parcel's counter is too big".to_string())
     };
     if cb == 0 {
         srcs.resize(ns, [D::default(); 2]);
@@ -1061,9 +1259,7 @@ fn build<K: TableKey, S: Counter, D: Counter, T: Transport + ?Sized>(
         0
     };
     pool.trim(hi - lo, 2 * nparts, 4, 1);
-    let mut tables: Vec<Table<K, D>> = (lo..hi)
-        .map(|_| Table::new(out, per_part, pool))
-        .collect();
+    let mut tables: Vec<Table<K, D>> = (lo..hi).map(|_| Table::new(out, per_part, pool)).collect();
     let blocks = src.blocks();
     let round = sh.round::<K>();
     let (per_buf, per_srcs) = if ctx.emit {
@@ -1132,7 +1328,7 @@ fn build<K: TableKey, S: Counter, D: Counter, T: Transport + ?Sized>(
             break;
         }
         // One parcel to every worker (possibly empty): it carries this worker's flags.
-        let flags = u8::from(more) * MORE | u8::from(failure != Failure::None) * FAILED;
+        let flags = (u8::from(more) * MORE) | (u8::from(failure != Failure::None) * FAILED);
         let t1 = Instant::now();
         let srcs = Arc::new(std::mem::replace(&mut w.srcs, pool.take_srcs(per_srcs)));
         let mut parcels = Vec::with_capacity(workers);
@@ -1185,7 +1381,7 @@ fn build<K: TableKey, S: Counter, D: Counter, T: Transport + ?Sized>(
         let any_more = got.iter().any(|p| p.flags & MORE != 0);
         let any_failed = got.iter().any(|p| p.flags & FAILED != 0);
         // Unpack what came.
-        let mut bodies: Vec<(Arc<Vec<[D; 2]>>, Vec<Vec<Rec<K>>>)> = Vec::with_capacity(workers);
+        let mut bodies: Vec<Received<K, D>> = Vec::with_capacity(workers);
         for p in got {
             match p.body {
                 Body::Empty => {}
@@ -1257,7 +1453,8 @@ fn build<K: TableKey, S: Counter, D: Counter, T: Transport + ?Sized>(
             let used = src.bytes() + table_bytes + w.bytes() + pool.bytes();
             if used > limit {
                 let done = next.min(blocks.len()).max(1) as f64 / blocks.len().max(1) as f64;
-                let needed = src.bytes() + w.bytes() + pool.bytes() + (table_bytes as f64 / done) as u64;
+                let needed =
+                    src.bytes() + w.bytes() + pool.bytes() + (table_bytes as f64 / done) as u64;
                 failure = Failure::Memory {
                     needed: needed.max(used) * sh.opts.shape.per_process.max(1) as u64,
                 };
@@ -1455,21 +1652,20 @@ fn recycle<K: TableKey, N: Counter>(level: AnyShare<N>, pool: &Pool<K, N>, wide:
     }
 }
 
-fn run_with<N: Counter, K: TableKey, T: Transport + ?Sized>(
+/// One worker's level-by-level enumeration (from the starts of `sh`, or from `resume`), calling `hook` with
+/// each level before it is expanded. Returns the state at the end and the level it resumed from.
+fn run_with<N: Counter, K: TableKey, T: Transport + ?Sized, H: LevelHook<N>>(
     sh: &Sh<'_>,
     net: &mut T,
     mut checkpoint: Option<&mut dyn Checkpoint>,
     resume: Option<Resume<'_>>,
-) -> Result<ShardOutput, ShardError> {
+    hook: &mut H,
+    figures: &mut WorkerFigures,
+) -> Result<(State, Option<u32>), ShardError> {
     let k = sh.k;
     let shape = sh.opts.shape;
     let pool: Pool<K, N> = Pool::new();
     let wide_pool: Pool<K, u128> = Pool::new();
-    let mut figures = WorkerFigures {
-        worker: sh.me as u32,
-        process: sh.process() as u32,
-        ..WorkerFigures::default()
-    };
     let (mut st, mut level, resumed_from) = match resume {
         Some(r) => {
             let loaded = read_share::<N>(sh, r.state.wide, r.share);
@@ -1499,15 +1695,18 @@ fn run_with<N: Counter, K: TableKey, T: Transport + ?Sized>(
             (r.state, share, Some(from))
         }
         None => {
-            let layout = sh.layout::<K>(1);
-            let share = AnyShare::Narrow(ShareLevel::<N>::start(sh, layout, sh.start));
+            let layout = sh.layout::<K>(sh.starts.len());
+            let share = AnyShare::Narrow(ShareLevel::<N>::start(sh, layout));
+            let mut keys: Vec<u64> = sh.starts.iter().map(|&s| sh.k.normalize(s).0).collect();
+            keys.sort_unstable();
+            keys.dedup();
             let st = State {
-                pegs: sh.start.count_ones(),
+                pegs: sh.starts.first().map_or(0, |s| s.count_ones()),
                 wide: false,
                 levels: Vec::new(),
                 solutions_full: 0,
                 solutions_normal: 0,
-                sizes: vec![1],
+                sizes: vec![keys.len() as u64],
             };
             (st, share, None)
         }
@@ -1518,6 +1717,7 @@ fn run_with<N: Counter, K: TableKey, T: Transport + ?Sized>(
     while st.sizes.last().is_some_and(|&n| n > 0) && st.levels.len() < limit {
         let t = Instant::now();
         let pegs = st.pegs;
+        hook.level(sh, net, pegs, &level)?;
         let total = st.sizes.last().copied().unwrap_or(0);
         let last = st.levels.len() + 1 == limit
             || (!k.reverse && pegs <= 1)
@@ -1528,12 +1728,13 @@ fn run_with<N: Counter, K: TableKey, T: Transport + ?Sized>(
             k,
             mixer: sh.mixer,
             pegs,
-            finish_key: None,
+            finish_key: sh.finish_key,
             out: sh.layout::<K>(expected),
             emit: !last,
         };
         // Memory: every process's workers' estimates against its limit.
-        let needed = memory_needed::<K, N>(sh, &level, expected, last, (&pool, &wide_pool));
+        let needed =
+            memory_needed::<K, N>(sh, &level, expected, last, (&pool, &wide_pool)) + hook.bytes();
         let notes = sh.gather(
             net,
             NoteBody::Start {
@@ -1571,14 +1772,38 @@ fn run_with<N: Counter, K: TableKey, T: Transport + ?Sized>(
         let (acc, next_total, next, rebuilt) = match &level {
             AnyShare::Narrow(src) => {
                 let b = build::<K, N, N, T>(sh, &ctx, src, expected, net, &pool, &mut traffic)?;
-                match conclude(sh, net, &ctx, b, &pool, false, &limits, so_far, &mut freeze_secs)? {
+                match conclude(
+                    sh,
+                    net,
+                    &ctx,
+                    b,
+                    &pool,
+                    false,
+                    &limits,
+                    so_far,
+                    &mut freeze_secs,
+                )? {
                     Some((acc, n, s)) => (acc, n, AnyShare::Narrow(s), false),
                     None => {
                         let b = build::<K, N, u128, T>(
-                            sh, &ctx, src, expected, net, &wide_pool, &mut traffic,
+                            sh,
+                            &ctx,
+                            src,
+                            expected,
+                            net,
+                            &wide_pool,
+                            &mut traffic,
                         )?;
                         let conclusion = conclude(
-                            sh, net, &ctx, b, &wide_pool, true, &limits, so_far, &mut freeze_secs,
+                            sh,
+                            net,
+                            &ctx,
+                            b,
+                            &wide_pool,
+                            true,
+                            &limits,
+                            so_far,
+                            &mut freeze_secs,
                         )?;
                         let (acc, n, s) = conclusion.ok_or(CountError::Overflow {
                             pegs: next_pegs(k, pegs),
@@ -1589,10 +1814,24 @@ fn run_with<N: Counter, K: TableKey, T: Transport + ?Sized>(
             }
             AnyShare::Wide(src) => {
                 let b = build::<K, u128, u128, T>(
-                    sh, &ctx, src, expected, net, &wide_pool, &mut traffic,
+                    sh,
+                    &ctx,
+                    src,
+                    expected,
+                    net,
+                    &wide_pool,
+                    &mut traffic,
                 )?;
                 let conclusion = conclude(
-                    sh, net, &ctx, b, &wide_pool, true, &limits, so_far, &mut freeze_secs,
+                    sh,
+                    net,
+                    &ctx,
+                    b,
+                    &wide_pool,
+                    true,
+                    &limits,
+                    so_far,
+                    &mut freeze_secs,
                 )?;
                 let (acc, n, s) = conclusion.ok_or(CountError::Overflow {
                     pegs: next_pegs(k, pegs),
@@ -1673,28 +1912,8 @@ fn run_with<N: Counter, K: TableKey, T: Transport + ?Sized>(
             figures.checkpoint_secs += tc.elapsed().as_secs_f64();
         }
     }
-    if let Some(hook) = sh.opts.figures {
-        hook(&mut figures);
-    }
-    let notes = sh.gather(net, NoteBody::Figures(figures))?;
-    let figures = notes
-        .into_iter()
-        .filter_map(|n| match n {
-            NoteBody::Figures(f) => Some(f),
-            _ => None,
-        })
-        .collect();
-    let count = Count::from_levels(
-        k.group_size,
-        st.levels,
-        st.solutions_full,
-        st.solutions_normal,
-    )?;
-    Ok(ShardOutput {
-        count,
-        figures,
-        resumed_from,
-    })
+    hook.end();
+    Ok((st, resumed_from))
 }
 
 /// Every worker saves its share; then worker 0 records the state; every worker learns whether all went well.
@@ -1739,4 +1958,307 @@ fn save<T: Transport + ?Sized>(
         });
     }
     Ok(())
+}
+
+/// What a run does with each level before it is expanded, besides expanding it.
+trait LevelHook<N: Counter> {
+    /// The level with `pegs` pegs (this worker's share of it), before it is expanded.
+    fn level<T: Transport + ?Sized>(
+        &mut self,
+        sh: &Sh<'_>,
+        net: &mut T,
+        pegs: u32,
+        level: &AnyShare<N>,
+    ) -> Result<(), ShardError>;
+    /// Bytes held (for the memory estimates).
+    fn bytes(&self) -> u64;
+    /// The run ended.
+    fn end(&mut self);
+}
+
+/// Keeps every level, keys only (the levels of a finish table).
+struct Keep {
+    levels: Vec<Option<ShareLevel<NoCount>>>,
+}
+
+impl LevelHook<NoCount> for Keep {
+    fn level<T: Transport + ?Sized>(
+        &mut self,
+        _: &Sh<'_>,
+        _: &mut T,
+        pegs: u32,
+        level: &AnyShare<NoCount>,
+    ) -> Result<(), ShardError> {
+        let p = pegs as usize;
+        if self.levels.len() <= p {
+            self.levels.resize_with(p + 1, || None);
+        }
+        self.levels[p] = Some(level.keys_only());
+        Ok(())
+    }
+    fn bytes(&self) -> u64 {
+        self.levels.iter().flatten().map(ShareLevel::bytes).sum()
+    }
+    fn end(&mut self) {}
+}
+
+/// How the positions that can still finish are counted (see [`count`]).
+enum FinishPlan {
+    /// Not at all (no finish hole, or only some levels).
+    None,
+    /// None can: the finish is in another position class than the start.
+    Zero,
+    /// From the complements of the partner levels: the keys of the levels waiting for their partner.
+    SelfDual {
+        kept: Vec<Option<ShareLevel<NoCount>>>,
+        full: u64,
+        found: Vec<(u32, u64, u64)>,
+    },
+    /// From the finish table (this worker's share of each of its levels, normalized with the symmetries
+    /// fixing both start and finish, `tk`'s group; `same` when that is the whole group of the count).
+    Table {
+        levels: Vec<Option<ShareLevel<NoCount>>>,
+        same: bool,
+        tk: Kernel,
+        found: Vec<(u32, u64, u64)>,
+    },
+}
+
+impl FinishPlan {
+    /// (pegs, positions, classes) per level, when finishable positions are counted.
+    fn found(&self) -> Option<&[(u32, u64, u64)]> {
+        match self {
+            FinishPlan::None => None,
+            FinishPlan::Zero => Some(&[]),
+            FinishPlan::SelfDual { found, .. } | FinishPlan::Table { found, .. } => Some(found),
+        }
+    }
+}
+
+impl<N: Counter> LevelHook<N> for FinishPlan {
+    fn level<T: Transport + ?Sized>(
+        &mut self,
+        sh: &Sh<'_>,
+        net: &mut T,
+        pegs: u32,
+        level: &AnyShare<N>,
+    ) -> Result<(), ShardError> {
+        match self {
+            FinishPlan::None | FinishPlan::Zero => Ok(()),
+            FinishPlan::SelfDual { kept, full, found } => {
+                let partner = sh.k.holes as u32 - pegs;
+                if pegs > partner {
+                    let p = pegs as usize;
+                    if kept.len() <= p {
+                        kept.resize_with(p + 1, || None);
+                    }
+                    kept[p] = Some(level.keys_only());
+                    return Ok(());
+                }
+                let dual = SelfDual::new(sh.k, *full);
+                let own = pegs == partner;
+                let there = kept.get_mut(partner as usize).and_then(Option::take);
+                // The complements of the partner level, each sent to its owner in this level.
+                let comps: Vec<(u64, u64)> = match (&there, own) {
+                    (_, true) => level.keys().map(|h| (dual.complement(h), 0)).collect(),
+                    (Some(t), false) => t.keys().map(|h| (dual.complement(h), 0)).collect(),
+                    (None, false) => Vec::new(),
+                };
+                let got = route(sh, net, &level.layout(), comps)?;
+                let mine = merge_count(level.keys(), &got, |h, _| {
+                    sh.k.class_size(sh.mixer.unmix(h))
+                });
+                let (a, c) = sum_found(sh, net, mine)?;
+                found.push((pegs, a, c));
+                if !own {
+                    // Complementing is a bijection between the two sets matched (and keeps class sizes).
+                    found.push((partner, a, c));
+                }
+                Ok(())
+            }
+            FinishPlan::Table {
+                levels,
+                same,
+                tk,
+                found,
+            } => {
+                let set = levels.get_mut(pegs as usize).and_then(Option::take);
+                let mine = if *same {
+                    // This level's keys, each sent to its owner in the table's level (same normal forms).
+                    match &set {
+                        Some(t) => {
+                            let got =
+                                route(sh, net, &t.layout, level.keys().map(|h| (h, 0)).collect())?;
+                            merge_count(t.keys(), &got, |h, _| sh.k.class_size(sh.mixer.unmix(h)))
+                        }
+                        None => {
+                            // Every worker has no share of a level the table does not reach.
+                            (0, 0)
+                        }
+                    }
+                } else {
+                    // The table's classes, turned into this level's normal forms (with their sizes under the
+                    // table's group), each sent to its owner in this level.
+                    let items: Vec<(u64, u64)> = set
+                        .as_ref()
+                        .map(|t| {
+                            t.keys()
+                                .map(|y| {
+                                    let pos = sh.mixer.unmix(y);
+                                    (sh.mixer.mix(sh.k.normalize(pos).0), tk.class_size(pos))
+                                })
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    let got = route(sh, net, &level.layout(), items)?;
+                    merge_count(level.keys(), &got, |_, sizes| sizes)
+                };
+                let (a, c) = sum_found(sh, net, mine)?;
+                found.push((pegs, a, c));
+                Ok(())
+            }
+        }
+    }
+
+    fn bytes(&self) -> u64 {
+        match self {
+            FinishPlan::SelfDual { kept, .. } => kept.iter().flatten().map(ShareLevel::bytes).sum(),
+            FinishPlan::Table { levels, .. } => {
+                levels.iter().flatten().map(ShareLevel::bytes).sum()
+            }
+            _ => 0,
+        }
+    }
+
+    fn end(&mut self) {
+        if let FinishPlan::SelfDual { kept, found, .. } = self {
+            // Levels whose partner never came (the enumeration ended before it): none of their positions
+            // can finish.
+            for (pegs, l) in kept.iter_mut().enumerate() {
+                if l.take().is_some() {
+                    found.push((pegs as u32, 0, 0));
+                }
+            }
+        }
+    }
+}
+
+/// Every worker's (positions, classes), summed.
+fn sum_found<T: Transport + ?Sized>(
+    sh: &Sh<'_>,
+    net: &mut T,
+    mine: (u64, u64),
+) -> Result<(u64, u64), ShardError> {
+    let notes = sh.gather(
+        net,
+        NoteBody::Found {
+            positions: mine.0,
+            classes: mine.1,
+        },
+    )?;
+    Ok(notes.iter().fold((0, 0), |acc, n| match n {
+        NoteBody::Found { positions, classes } => (acc.0 + positions, acc.1 + classes),
+        _ => acc,
+    }))
+}
+
+/// Of `keys` (increasing), those among `items` (sorted by key): (sum of `size(key, summed payloads)`, number
+/// of keys found).
+fn merge_count(
+    keys: impl Iterator<Item = u64>,
+    items: &[(u64, u64)],
+    size: impl Fn(u64, u64) -> u64,
+) -> (u64, u64) {
+    let (mut all, mut classes) = (0u64, 0u64);
+    let mut i = 0;
+    for h in keys {
+        while i < items.len() && items[i].0 < h {
+            i += 1;
+        }
+        let mut sum = 0u64;
+        let mut hit = false;
+        while i < items.len() && items[i].0 == h {
+            sum += items[i].1;
+            hit = true;
+            i += 1;
+        }
+        if hit {
+            all += size(h, sum);
+            classes += 1;
+        }
+    }
+    (all, classes)
+}
+
+/// Keys sent between workers of one process.
+struct LocalKeys(Vec<(u64, u64)>);
+
+/// Send each (mixed key, payload) to the worker that owns the key in `layout`; the items this worker
+/// received, sorted by key.
+fn route<T: Transport + ?Sized>(
+    sh: &Sh<'_>,
+    net: &mut T,
+    layout: &Layout,
+    items: Vec<(u64, u64)>,
+) -> Result<Vec<(u64, u64)>, ShardError> {
+    let owners = sh.owners(layout);
+    let workers = sh.workers();
+    let mut to: Vec<Vec<(u64, u64)>> = vec![Vec::new(); workers];
+    for it in items {
+        to[owners[layout.part(it.0)] as usize].push(it);
+    }
+    let me = sh.process();
+    let parcels = to
+        .into_iter()
+        .enumerate()
+        .map(|(d, v)| Parcel {
+            to: d as u32,
+            from: sh.me as u32,
+            flags: 0,
+            body: if v.is_empty() {
+                Body::Empty
+            } else if sh.opts.shape.process_of(d) != me {
+                let mut b = Vec::with_capacity(8 + v.len() * 16);
+                b.extend_from_slice(&(v.len() as u64).to_le_bytes());
+                for (k, p) in &v {
+                    b.extend_from_slice(&k.to_le_bytes());
+                    b.extend_from_slice(&p.to_le_bytes());
+                }
+                Body::Wire(b)
+            } else {
+                Body::Local(Arc::new(LocalKeys(v)))
+            },
+        })
+        .collect();
+    let got = net.exchange(parcels)?;
+    let mut out = Vec::new();
+    for p in got {
+        match p.body {
+            Body::Empty => {}
+            Body::Local(a) => {
+                let v = a.downcast::<LocalKeys>().map_err(|_| {
+                    ShardError::Protocol(format!("worker {} sent keys of another kind", p.from))
+                })?;
+                out.extend_from_slice(&v.0);
+            }
+            Body::Wire(b) => {
+                let bad =
+                    || ShardError::Protocol(format!("worker {} sent a damaged key list", p.from));
+                let word = |i: usize| -> Result<u64, ShardError> {
+                    let mut a = [0u8; 8];
+                    a.copy_from_slice(b.get(i..i + 8).ok_or_else(bad)?);
+                    Ok(u64::from_le_bytes(a))
+                };
+                let n = word(0)? as usize;
+                if b.len() != 8 + n * 16 {
+                    return Err(bad());
+                }
+                for j in 0..n {
+                    out.push((word(8 + 16 * j)?, word(16 + 16 * j)?));
+                }
+            }
+        }
+    }
+    out.sort_unstable();
+    Ok(out)
 }

@@ -10,8 +10,8 @@ use std::sync::{Arc, Barrier, Mutex};
 
 use peg::enumerate::{self, CounterWidth, Options};
 use peg::shard::{
-    self, Checkpoint, Note, Parcel, Resume, SavedShare, ShardError, ShareData, ShardOptions,
-    ShardOutput, Shape, State, Transport, TransportError,
+    self, Checkpoint, Note, Parcel, Resume, SavedShare, Shape, ShardError, ShardOptions,
+    ShardOutput, ShareData, State, Transport, TransportError,
 };
 use peg::{Board, Finish, Lattice, Problem};
 
@@ -35,7 +35,8 @@ impl Transport for Local {
             let to = p.to();
             // Between processes, through serde, as a real transport would (the big ones only when the test
             // runs with small rounds: JSON spells every byte out).
-            let p = if shape.process_of(to) != shape.process_of(self.me) && p.wire_bytes() < 1 << 16 {
+            let p = if shape.process_of(to) != shape.process_of(self.me) && p.wire_bytes() < 1 << 16
+            {
                 let s = serde_json::to_string(&p).unwrap();
                 serde_json::from_str(&s).unwrap()
             } else {
@@ -140,7 +141,9 @@ fn run(p: &Problem, r: &Run<'_>) -> Vec<Result<ShardOutput, ShardError>> {
                         me,
                     });
                     let mut bytes: Vec<u8> = match (r.resume, &r.store) {
-                        (Some(st), Some(store)) => store.shares.lock().unwrap()[&(st.pegs, me)].clone(),
+                        (Some(st), Some(store)) => {
+                            store.shares.lock().unwrap()[&(st.pegs, me)].clone()
+                        }
                         _ => Vec::new(),
                     };
                     let mut reader: &[u8] = &bytes[..];
@@ -253,15 +256,19 @@ fn english_in_four_workers_with_narrow_counters() {
     );
 }
 
-#[test]
-fn custom_layout_and_early_levels() {
-    // 28 holes, the English board less a corner arm, with one mirror symmetry.
-    let (b, start) = Board::from_layout(
+/// 28 holes, the English board less two arms' ends, with one mirror symmetry; the centre empty.
+fn flag() -> (Board, peg::Position) {
+    Board::from_layout(
         "  ooo\n  ooo\nooooooo\nooo.ooo\nooooooo\n  o\n",
         Lattice::Square,
         "flag",
     )
-    .unwrap();
+    .unwrap()
+}
+
+#[test]
+fn custom_layout_and_early_levels() {
+    let (b, start) = flag();
     let p = Problem::new(b, start, Finish::Anywhere).unwrap();
     check(&p, &plain(SHAPES[2]));
     let french = Problem::standard(Board::builtin("french").unwrap());
@@ -394,7 +401,10 @@ fn memory_limit_stops_every_worker() {
     for e in &errs {
         assert_eq!(e, &errs[0]);
         let ShardError::Memory {
-            process, needed, limit, ..
+            process,
+            needed,
+            limit,
+            ..
         } = e
         else {
             panic!("{e}")
@@ -406,12 +416,21 @@ fn memory_limit_stops_every_worker() {
     assert!(errs[0].to_string().contains("process 1 would need"));
 }
 
+/// Finish holes: the finishable counts from the complements (the start's vacancy), from a finish table with
+/// the same symmetries or fewer, or none at all (another position class), as the single-machine engine.
 #[test]
-fn finish_holes_are_refused() {
-    let b = Board::english();
-    let d4 = b.parse_hole("d4").unwrap();
-    let p = Problem::new(b.clone(), b.default_start(), Finish::Hole(d4)).unwrap();
-    for out in run(&p, &plain(SHAPES[0])) {
-        assert!(matches!(out.unwrap_err(), ShardError::Unsupported(_)));
+fn finish_holes_every_way() {
+    let b = Board::builtin("triangle").unwrap();
+    for v in [0, 3, 4] {
+        for f in 0..b.holes() {
+            let p = Problem::new(b.clone(), b.full().without_peg(v), Finish::Hole(f)).unwrap();
+            check(&p, &plain(SHAPES[1 + f % 2]));
+        }
+    }
+    let (flag, start) = flag();
+    for f in ["d4", "d1", "a3"] {
+        let h = flag.parse_hole(f).unwrap();
+        let p = Problem::new(flag.clone(), start, Finish::Hole(h)).unwrap();
+        check(&p, &plain(SHAPES[2]));
     }
 }

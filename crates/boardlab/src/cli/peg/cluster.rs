@@ -20,7 +20,12 @@ use crate::output::Output;
 pub(super) struct ClusterArgs {
     /// Run on a cluster: a file of host:port lines, one per process, process 0 first. Every process runs the
     /// same command, each with its own --process; process 0 prints the result.
-    #[arg(long, value_name = "FILE", requires = "process", help_heading = "Cluster")]
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires = "process",
+        help_heading = "Cluster"
+    )]
     hosts: Option<PathBuf>,
     /// This process's line of the host file, counted from 0 (blank and # lines not counted).
     #[arg(long, value_name = "I", requires = "hosts", help_heading = "Cluster")]
@@ -218,7 +223,9 @@ fn watch_parent() {
             loop {
                 match stdin.read(&mut buf) {
                     Ok(0) | Err(_) => {
-                        eprintln!("boardlab: error: the boardlab that started this process has ended");
+                        eprintln!(
+                            "boardlab: error: the boardlab that started this process has ended"
+                        );
                         std::process::exit(1);
                     }
                     Ok(_) => {}
