@@ -257,7 +257,14 @@ fn install_hook(dog: &Watchdog) {
             .map(String::as_str)
             .or_else(|| info.payload().downcast_ref::<&str>().copied())
             .unwrap_or("");
-        if msg.contains("timely communication error") || msg.contains("MergeQueue poisoned") {
+        // timely's network threads fail on a broken connection; its workers and the threads joining them
+        // fail after them.
+        let cascade = [
+            "timely communication error",
+            "MergeQueue poisoned",
+            "thread panic: Any",
+        ];
+        if cascade.iter().any(|c| msg.contains(c)) {
             if let Some(d) = DOG.lock().unwrap_or_else(PoisonError::into_inner).as_ref() {
                 d.lost(format!("the connection to another process broke ({msg})"));
             }
@@ -410,7 +417,21 @@ pub fn run(problem: &Problem, cfg: &Config) -> Result<Outcome, ClusterError> {
     .map_err(|e| ClusterError::Start(format!("cannot start the workers: {e}")))?;
     let mut outputs: Vec<ShardOutput> = Vec::new();
     let mut error: Option<ClusterError> = None;
-    for r in guards.join() {
+    // Joining fails (the network threads panicked) when a connection broke: the watchdog reports it.
+    let joined = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| guards.join()));
+    let joined = match joined {
+        Ok(j) => j,
+        Err(_) => {
+            wait_for_watchdog(&dog);
+            return Err(ClusterError::Internal(
+                "the connections between the processes broke".into(),
+            ));
+        }
+    };
+    if joined.iter().any(Result::is_err) && dog.failing() {
+        wait_for_watchdog(&dog);
+    }
+    for r in joined {
         match r {
             Ok(Ok(o)) => outputs.push(o),
             Ok(Err(e)) => {
@@ -473,6 +494,13 @@ pub fn run(problem: &Problem, cfg: &Config) -> Result<Outcome, ClusterError> {
         resumed_from: first.resumed_from,
         wall_secs: began.elapsed().as_secs_f64(),
     })
+}
+
+/// Give the watchdog, which is reporting a lost connection, the time to do so (it ends the process); then
+/// report it here.
+fn wait_for_watchdog(dog: &Watchdog) {
+    std::thread::sleep(Duration::from_secs(5));
+    dog.fail("the connection to another process broke");
 }
 
 /// What every worker of the process shares.

@@ -28,6 +28,8 @@ struct Inner {
     context: Mutex<String>,
     /// Per peer: it said `done`.
     peer_done: Vec<AtomicBool>,
+    /// timely reported a broken connection.
+    broken: AtomicBool,
 }
 
 /// The watchdog of one process (clone it freely).
@@ -71,6 +73,7 @@ impl Watchdog {
             failing: AtomicBool::new(false),
             context: Mutex::new(String::new()),
             peer_done: (0..n).map(|_| AtomicBool::new(false)).collect(),
+            broken: AtomicBool::new(false),
         });
         let dog = Watchdog { inner };
         for (j, r) in readers.into_iter().enumerate() {
@@ -146,6 +149,8 @@ impl Watchdog {
             return;
         }
         self.inner.done.store(true, Ordering::SeqCst);
+        // The others learn why (they may not have seen it yet): they stop with the same cause.
+        self.send_all(&format!("stop {}", message.replace('\n', " ")));
         let context = self.context();
         let sep = if context.is_empty() { "" } else { " " };
         eprintln!(
@@ -156,9 +161,17 @@ impl Watchdog {
         std::process::exit(EXIT_LOST);
     }
 
+    /// Whether a failure is being reported (the process is about to exit).
+    pub fn failing(&self) -> bool {
+        self.inner.failing.load(Ordering::SeqCst) || self.inner.broken.load(Ordering::SeqCst)
+    }
+
     /// A connection failed under timely: report which peer if a reader thread finds out within two seconds,
     /// else `message`.
     pub fn lost(&self, message: String) {
+        if self.inner.broken.swap(true, Ordering::SeqCst) {
+            return;
+        }
         let d = self.clone();
         let _ = std::thread::Builder::new()
             .name("peg-cluster lost".into())
