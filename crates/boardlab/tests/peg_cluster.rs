@@ -5,9 +5,11 @@
 // Test helpers outside #[test] functions unwrap too: a failure is a test failure.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 fn bin() -> &'static str {
@@ -22,11 +24,24 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-/// The single-machine command's stdout.
+/// The single-machine command's stdout (each command run once for all the tests of this file: the English
+/// table is wanted by two of them).
 fn single(args: &[&str]) -> Vec<u8> {
-    let out = run(args);
-    assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
-    out.stdout
+    static DONE: OnceLock<Mutex<HashMap<Vec<String>, Arc<OnceLock<Vec<u8>>>>>> = OnceLock::new();
+    let key: Vec<String> = args.iter().map(|a| (*a).to_string()).collect();
+    let slot = Arc::clone(
+        DONE.get_or_init(Mutex::default)
+            .lock()
+            .unwrap()
+            .entry(key)
+            .or_default(),
+    );
+    slot.get_or_init(|| {
+        let out = run(args);
+        assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+        out.stdout
+    })
+    .clone()
 }
 
 /// The same command on `procs` local processes of `workers` workers: its stdout must be the single-machine

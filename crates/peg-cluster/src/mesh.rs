@@ -358,18 +358,23 @@ pub fn handshake(
 ) -> Result<Vec<Option<Hello>>, ClusterError> {
     let line = serde_json::to_string(hello)
         .map_err(|e| ClusterError::Start(format!("cannot encode the start-up check: {e}")))?;
+    // A peer that found a difference may already have stopped and closed its connections, so that sending
+    // to it fails; what it sent before is still read below, and its difference is the better message. A
+    // failed send is reported only when nothing better is found.
+    let mut send_failed: Vec<Option<String>> = (0..hosts.len()).map(|_| None).collect();
     for (j, c) in mesh.control.iter_mut().enumerate() {
         if let Some((_, w)) = c {
-            w.set_write_timeout(Some(timeout))
+            if let Err(e) = w
+                .set_write_timeout(Some(timeout))
                 .and_then(|()| w.write_all(line.as_bytes()))
                 .and_then(|()| w.write_all(b"\n"))
                 .and_then(|()| w.flush())
-                .map_err(|e| {
-                    ClusterError::Start(format!(
-                        "cannot send the start-up check to {}: {e}",
-                        name(hosts, j, file)
-                    ))
-                })?;
+            {
+                send_failed[j] = Some(format!(
+                    "cannot send the start-up check to {}: {e}",
+                    name(hosts, j, file)
+                ));
+            }
         }
     }
     let mut out: Vec<Option<Hello>> = (0..hosts.len()).map(|_| None).collect();
@@ -388,8 +393,8 @@ pub fn handshake(
             }
             Ok(_) => {}
             Err(e) => {
-                return Err(ClusterError::Start(format!(
-                    "{peer} did not answer the start-up check: {e}"
+                return Err(ClusterError::Start(send_failed[j].take().unwrap_or_else(
+                    || format!("{peer} did not answer the start-up check: {e}"),
                 )));
             }
         }
@@ -411,6 +416,9 @@ pub fn handshake(
             return Err(ClusterError::Start(m));
         }
         out[j] = Some(theirs);
+    }
+    if let Some(e) = send_failed.into_iter().flatten().next() {
+        return Err(ClusterError::Start(e));
     }
     Ok(out)
 }
