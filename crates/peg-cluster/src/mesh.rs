@@ -363,18 +363,17 @@ pub fn handshake(
     // failed send is reported only when nothing better is found.
     let mut send_failed: Vec<Option<String>> = (0..hosts.len()).map(|_| None).collect();
     for (j, c) in mesh.control.iter_mut().enumerate() {
-        if let Some((_, w)) = c {
-            if let Err(e) = w
+        if let Some((_, w)) = c
+            && let Err(e) = w
                 .set_write_timeout(Some(timeout))
                 .and_then(|()| w.write_all(line.as_bytes()))
                 .and_then(|()| w.write_all(b"\n"))
                 .and_then(|()| w.flush())
-            {
-                send_failed[j] = Some(format!(
-                    "cannot send the start-up check to {}: {e}",
-                    name(hosts, j, file)
-                ));
-            }
+        {
+            send_failed[j] = Some(format!(
+                "cannot send the start-up check to {}: {e}",
+                name(hosts, j, file)
+            ));
         }
     }
     let mut out: Vec<Option<Hello>> = (0..hosts.len()).map(|_| None).collect();
