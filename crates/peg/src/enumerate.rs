@@ -146,23 +146,23 @@ impl<N: Counter> AnyFrozen<N> {
 }
 
 /// Statistics of a level gathered while expanding it.
-#[derive(Default, Clone, Copy)]
-struct Acc {
-    positions: u64,
-    classes: u64,
-    paths_full: u128,
-    paths_normal: u128,
-    dead: u64,
-    dead_classes: u64,
-    games_full: u128,
-    games_normal: u128,
-    sol_full: u128,
-    sol_normal: u128,
-    records: u64,
+#[derive(Default, Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct Acc {
+    pub positions: u64,
+    pub classes: u64,
+    pub paths_full: u128,
+    pub paths_normal: u128,
+    pub dead: u64,
+    pub dead_classes: u64,
+    pub games_full: u128,
+    pub games_normal: u128,
+    pub sol_full: u128,
+    pub sol_normal: u128,
+    pub records: u64,
 }
 
 impl Acc {
-    fn merge(self, o: Acc, pegs: u32) -> Result<Acc, CountError> {
+    pub fn merge(self, o: Acc, pegs: u32) -> Result<Acc, CountError> {
         Ok(Acc {
             positions: self.positions + o.positions,
             classes: self.classes + o.classes,
@@ -180,7 +180,7 @@ impl Acc {
 }
 
 /// Why a step stopped.
-enum StepError {
+pub(crate) enum StepError {
     /// A narrow counter overflowed: rebuild the level with wide counters.
     Narrow,
     /// A final error.
@@ -195,10 +195,10 @@ impl From<CountError> for StepError {
 
 /// One thread's output of a round: records by target partition, the counters they add (one entry per source
 /// class with successors, and one more for each successor reached by several moves), and statistics.
-struct Worker<K, D> {
-    bufs: Vec<Vec<Rec<K>>>,
-    srcs: Vec<[D; 2]>,
-    acc: Acc,
+pub(crate) struct Worker<K, D> {
+    pub bufs: Vec<Vec<Rec<K>>>,
+    pub srcs: Vec<[D; 2]>,
+    pub acc: Acc,
     /// Successors waiting for their filter bit (see [`Worker::emit`]): a ring of (mixed key, source).
     pending: [(u64, u32); PENDING],
     /// The index of the oldest entry of `pending`.
@@ -209,6 +209,18 @@ struct Worker<K, D> {
 const PENDING: usize = 32;
 
 impl<K: TableKey, D: Counter> Worker<K, D> {
+    /// A worker with these buffers and no successor waiting (for expansions without a filter, as a cluster
+    /// worker's).
+    pub(crate) fn with_buffers(bufs: Vec<Vec<Rec<K>>>, srcs: Vec<[D; 2]>) -> Worker<K, D> {
+        Worker {
+            bufs,
+            srcs,
+            acc: Acc::default(),
+            pending: [(u64::MAX, 0); PENDING],
+            oldest: 0,
+        }
+    }
+
     /// Add counters to the table of source counters; their index.
     #[inline(always)]
     fn source(&mut self, full: D, norm: D) -> u32 {
@@ -279,7 +291,7 @@ impl<K: TableKey, D: Counter> Worker<K, D> {
         );
     }
 
-    fn bytes(&self) -> u64 {
+    pub fn bytes(&self) -> u64 {
         let n: usize = self.bufs.iter().map(Vec::capacity).sum();
         (n * std::mem::size_of::<Rec<K>>() + self.srcs.capacity() * std::mem::size_of::<[D; 2]>())
             as u64
@@ -288,18 +300,18 @@ impl<K: TableKey, D: Counter> Worker<K, D> {
 
 /// Context of one level step.
 #[derive(Clone, Copy)]
-struct Ctx<'a> {
-    k: &'a Kernel,
-    mixer: Mixer,
-    pegs: u32,
+pub(crate) struct Ctx<'a> {
+    pub k: &'a Kernel,
+    pub mixer: Mixer,
+    pub pegs: u32,
     /// Normal form of the finish position (when the finish is a hole).
-    finish_key: Option<u64>,
+    pub finish_key: Option<u64>,
     /// Partitions of the level being built.
-    out: Layout,
+    pub out: Layout,
     /// Whether to build the next level (false for the last level: statistics only).
-    emit: bool,
+    pub emit: bool,
     /// When set, only the successors it may hold are kept (see [`KeyFilter`]).
-    filter: Option<&'a KeyFilter>,
+    pub filter: Option<&'a KeyFilter>,
 }
 
 /// Expand source classes: statistics and records for the next level, into the worker's buffers. The
@@ -662,7 +674,7 @@ fn expand_avx2<K: TableKey, S: Counter, D: Counter>(
     Ok(())
 }
 
-fn expand_dispatch<K: TableKey, S: Counter, D: Counter>(
+pub(crate) fn expand_dispatch<K: TableKey, S: Counter, D: Counter>(
     portable: bool,
     ctx: &Ctx<'_>,
     src: Reader<'_, S>,
@@ -696,13 +708,13 @@ const ROUND_BYTES: usize = 24 << 20;
 const TASK_BLOCKS: usize = 8;
 /// Boards with at most this many holes keep 32-bit keys in tables and records (their partitions are made
 /// small enough); bigger ones keep whole mixed keys.
-const NARROW_KEY_BITS: u32 = 39;
+pub(crate) const NARROW_KEY_BITS: u32 = 39;
 
 /// Memory of the program itself, besides the levels, tables and buffers (code, thread stacks, allocator).
-const BASE_BYTES: u64 = 16 << 20;
+pub(crate) const BASE_BYTES: u64 = 16 << 20;
 
 /// Records per round with keys of type `K`.
-fn round_records<K: TableKey>() -> usize {
+pub(crate) fn round_records<K: TableKey>() -> usize {
     ROUND_BYTES / std::mem::size_of::<Rec<K>>()
 }
 
@@ -915,7 +927,7 @@ fn merge_part<K: TableKey, D: Counter>(
 }
 
 /// Number of entries of block `b` of a partition.
-fn block_len<C: Counter>(p: &Part<C>, b: usize) -> usize {
+pub(crate) fn block_len<C: Counter>(p: &Part<C>, b: usize) -> usize {
     (p.len() - b * BLOCK).min(BLOCK)
 }
 
@@ -934,7 +946,7 @@ fn freeze<K: TableKey, D: Counter>(
 }
 
 /// The number of pegs of the level after one with `pegs` pegs.
-fn next_pegs(k: &Kernel, pegs: u32) -> u32 {
+pub(crate) fn next_pegs(k: &Kernel, pegs: u32) -> u32 {
     if k.reverse {
         pegs + 1
     } else {
@@ -996,7 +1008,7 @@ pub(crate) type OnLevel<'a, N> = dyn FnMut(u32, &AnyFrozen<N>) -> Result<(), Cou
 
 /// The expected size of the next level from the sizes so far: the last growth ratio, corrected by how it
 /// changed from the one before.
-fn estimate(hist: &[usize]) -> usize {
+pub(crate) fn estimate(hist: &[usize]) -> usize {
     let n = hist.len();
     let cur = hist[n - 1] as f64;
     if n < 2 {

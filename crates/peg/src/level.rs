@@ -103,6 +103,25 @@ impl Layout {
         }
     }
 
+    /// The layout with `2^pbits` partitions of `bits`-bit keys (`pbits < bits <= 64`), as read back from a
+    /// stored level; `None` for values no layout has.
+    pub fn from_pbits(bits: u32, pbits: u32) -> Option<Layout> {
+        (bits <= 64 && pbits < bits && pbits <= 20).then_some(Layout {
+            pbits,
+            shift: bits - pbits,
+        })
+    }
+
+    /// The number of partition bits.
+    pub fn pbits(&self) -> u32 {
+        self.pbits
+    }
+
+    /// The bits of a mixed key.
+    pub fn bits(&self) -> u32 {
+        self.pbits + self.shift
+    }
+
     /// Number of partitions.
     #[inline(always)]
     pub fn parts(&self) -> usize {
@@ -156,6 +175,8 @@ pub(crate) trait TableKey:
     fn frac(self, lsh: u32) -> u64;
     /// The stored bits.
     fn bits(self) -> u64;
+    /// The key with these stored bits (the inverse of [`TableKey::bits`], for keys sent between workers).
+    fn from_bits(b: u64) -> Self;
 }
 
 impl TableKey for u32 {
@@ -179,6 +200,10 @@ impl TableKey for u32 {
     fn bits(self) -> u64 {
         u64::from(self)
     }
+    #[inline(always)]
+    fn from_bits(b: u64) -> u32 {
+        b as u32
+    }
 }
 
 impl TableKey for u64 {
@@ -201,6 +226,10 @@ impl TableKey for u64 {
     #[inline(always)]
     fn bits(self) -> u64 {
         self
+    }
+    #[inline(always)]
+    fn from_bits(b: u64) -> u64 {
+        b
     }
 }
 
@@ -282,6 +311,16 @@ impl<K: TableKey, C: Counter> Pool<K, C> {
     pub fn recycle(&self, level: Frozen<C>) {
         let mut d = lock(&self.data);
         for p in level.parts {
+            if p.data.capacity() >= 4096 {
+                d.push(p.data);
+            }
+        }
+    }
+
+    /// Keep the memory of frozen partitions that are no longer needed, for the levels to come.
+    pub fn recycle_parts(&self, parts: Vec<Part<C>>) {
+        let mut d = lock(&self.data);
+        for p in parts {
             if p.data.capacity() >= 4096 {
                 d.push(p.data);
             }
@@ -954,6 +993,87 @@ impl<C: Counter> Part<C> {
     /// Bytes of memory held.
     pub fn bytes(&self) -> u64 {
         (self.data.capacity() + self.ck.capacity() * 8) as u64
+    }
+
+    /// Write the partition in its stored form (for checkpoints): the entry count, the three field widths, the
+    /// block checkpoints and the packed bytes, little-endian.
+    pub fn write_to(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        w.write_all(&(self.len as u64).to_le_bytes())?;
+        w.write_all(&[self.wk as u8, self.wf as u8, self.wn as u8])?;
+        let packed = self.len * (self.wk + self.wf + self.wn) as usize;
+        w.write_all(&(self.ck.len() as u64).to_le_bytes())?;
+        let mut ck = Vec::with_capacity(self.ck.len() * 8);
+        for c in &self.ck {
+            ck.extend_from_slice(&c.to_le_bytes());
+        }
+        w.write_all(&ck)?;
+        w.write_all(&self.data[..packed])
+    }
+
+    /// Read a partition written by [`Part::write_to`], checking that its sizes are consistent (every field
+    /// width at most the bytes of `C`, as many checkpoints as blocks, the checkpoints increasing and below
+    /// `2^shift`) so that reading it can never go out of bounds. An `InvalidData` error otherwise.
+    pub fn read_from(r: &mut dyn std::io::Read, shift: u32) -> std::io::Result<Part<C>> {
+        use std::io::{Error, ErrorKind};
+        let bad = |what: &str| Error::new(ErrorKind::InvalidData, what.to_string());
+        let mut b8 = [0u8; 8];
+        r.read_exact(&mut b8)?;
+        let len = u64::from_le_bytes(b8);
+        let mut w3 = [0u8; 3];
+        r.read_exact(&mut w3)?;
+        let (wk, wf, wn) = (u32::from(w3[0]), u32::from(w3[1]), u32::from(w3[2]));
+        let cb = std::mem::size_of::<C>() as u32;
+        if len > 0 && (wk == 0 || wk > 8 || wf > cb || wn > cb) {
+            return Err(bad("a partition's field widths are out of range"));
+        }
+        r.read_exact(&mut b8)?;
+        let nck = u64::from_le_bytes(b8);
+        // At most 2^32 entries a partition (a partition holds a few thousand to a few million).
+        if len > 1 << 32 || nck != len.div_ceil(BLOCK as u64) {
+            return Err(bad("a partition's entry count does not match its blocks"));
+        }
+        let (len, nck) = (len as usize, nck as usize);
+        let mut raw = vec![0u8; nck * 8];
+        r.read_exact(&mut raw)?;
+        let limit = u64::MAX.checked_shr(64 - shift.min(64)).unwrap_or(0);
+        let mut ck = Vec::with_capacity(nck);
+        for c in raw.chunks_exact(8) {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(c);
+            let v = u64::from_le_bytes(b);
+            if v > limit || ck.last().is_some_and(|&p| v < p) {
+                return Err(bad("a partition's block checkpoints are out of order"));
+            }
+            ck.push(v);
+        }
+        if len == 0 {
+            return Ok(Part::default());
+        }
+        let stride = (wk + wf + wn) as usize;
+        let packed = len * stride;
+        let mut data = vec![0u8; packed + PAD];
+        r.read_exact(&mut data[..packed])?;
+        // Every key inside the partition, increasing, and each block's checkpoint the key before it.
+        let mut key = 0u64;
+        for i in 0..len {
+            if i % BLOCK == 0 && ck[i / BLOCK] != key {
+                return Err(bad("a partition's block checkpoints do not match its keys"));
+            }
+            let d = read_u64(&data, i * stride, wk);
+            key = match key.checked_add(d) {
+                Some(k) if k <= limit && (d > 0 || i == 0) => k,
+                _ => return Err(bad("a partition's keys are out of order")),
+            };
+        }
+        Ok(Part {
+            len,
+            wk,
+            wf,
+            wn,
+            data,
+            ck,
+            _c: PhantomData,
+        })
     }
 
     /// Number of blocks.

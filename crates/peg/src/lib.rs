@@ -13,6 +13,7 @@ pub(crate) mod pagoda;
 pub mod position;
 pub mod problem;
 pub mod reference;
+pub mod shard;
 pub mod solve;
 
 pub use board::{Board, Lattice, LayoutError, NameError, Symmetry};

@@ -1,6 +1,8 @@
 //! `boardlab peg ...`: peg solitaire boards, level-by-level enumeration, solutions.
 
 use crate::outln;
+mod cluster;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -81,6 +83,11 @@ struct CountArgs {
     /// MiB). Default: 80% of the memory available.
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     max_memory: Option<u64>,
+    /// Enumerate only the first N levels (from the start down).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    levels: Option<u32>,
+    #[command(flatten)]
+    cluster: cluster::ClusterArgs,
 }
 
 #[derive(Debug, Args)]
@@ -421,13 +428,27 @@ struct CountJson<'a> {
     finish: Option<&'a str>,
     #[serde(flatten)]
     count: &'a Count,
+    /// On the cluster: every process's figures.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cluster: Option<cluster::ClusterJson<'a>>,
 }
 
 fn count(a: CountArgs, out: &Output) -> anyhow::Result<ExitCode> {
     let (board, start) = load(&a.sel)?;
     let finish = finish_of(&board, a.finish.as_deref())?;
     let problem = Problem::new(board, start, finish)?;
-    let b = problem.board();
+    let levels = a.levels.map(|l| l as usize);
+    if a.cluster.wanted() {
+        // Per process: as given; by default each machine's own, shared by the processes started here.
+        let memory = a.max_memory.or_else(|| Some(default_memory_limit()));
+        let local_default = a.max_memory.is_none().then(default_memory_limit);
+        return match cluster::count(&a.cluster, &problem, memory, local_default, levels, out)? {
+            Some((c, outcome)) => report(out, &problem, &c, Some(&outcome)),
+            None => Ok(ExitCode::SUCCESS),
+        };
+    }
+    a.cluster.check_unused()?;
+    let start = problem.start();
     let bar = out.progress(u64::from(start.pegs()), "counting");
     let progress = |l: &peg::Level| {
         bar.set_message(format!(
@@ -442,10 +463,22 @@ fn count(a: CountArgs, out: &Output) -> anyhow::Result<ExitCode> {
         max_memory: Some(a.max_memory.unwrap_or_else(default_memory_limit)),
         progress: Some(&progress),
         stats: debug.then_some(&print_step_stats as &(dyn Fn(&enumerate::StepStats) + Sync)),
+        max_levels: levels,
         ..Options::default()
     };
     let c = enumerate::count(&problem, &opts)?;
     bar.finish_and_clear();
+    report(out, &problem, &c, None)
+}
+
+/// Print a table: as text, or as JSON (with the cluster's figures, from a cluster run).
+fn report(
+    out: &Output,
+    problem: &Problem,
+    c: &Count,
+    outcome: Option<&peg_cluster::Outcome>,
+) -> anyhow::Result<ExitCode> {
+    let (b, start, finish) = (problem.board(), problem.start(), problem.finish());
     let finish_name = match finish {
         Finish::Hole(h) => Some(b.hole_name(h)),
         Finish::Anywhere => None,
@@ -456,7 +489,8 @@ fn count(a: CountArgs, out: &Output) -> anyhow::Result<ExitCode> {
             holes: b.holes(),
             start: vacancies(b, start),
             finish: finish_name,
-            count: &c,
+            count: c,
+            cluster: outcome.map(cluster::figures_json),
         })?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -524,6 +558,9 @@ fn count(a: CountArgs, out: &Output) -> anyhow::Result<ExitCode> {
             sep(u128::from(f)),
             sep(u128::from(fc))
         )?;
+    }
+    if let Some(o) = outcome {
+        cluster::print_figures(o);
     }
     Ok(ExitCode::SUCCESS)
 }

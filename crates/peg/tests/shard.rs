@@ -1,0 +1,436 @@
+//! The distributed enumeration ([`peg::shard`]) against the single-machine engine: several workers in threads,
+//! joined by an in-memory transport that sends the parcels between "processes" through serde (JSON), in every
+//! shape (one process of several workers, several processes of one, mixed), every counter width, with
+//! checkpoints saved in memory and runs resumed from each of them.
+// Test helpers outside #[test] functions unwrap too: a failure is a test failure.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Barrier, Mutex};
+
+use peg::enumerate::{self, CounterWidth, Options};
+use peg::shard::{
+    self, Checkpoint, Note, Parcel, Resume, SavedShare, Shape, ShardError, ShardOptions,
+    ShardOutput, ShareData, State, Transport, TransportError,
+};
+use peg::{Board, Finish, Lattice, Problem};
+
+/// Workers in threads of one test process, meeting at a barrier.
+struct Hub {
+    shape: Shape,
+    barrier: Barrier,
+    mail: Vec<Mutex<Vec<Parcel>>>,
+    notes: Mutex<Vec<Note>>,
+}
+
+struct Local {
+    hub: Arc<Hub>,
+    me: usize,
+}
+
+impl Transport for Local {
+    fn exchange(&mut self, parcels: Vec<Parcel>) -> Result<Vec<Parcel>, TransportError> {
+        let shape = self.hub.shape;
+        for p in parcels {
+            let to = p.to();
+            // Between processes, through serde, as a real transport would (the big ones only when the test
+            // runs with small rounds: JSON spells every byte out).
+            let p = if shape.process_of(to) != shape.process_of(self.me) && p.wire_bytes() < 1 << 16
+            {
+                let s = serde_json::to_string(&p).unwrap();
+                serde_json::from_str(&s).unwrap()
+            } else {
+                p
+            };
+            self.hub.mail[to].lock().unwrap().push(p);
+        }
+        self.hub.barrier.wait();
+        let mine = std::mem::take(&mut *self.hub.mail[self.me].lock().unwrap());
+        self.hub.barrier.wait();
+        Ok(mine)
+    }
+
+    fn all_gather(&mut self, note: Note) -> Result<Vec<Note>, TransportError> {
+        let s = serde_json::to_string(&note).unwrap();
+        self.hub
+            .notes
+            .lock()
+            .unwrap()
+            .push(serde_json::from_str(&s).unwrap());
+        self.hub.barrier.wait();
+        let all = self.hub.notes.lock().unwrap().clone();
+        self.hub.barrier.wait();
+        if self.me == 0 {
+            self.hub.notes.lock().unwrap().clear();
+        }
+        self.hub.barrier.wait();
+        Ok(all)
+    }
+}
+
+/// Checkpoints kept in memory: every level's shares and states, by level.
+#[derive(Default)]
+struct Store {
+    shares: Mutex<BTreeMap<(u32, usize), Vec<u8>>>,
+    states: Mutex<Vec<(State, Vec<SavedShare>)>>,
+}
+
+struct MemCheckpoint {
+    store: Arc<Store>,
+    me: usize,
+}
+
+impl Checkpoint for MemCheckpoint {
+    fn save(&mut self, pegs: u32, share: &dyn ShareData) -> Result<SavedShare, String> {
+        let mut bytes = Vec::new();
+        share.write_to(&mut bytes).map_err(|e| e.to_string())?;
+        let saved = SavedShare {
+            worker: self.me as u32,
+            classes: share.classes(),
+            bytes: bytes.len() as u64,
+            checksum: 0,
+            name: format!("{pegs}-{}", self.me),
+        };
+        self.store
+            .shares
+            .lock()
+            .unwrap()
+            .insert((pegs, self.me), bytes);
+        Ok(saved)
+    }
+
+    fn commit(&mut self, state: &State, shares: &[SavedShare]) -> Result<(), String> {
+        self.store
+            .states
+            .lock()
+            .unwrap()
+            .push((state.clone(), shares.to_vec()));
+        Ok(())
+    }
+}
+
+struct Run<'a> {
+    shape: Shape,
+    width: CounterWidth,
+    levels: Option<usize>,
+    store: Option<Arc<Store>>,
+    resume: Option<&'a State>,
+    round: usize,
+}
+
+fn run(p: &Problem, r: &Run<'_>) -> Vec<Result<ShardOutput, ShardError>> {
+    let n = r.shape.workers();
+    let hub = Arc::new(Hub {
+        shape: r.shape,
+        barrier: Barrier::new(n),
+        mail: (0..n).map(|_| Mutex::new(Vec::new())).collect(),
+        notes: Mutex::new(Vec::new()),
+    });
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..n)
+            .map(|me| {
+                let hub = Arc::clone(&hub);
+                s.spawn(move || {
+                    let mut net = Local { hub, me };
+                    let mut opts = ShardOptions::new(me, r.shape);
+                    opts.counter_width = r.width;
+                    opts.max_levels = r.levels;
+                    opts.round_records = r.round;
+                    let mut cp = r.store.as_ref().map(|store| MemCheckpoint {
+                        store: Arc::clone(store),
+                        me,
+                    });
+                    let mut bytes: Vec<u8> = match (r.resume, &r.store) {
+                        (Some(st), Some(store)) => {
+                            store.shares.lock().unwrap()[&(st.pegs, me)].clone()
+                        }
+                        _ => Vec::new(),
+                    };
+                    let mut reader: &[u8] = &bytes[..];
+                    let resume = r.resume.map(|st| Resume {
+                        state: st.clone(),
+                        share: &mut reader,
+                    });
+                    let out = shard::count(
+                        p,
+                        &opts,
+                        &mut net,
+                        cp.as_mut().map(|c| c as &mut dyn Checkpoint),
+                        resume,
+                    );
+                    bytes.clear();
+                    out
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    })
+}
+
+fn single(p: &Problem, levels: Option<usize>) -> peg::Count {
+    enumerate::count(
+        p,
+        &Options {
+            max_levels: levels,
+            ..Options::default()
+        },
+    )
+    .unwrap()
+}
+
+fn plain(shape: Shape) -> Run<'static> {
+    Run {
+        shape,
+        width: CounterWidth::U64,
+        levels: None,
+        store: None,
+        resume: None,
+        round: 0,
+    }
+}
+
+const SHAPES: [Shape; 4] = [
+    Shape {
+        processes: 1,
+        per_process: 3,
+    },
+    Shape {
+        processes: 3,
+        per_process: 1,
+    },
+    Shape {
+        processes: 2,
+        per_process: 2,
+    },
+    Shape {
+        processes: 1,
+        per_process: 1,
+    },
+];
+
+fn check(p: &Problem, r: &Run<'_>) {
+    let want = single(p, r.levels);
+    for (w, out) in run(p, r).into_iter().enumerate() {
+        let out = out.unwrap();
+        assert_eq!(out.count, want, "worker {w} of {:?}", r.shape);
+        assert_eq!(out.figures.len(), r.shape.workers());
+        let sent: u64 = out.figures.iter().map(|f| f.records_sent).sum();
+        let received: u64 = out.figures.iter().map(|f| f.records_received).sum();
+        assert_eq!(sent, received);
+        let wire_sent: u64 = out.figures.iter().map(|f| f.wire_sent).sum();
+        let wire_received: u64 = out.figures.iter().map(|f| f.wire_received).sum();
+        assert_eq!(wire_sent, wire_received);
+        if r.shape.processes == 1 {
+            assert_eq!(wire_sent, 0);
+        }
+    }
+}
+
+#[test]
+fn triangle_every_shape_and_width() {
+    let p = Problem::standard(Board::builtin("triangle").unwrap());
+    for shape in SHAPES {
+        for width in [CounterWidth::U64, CounterWidth::U16, CounterWidth::U128] {
+            check(
+                &p,
+                &Run {
+                    width,
+                    // Small rounds: many exchanges a level.
+                    round: 64,
+                    ..plain(shape)
+                },
+            );
+        }
+    }
+}
+
+#[test]
+fn english_in_four_workers_with_narrow_counters() {
+    let p = Problem::standard(Board::english());
+    check(
+        &p,
+        &Run {
+            width: CounterWidth::U16,
+            ..plain(SHAPES[2])
+        },
+    );
+}
+
+/// 28 holes, the English board less two arms' ends, with one mirror symmetry; the centre empty.
+fn flag() -> (Board, peg::Position) {
+    Board::from_layout(
+        "  ooo\n  ooo\nooooooo\nooo.ooo\nooooooo\n  o\n",
+        Lattice::Square,
+        "flag",
+    )
+    .unwrap()
+}
+
+#[test]
+fn custom_layout_and_early_levels() {
+    let (b, start) = flag();
+    let p = Problem::new(b, start, Finish::Anywhere).unwrap();
+    check(&p, &plain(SHAPES[2]));
+    let french = Problem::standard(Board::builtin("french").unwrap());
+    check(
+        &french,
+        &Run {
+            levels: Some(9),
+            ..plain(SHAPES[1])
+        },
+    );
+    // A board of more than 39 holes: 64-bit keys in tables and records.
+    let diamond = Problem::standard(Board::builtin("diamond").unwrap());
+    check(
+        &diamond,
+        &Run {
+            levels: Some(7),
+            ..plain(SHAPES[2])
+        },
+    );
+}
+
+/// Checkpoints after every level; a run resumed from each gives the uninterrupted run's table.
+#[test]
+fn resumed_from_every_checkpoint() {
+    let p = Problem::standard(Board::builtin("triangle").unwrap());
+    let want = single(&p, None);
+    for shape in [SHAPES[0], SHAPES[2]] {
+        let store = Arc::new(Store::default());
+        let r = Run {
+            store: Some(Arc::clone(&store)),
+            width: CounterWidth::U16,
+            ..plain(shape)
+        };
+        for out in run(&p, &r) {
+            assert_eq!(out.unwrap().count, want);
+        }
+        let states = store.states.lock().unwrap().clone();
+        assert_eq!(states.len(), want.levels.len() - 1);
+        for (st, shares) in &states {
+            assert_eq!(shares.len(), shape.workers());
+            let classes: u64 = shares.iter().map(|s| s.classes).sum();
+            assert_eq!(Some(&classes), st.sizes.last());
+            let r = Run {
+                resume: Some(st),
+                store: Some(Arc::clone(&store)),
+                width: CounterWidth::U16,
+                ..plain(shape)
+            };
+            for out in run(&p, &r) {
+                let out = out.unwrap();
+                assert_eq!(out.count, want);
+                assert_eq!(out.resumed_from, Some(st.pegs));
+            }
+        }
+    }
+}
+
+/// A share of another worker, or a damaged one, is refused by every worker.
+#[test]
+fn damaged_shares_are_refused() {
+    let p = Problem::standard(Board::english());
+    let shape = SHAPES[0];
+    let store = Arc::new(Store::default());
+    let r = Run {
+        store: Some(Arc::clone(&store)),
+        levels: Some(8),
+        ..plain(shape)
+    };
+    for out in run(&p, &r) {
+        out.unwrap();
+    }
+    let (st, _) = store.states.lock().unwrap()[5].clone();
+    // Worker 1's share given to worker 0 too.
+    {
+        let mut shares = store.shares.lock().unwrap();
+        let other = shares[&(st.pegs, 1)].clone();
+        shares.insert((st.pegs, 0), other);
+    }
+    let resumed = Run {
+        resume: Some(&st),
+        store: Some(Arc::clone(&store)),
+        ..plain(shape)
+    };
+    for out in run(&p, &resumed) {
+        let e = out.unwrap_err();
+        assert!(matches!(e, ShardError::Resume { worker: 0, .. }), "{e}");
+        assert!(e.to_string().contains("owns"), "{e}");
+    }
+    // A flipped byte in the packed entries: caught by the share's own consistency checks or its keys.
+    {
+        let mut shares = store.shares.lock().unwrap();
+        let mut b = shares[&(st.pegs, 1)].clone();
+        let n = b.len();
+        b[n - 7] ^= 0xff;
+        b.truncate(n - 3);
+        shares.insert((st.pegs, 1), b);
+    }
+    for out in run(&p, &resumed) {
+        let e = out.unwrap_err();
+        assert!(matches!(e, ShardError::Resume { .. }), "{e}");
+    }
+}
+
+#[test]
+fn memory_limit_stops_every_worker() {
+    let p = Problem::standard(Board::english());
+    let shape = SHAPES[2];
+    let n = shape.workers();
+    let hub = Arc::new(Hub {
+        shape,
+        barrier: Barrier::new(n),
+        mail: (0..n).map(|_| Mutex::new(Vec::new())).collect(),
+        notes: Mutex::new(Vec::new()),
+    });
+    let errs: Vec<ShardError> = std::thread::scope(|s| {
+        let hs: Vec<_> = (0..n)
+            .map(|me| {
+                let hub = Arc::clone(&hub);
+                let p = &p;
+                s.spawn(move || {
+                    let mut opts = ShardOptions::new(me, shape);
+                    // Process 1 has little memory.
+                    opts.max_memory = Some(if me >= 2 { 80 << 20 } else { 8 << 30 });
+                    shard::count(p, &opts, &mut Local { hub, me }, None, None).unwrap_err()
+                })
+            })
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for e in &errs {
+        assert_eq!(e, &errs[0]);
+        let ShardError::Memory {
+            process,
+            needed,
+            limit,
+            ..
+        } = e
+        else {
+            panic!("{e}")
+        };
+        assert_eq!(*process, 1);
+        assert_eq!(*limit, 80 << 20);
+        assert!(needed > limit);
+    }
+    assert!(errs[0].to_string().contains("process 1 would need"));
+}
+
+/// Finish holes: the finishable counts from the complements (the start's vacancy), from a finish table with
+/// the same symmetries or fewer, or none at all (another position class), as the single-machine engine.
+#[test]
+fn finish_holes_every_way() {
+    let b = Board::builtin("triangle").unwrap();
+    for v in [0, 3, 4] {
+        for f in 0..b.holes() {
+            let p = Problem::new(b.clone(), b.full().without_peg(v), Finish::Hole(f)).unwrap();
+            check(&p, &plain(SHAPES[1 + f % 2]));
+        }
+    }
+    let (flag, start) = flag();
+    for f in ["d4", "d1", "a3"] {
+        let h = flag.parse_hole(f).unwrap();
+        let p = Problem::new(flag.clone(), start, Finish::Hole(h)).unwrap();
+        check(&p, &plain(SHAPES[2]));
+    }
+}
