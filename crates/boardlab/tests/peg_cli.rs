@@ -180,8 +180,8 @@ fn solutions_match_the_whole_table() {
 #[test]
 fn solutions_of_the_english_central_game() {
     let v = json(&["peg", "solutions", "--finish", "d4"]);
-    assert_eq!(v["solutions_full"], 40_861_647_040_079_968u64);
-    assert_eq!(v["solutions_normal"], 4_750_671_971_732_176u64);
+    assert_eq!(v["solutions_full"], "40861647040079968");
+    assert_eq!(v["solutions_normal"], "4750671971732176");
     assert_eq!(v["finishable_classes"], 1_679_072);
     assert_eq!(v["symmetries"], 8);
 }
@@ -203,7 +203,7 @@ fn finishable_set_alone() {
         .stdout(contains("can still be reached: 769 (390 up to symmetry)"));
     // A finish the position class rules out: nothing, and no error.
     let v = json(&["peg", "solutions", "--finish", "c1"]);
-    assert_eq!(v["solutions_full"], 0);
+    assert_eq!(v["solutions_full"], "0");
     assert_eq!(v["finishable"], 0);
 }
 

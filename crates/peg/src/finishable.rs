@@ -54,8 +54,10 @@ pub struct SolutionLevel {
     pub classes: u64,
     /// Paths in the full game tree from the start to these positions: the ways to play down to this level and
     /// still be able to finish.
+    #[serde(serialize_with = "crate::count::decimal")]
     pub paths_full: u128,
     /// Paths in the normal tree from the start to these classes.
+    #[serde(serialize_with = "crate::count::decimal")]
     pub paths_normal: u128,
 }
 
@@ -65,8 +67,10 @@ pub struct Solutions {
     /// Number of symmetries used for the normal tree (the board's symmetries that fix the start).
     pub symmetries: usize,
     /// Solutions in the full game tree (move sequences from the start to one peg on the finish).
+    #[serde(serialize_with = "crate::count::decimal")]
     pub solutions_full: u128,
     /// Solutions in the normal tree.
+    #[serde(serialize_with = "crate::count::decimal")]
     pub solutions_normal: u128,
     /// Finishable positions, up to symmetry, over all levels.
     pub finishable_classes: u64,

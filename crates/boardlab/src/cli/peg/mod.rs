@@ -640,45 +640,49 @@ fn finishable(a: FinishArgs, out: &Output, counts: bool) -> anyhow::Result<ExitC
         }
         return Ok(ExitCode::SUCCESS);
     }
-    println!(
+    outln!(
         "{} board, {}, finish {}; {} symmetries fix the start",
         b.name(),
         describe_start(b, start),
         finish_name.unwrap_or("anywhere"),
         problem.group().len()
-    );
-    print!("{:>4} {:>12} {:>12}", "pegs", "finishable", "up to sym");
+    )?;
+    let mut header = format!("{:>4} {:>12} {:>12}", "pegs", "finishable", "up to sym");
     if solutions.is_some() {
-        print!(" {:>28} {:>28}", "paths (full tree)", "paths (normal tree)");
+        header += &format!(" {:>28} {:>28}", "paths (full tree)", "paths (normal tree)");
     }
-    println!();
+    outln!("{header}")?;
     match &solutions {
         Some(s) => {
             for l in &s.levels {
-                println!(
+                outln!(
                     "{:>4} {:>12} {:>12} {:>28} {:>28}",
-                    l.pegs, l.positions, l.classes, l.paths_full, l.paths_normal
-                );
+                    l.pegs,
+                    l.positions,
+                    l.classes,
+                    l.paths_full,
+                    l.paths_normal
+                )?;
             }
         }
         None => {
             for l in set.levels() {
-                println!("{:>4} {:>12} {:>12}", l.pegs, l.positions, l.classes);
+                outln!("{:>4} {:>12} {:>12}", l.pegs, l.positions, l.classes)?;
             }
         }
     }
-    println!();
-    println!(
+    outln!()?;
+    outln!(
         "reachable positions from which one peg {target} can still be reached: {} ({} up to symmetry)",
         sep(u128::from(set.positions())),
         sep(u128::from(set.classes()))
-    );
+    )?;
     if let Some(s) = &solutions {
-        println!(
+        outln!(
             "solutions (one peg {target}): {} in the full tree, {} in the normal tree",
             sep(s.solutions_full),
             sep(s.solutions_normal)
-        );
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }
