@@ -24,10 +24,13 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
+/// Each command's output, computed once.
+type Outputs = Mutex<HashMap<Vec<String>, Arc<OnceLock<Vec<u8>>>>>;
+
 /// The single-machine command's stdout (each command run once for all the tests of this file: the English
 /// table is wanted by two of them).
 fn single(args: &[&str]) -> Vec<u8> {
-    static DONE: OnceLock<Mutex<HashMap<Vec<String>, Arc<OnceLock<Vec<u8>>>>>> = OnceLock::new();
+    static DONE: OnceLock<Outputs> = OnceLock::new();
     let key: Vec<String> = args.iter().map(|a| (*a).to_string()).collect();
     let slot = Arc::clone(
         DONE.get_or_init(Mutex::default)

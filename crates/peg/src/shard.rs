@@ -707,7 +707,7 @@ pub fn count<T: Transport + ?Sized>(
                 FinishPlan::Table {
                     levels: keep.levels,
                     same,
-                    tk: Kernel::new(board, &both),
+                    tk: Box::new(Kernel::new(board, &both)),
                     found: Vec::new(),
                 }
             }
@@ -2018,7 +2018,7 @@ enum FinishPlan {
     Table {
         levels: Vec<Option<ShareLevel<NoCount>>>,
         same: bool,
-        tk: Kernel,
+        tk: Box<Kernel>,
         found: Vec<(u32, u64, u64)>,
     },
 }
@@ -2055,7 +2055,8 @@ impl<N: Counter> LevelHook<N> for FinishPlan {
                     return Ok(());
                 }
                 let dual_mixer = Mixer::new(sh.k.holes as u32);
-                let complement = |h: u64| crate::finishable::complement(sh.k, &dual_mixer, *full, h);
+                let complement =
+                    |h: u64| crate::finishable::complement(sh.k, &dual_mixer, *full, h);
                 let own = pegs == partner;
                 let there = kept.get_mut(partner as usize).and_then(Option::take);
                 // The complements of the partner level, each sent to its owner in this level.
