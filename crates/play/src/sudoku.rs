@@ -1014,7 +1014,7 @@ impl SudokuSession {
         if let Some(&c) = self.wrong_entries().first() {
             return Hint::pointing(
                 format!(
-                    "The {} in {} is wrong: the solution has another digit there. Erase it (0) or undo.",
+                    "The {} in {} is wrong: the solution has another digit there. Erase it or undo.",
                     board.values[c],
                     cell_name(c)
                 ),
@@ -1537,7 +1537,7 @@ pub fn hint_for_marks(values: &[u8; 81], marks: &[u16; 81]) -> Hint {
         // Only `rate::hint_for` reports mistakes; the session looks for them itself first.
         EngineHint::Mistake { cell, digit } => Hint::pointing(
             format!(
-                "The {digit} in {} is wrong: the solution has another digit there. Erase it (0) or undo.",
+                "The {digit} in {} is wrong: the solution has another digit there. Erase it or undo.",
                 cell_name(cell)
             ),
             vec![cell],
@@ -1549,12 +1549,12 @@ pub fn hint_for_marks(values: &[u8; 81], marks: &[u16; 81]) -> Hint {
 fn contradiction(c: sudoku::logic::Conflict) -> Hint {
     let text = if c.digit == 0 {
         format!(
-            "{} has no possible digit left: something above is wrong. Undo, or press k to check.",
+            "{} has no possible digit left: something above is wrong. Undo, or check the grid for mistakes.",
             cell_name(c.cell)
         )
     } else {
         format!(
-            "{} cannot be {}: a peer already holds it. Something above is wrong: undo, or press k to check.",
+            "{} cannot be {}: a peer already holds it. Something above is wrong: undo, or check the grid for mistakes.",
             cell_name(c.cell),
             c.digit
         )

@@ -192,7 +192,7 @@ fn a_hint_for_a_wrong_entry_and_the_check() {
     assert_eq!(
         h.text,
         format!(
-            "The {wrong} in {} is wrong: the solution has another digit there. Erase it (0) or undo.",
+            "The {wrong} in {} is wrong: the solution has another digit there. Erase it or undo.",
             cell(c)
         )
     );
