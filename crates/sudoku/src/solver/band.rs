@@ -197,6 +197,9 @@ trait Isa {
     /// minicolumns of stack `s`: bit `3b + k` for band `b` and column `3s + k`.
     fn stack_minicols(cols: u32, s: usize) -> usize;
 
+    /// The digits (bit `d`) whose word `f[base + d]` has cell `c`.
+    fn cell_digits(f: &[u32; 27], base: usize, c: usize) -> u32;
+
     /// The inverse of [`Isa::stack_minicols`]: a 9-bit minicolumn set of stack `s` spread back onto the
     /// columns of the three bands.
     fn stack_spread(m: u32, s: usize) -> u32;
@@ -232,6 +235,15 @@ impl Isa for Portable {
         let sh = 3 * s;
         (((cols >> sh) & 7) | (((cols >> (9 + sh)) & 7) << 3) | (((cols >> (18 + sh)) & 7) << 6))
             as usize
+    }
+
+    #[inline(always)]
+    fn cell_digits(f: &[u32; 27], base: usize, c: usize) -> u32 {
+        let mut m = 0;
+        for d in 0..9 {
+            m |= ((f[base + d] >> c) & 1) << d;
+        }
+        m
     }
 
     #[inline(always)]
@@ -291,6 +303,23 @@ impl Isa for Avx2 {
     fn stack_minicols(cols: u32, s: usize) -> usize {
         // SAFETY: as for `minirows`.
         unsafe { std::arch::x86_64::_pext_u32(cols, STACK_COLS[s]) as usize }
+    }
+
+    #[inline(always)]
+    fn cell_digits(f: &[u32; 27], base: usize, c: usize) -> u32 {
+        use std::arch::x86_64::{
+            __m256i, _mm_cvtsi32_si128, _mm256_castsi256_ps, _mm256_loadu_si256,
+            _mm256_movemask_ps, _mm256_sll_epi32,
+        };
+        assert!(base <= 18 && c < 27);
+        // SAFETY: as for `clear_other_digits`: AVX2 was detected, and the eight words at `base..base + 8` lie
+        // inside `f`. Bit `c` of each word is moved to its sign bit, which the mask gathers.
+        let low = unsafe {
+            let v = _mm256_loadu_si256(f.as_ptr().add(base).cast::<__m256i>());
+            let top = _mm256_sll_epi32(v, _mm_cvtsi32_si128(31 - c as i32));
+            _mm256_movemask_ps(_mm256_castsi256_ps(top)) as u32
+        };
+        low | ((f[base + 8] >> c) & 1) << 8
     }
 
     #[inline(always)]
@@ -682,9 +711,67 @@ impl State {
     /// The unsolved cell to guess on, as (band, cell in band): the cell with two candidates whose placements
     /// eliminate the most candidates among its peers (both branches then propagate far), an elimination that
     /// leaves a peer with a single candidate counting [`WEIGHT`] more; without such a cell, a cell with the
-    /// fewest candidates.
+    /// fewest candidates. Ties go to the first such cell in band order.
     #[inline(always)]
-    fn pick_cell(&self) -> (usize, usize) {
+    fn pick_cell<I: Isa>(&self) -> (usize, usize) {
+        // Cells with exactly two candidates, per band.
+        let mut pair = [0u32; 3];
+        for (b, p) in pair.iter_mut().enumerate() {
+            let mut ones = 0u32;
+            let mut twos = 0u32;
+            let mut threes = 0u32;
+            for d in 0..9 {
+                let x = self.f[9 * b + d];
+                threes |= twos & x;
+                twos |= ones & x;
+                ones |= x;
+            }
+            *p = twos & !threes & self.unsolved[b];
+        }
+        let mut best = None;
+        let mut best_score = 0u32;
+        for b in 0..3 {
+            let mut pairs = pair[b];
+            if pairs == 0 {
+                continue;
+            }
+            let (b1, b2) = ((b + 1) % 3, (b + 2) % 3);
+            while pairs != 0 {
+                let c = pairs.trailing_zeros() as usize;
+                pairs &= pairs - 1;
+                let col = (1u32 << (c % 9)) * COLS_TO_BAND;
+                // A digit's peers of the cell in one word: its row and box in the low 32 bits, its column in
+                // the other two bands above them (the second of those shifted by one place, which keeps the
+                // two apart: a column's cells are nine places apart); and which of those have two candidates.
+                let weighted =
+                    u64::from(pair[b]) | u64::from((pair[b1] & col) | (pair[b2] & col) << 1) << 32;
+                let peers = ROW_BOX[c];
+                let mut score = 0;
+                let mut digits = I::cell_digits(&self.f, 9 * b, c);
+                while digits != 0 {
+                    let d = digits.trailing_zeros() as usize;
+                    digits &= digits - 1;
+                    // The cell itself is among `peers` and is weighted (it has two candidates): 1 + WEIGHT.
+                    let far = (self.f[9 * b1 + d] & col) | (self.f[9 * b2 + d] & col) << 1;
+                    let all = u64::from(self.f[9 * b + d] & peers) | u64::from(far) << 32;
+                    score +=
+                        all.count_ones() + WEIGHT * (all & weighted).count_ones() - (1 + WEIGHT);
+                }
+                if score > best_score {
+                    best_score = score;
+                    best = Some((b, c));
+                }
+            }
+        }
+        if let Some(cell) = best {
+            return cell;
+        }
+        self.fewest_candidates()
+    }
+
+    /// [`State::pick_cell`] written plainly (one peer and one digit at a time), to check it.
+    #[cfg(test)]
+    fn pick_cell_slow(&self) -> (usize, usize) {
         // Cells with exactly two candidates, per band.
         let mut pair = [0u32; 3];
         for (b, p) in pair.iter_mut().enumerate() {
@@ -868,7 +955,7 @@ fn count_impl<I: Isa>(
                     break;
                 }
             } else {
-                let (b, c) = cur.pick_cell();
+                let (b, c) = cur.pick_cell::<I>();
                 let bit = 1u32 << c;
                 // The lowest candidate digit of the cell.
                 let mut d = 0;
@@ -940,7 +1027,7 @@ fn other_impl<I: Isa>(grid: &Grid, avoid: &[u8; CELLS]) -> Option<Grid> {
                     return Some(g);
                 }
             } else {
-                let (b, c) = cur.pick_cell();
+                let (b, c) = cur.pick_cell::<I>();
                 let bit = 1u32 << c;
                 // `avoid`'s digit, when it is still a candidate; otherwise the lowest candidate.
                 let a = usize::from(avoid[27 * b + c]).wrapping_sub(1);
@@ -1086,6 +1173,42 @@ mod tests {
     fn other_solution_agrees_with_reference() {
         check_other(other_impl::<Portable>);
         check_other(other_solution);
+    }
+
+    /// Along a search path of each puzzle (the first digit of each guess), `pick` chooses the cell that
+    /// [`State::pick_cell_slow`] chooses.
+    fn check_pick(pick: impl Fn(&State) -> (usize, usize)) {
+        let mut picks = 0;
+        for g in puzzles(300).iter().chain([Grid::EMPTY].iter()) {
+            let mut s = State::new(g);
+            while s.propagate::<Portable>(true) && !s.is_solved() {
+                let (b, c) = s.pick_cell_slow();
+                assert_eq!(pick(&s), (b, c), "{g}");
+                picks += 1;
+                let d = (0..9)
+                    .find(|&d| s.f[9 * b + d] & (1 << c) != 0)
+                    .unwrap_or(0);
+                s.f[9 * b + d] &= !ROW_BOX[c] | 1 << c;
+                s.dirty |= 1 << (9 * b + d);
+            }
+        }
+        assert!(picks > 300, "{picks}");
+    }
+
+    #[test]
+    fn pick_cell_agrees_with_plain_version() {
+        check_pick(|s| s.pick_cell::<Portable>());
+        #[cfg(target_arch = "x86_64")]
+        if has_x86_features() {
+            /// # Safety
+            /// AVX2 and BMI2 must be present.
+            #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+            unsafe fn pick_x86(s: &State) -> (usize, usize) {
+                s.pick_cell::<Avx2>()
+            }
+            // SAFETY: the features were just detected.
+            check_pick(|s| unsafe { pick_x86(s) });
+        }
     }
 
     #[test]
