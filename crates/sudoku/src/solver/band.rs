@@ -155,6 +155,34 @@ static ROW_BOX: [u32; 27] = {
     t
 };
 
+/// For a set of minirows (bit `3r + k`, those of a digit's clues in a band): the cells of their rows and
+/// boxes (low 27 bits), and in the top four bits how many minirows there are when no two share a row or a box,
+/// else 15 (the clues of a digit, one a minirow, are fine when their count is this).
+static CLUE_SHADOW: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut cells = 0u32;
+        let (mut rows, mut boxes, mut n) = (0u32, 0u32, 0u32);
+        let mut ok = true;
+        let mut i = 0;
+        while i < 9 {
+            if m & (1 << i) != 0 {
+                let (r, k) = (i / 3, i % 3);
+                ok &= rows & (1 << r) == 0 && boxes & (1 << k) == 0;
+                rows |= 1 << r;
+                boxes |= 1 << k;
+                n += 1;
+                cells |= (0x1FF << (9 * r)) | ((7 << (3 * k)) * COLS_TO_BAND);
+            }
+            i += 1;
+        }
+        t[m] = cells | if ok { n } else { 15 } << 28;
+        m += 1;
+    }
+    t
+};
+
 /// Occupied minirows of a band-digit word (bit `3r + k`).
 #[inline(always)]
 fn minirows(w: u32) -> usize {
@@ -197,6 +225,10 @@ trait Isa {
     /// minicolumns of stack `s`: bit `3b + k` for band `b` and column `3s + k`.
     fn stack_minicols(cols: u32, s: usize) -> usize;
 
+    /// The clues of an ASCII puzzle (81 bytes, then `'.'`): bit `c` of word `9b + d` for cell `c` of band `b`
+    /// holding digit `d + 1`; `None` when a byte is not `'0'..='9'` or `'.'`.
+    fn clue_masks(padded: &[u8; 96]) -> Option<[u32; 27]>;
+
     /// The digits (bit `d`) whose word `f[base + d]` has cell `c`.
     fn cell_digits(f: &[u32; 27], base: usize, c: usize) -> u32;
 
@@ -235,6 +267,20 @@ impl Isa for Portable {
         let sh = 3 * s;
         (((cols >> sh) & 7) | (((cols >> (9 + sh)) & 7) << 3) | (((cols >> (18 + sh)) & 7) << 6))
             as usize
+    }
+
+    #[inline(always)]
+    fn clue_masks(padded: &[u8; 96]) -> Option<[u32; 27]> {
+        let mut has = [0u32; 27];
+        let mut bad = false;
+        for (i, &byte) in padded[..CELLS].iter().enumerate() {
+            let v = byte.wrapping_sub(b'0');
+            bad |= v > 9 && byte != b'.';
+            if (1..=9).contains(&v) {
+                has[9 * (i / 27) + usize::from(v) - 1] |= 1 << (i % 27);
+            }
+        }
+        (!bad).then_some(has)
     }
 
     #[inline(always)]
@@ -306,6 +352,46 @@ impl Isa for Avx2 {
     }
 
     #[inline(always)]
+    fn clue_masks(padded: &[u8; 96]) -> Option<[u32; 27]> {
+        use std::arch::x86_64::{
+            __m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_min_epu8, _mm256_movemask_epi8,
+            _mm256_or_si256, _mm256_set1_epi8, _mm256_sub_epi8,
+        };
+        // SAFETY: AVX2 was detected (as for `clear_other_digits`); the three loads read the 96 bytes of
+        // `padded`, unaligned.
+        unsafe {
+            let p = padded.as_ptr().cast::<__m256i>();
+            let v = [
+                _mm256_loadu_si256(p),
+                _mm256_loadu_si256(p.add(1)),
+                _mm256_loadu_si256(p.add(2)),
+            ];
+            // Every byte '0'..='9' or '.': (byte - '0') unsigned at most 9, or '.'.
+            let mut ok = u32::MAX;
+            for x in v {
+                let z = _mm256_sub_epi8(x, _mm256_set1_epi8(b'0' as i8));
+                let digit = _mm256_cmpeq_epi8(_mm256_min_epu8(z, _mm256_set1_epi8(9)), z);
+                let dot = _mm256_cmpeq_epi8(x, _mm256_set1_epi8(b'.' as i8));
+                ok &= _mm256_movemask_epi8(_mm256_or_si256(digit, dot)) as u32;
+            }
+            if ok != u32::MAX {
+                return None;
+            }
+            let mut has = [0u32; 27];
+            for d in 0..9 {
+                let t = _mm256_set1_epi8((b'1' + d as u8) as i8);
+                let m = v.map(|x| _mm256_movemask_epi8(_mm256_cmpeq_epi8(x, t)) as u32);
+                // Cells 0..64 in one word, 64..96 in another.
+                let lo = u64::from(m[0]) | u64::from(m[1]) << 32;
+                has[d] = lo as u32 & BAND;
+                has[9 + d] = (lo >> 27) as u32 & BAND;
+                has[18 + d] = ((lo >> 54) as u32 | m[2] << 10) & BAND;
+            }
+            Some(has)
+        }
+    }
+
+    #[inline(always)]
     fn cell_digits(f: &[u32; 27], base: usize, c: usize) -> u32 {
         use std::arch::x86_64::{
             __m256i, _mm_cvtsi32_si128, _mm256_castsi256_ps, _mm256_loadu_si256,
@@ -356,37 +442,43 @@ struct State {
 }
 
 impl State {
-    /// The state for `grid`'s clues (not yet propagated).
-    fn new(grid: &Grid) -> State {
+    /// The state for `grid`'s clues (not yet propagated); `None` when a digit repeats in a row or a box.
+    fn new(grid: &Grid) -> Option<State> {
+        let mut has = [0u32; 27];
+        for (i, &v) in grid.digits().iter().enumerate() {
+            if v != 0 {
+                has[9 * (i / 27) + v as usize - 1] |= 1 << (i % 27);
+            }
+        }
+        State::from_clues::<Portable>(&has)
+    }
+
+    /// The state for the clues `has[9b + d]` (the cells of band `b` that hold digit `d`; no cell in two words),
+    /// not yet propagated; `None` when a digit repeats in a row or a box. A digit repeated in a column is left
+    /// to the propagation, which finds that it has no room.
+    #[inline(always)]
+    fn from_clues<I: Isa>(has: &[u32; 27]) -> Option<State> {
         let mut s = State {
             f: [BAND; 27],
             unsolved: [BAND; 3],
             dirty: (1 << 27) - 1,
             vdirty: 0x1FF,
         };
-        // The clues of each band and digit; a clue cell loses the other digits. (Every update is a mask ANDed
-        // in, so the order does not matter.)
-        let mut has = [0u32; 27];
-        let mut clues = [0u32; 3];
-        for (i, &v) in grid.digits().iter().enumerate() {
-            if v != 0 {
-                let (b, c) = (i / 27, i % 27);
-                has[9 * b + v as usize - 1] |= 1 << c;
-                clues[b] |= 1 << c;
+        let mut bad = false;
+        for b in 0..3 {
+            let mut clues = 0;
+            for d in 0..9 {
+                clues |= has[9 * b + d];
+            }
+            for d in 0..9 {
+                let cells = has[9 * b + d];
+                // A clue cell loses the other digits; the rows and boxes of a digit's clues lose it.
+                let shadow = CLUE_SHADOW[I::minirows(cells)];
+                bad |= cells.count_ones() != shadow >> 28;
+                s.f[9 * b + d] = (BAND & !clues & !shadow) | cells;
             }
         }
-        for (j, &cells) in has.iter().enumerate() {
-            s.f[j] &= !(clues[j / 9] & !cells);
-            // A clue's row and box lose its digit. A repeated digit excludes the other clue too: that cell is
-            // then left without candidates, which propagation reports.
-            let mut w = cells;
-            while w != 0 {
-                let c = w.trailing_zeros() as usize;
-                w &= w - 1;
-                s.f[j] &= !ROW_BOX[c] | 1 << c;
-            }
-        }
-        s
+        (!bad).then_some(s)
     }
 
     /// Place digit `d` in the cells `new` of band `b` (each alone in its row of `f[9b + d]`).
@@ -692,6 +784,20 @@ impl State {
         self.unsolved[0] | self.unsolved[1] | self.unsolved[2] == 0
     }
 
+    /// The solution of a solved state as 81 ASCII digits.
+    fn write_ascii(&self, out: &mut [u8; CELLS]) {
+        for b in 0..3 {
+            for d in 0..9 {
+                let mut w = self.f[9 * b + d];
+                while w != 0 {
+                    let c = w.trailing_zeros() as usize;
+                    w &= w - 1;
+                    out[27 * b + c] = b'1' + d as u8;
+                }
+            }
+        }
+    }
+
     /// The grid of a solved state.
     fn solution(&self) -> Grid {
         let mut cells = [0u8; CELLS];
@@ -862,7 +968,7 @@ impl State {
 /// copy compiled for them; elsewhere in the portable copy. Both come from the same source.
 pub(crate) fn count(grid: &Grid, limit: u64) -> (u64, Option<Grid>, u64) {
     let (n, first, _, guesses) = dispatch(grid, limit, Keep::First);
-    (n, first, guesses)
+    (n, first.map(|s| s.solution()), guesses)
 }
 
 /// [`count`] without building any solution: the count and the number of guesses.
@@ -870,6 +976,58 @@ pub(crate) fn count_only(grid: &Grid, limit: u64) -> (u64, u64) {
     let (n, _, _, guesses) = dispatch(grid, limit, Keep::None);
     (n, guesses)
 }
+
+/// [`count`] for a puzzle of 81 ASCII bytes (`'1'..='9'` a clue, `'0'` or `'.'` an empty cell), read without a
+/// [`Grid`]; writes the first solution found to `first` (as ASCII digits) when asked. `None` when a byte is
+/// anything else.
+pub(crate) fn count_ascii(
+    puzzle: &[u8; CELLS],
+    limit: u64,
+    first: Option<&mut [u8; CELLS]>,
+) -> Option<(u64, u64)> {
+    let keep = if first.is_some() {
+        Keep::First
+    } else {
+        Keep::None
+    };
+    let mut padded = [b'.'; 96];
+    padded[..CELLS].copy_from_slice(puzzle);
+    #[cfg(target_arch = "x86_64")]
+    let (n, found, _, guesses) = if has_x86_features() {
+        // SAFETY: the features this copy is compiled for were just detected on this processor.
+        unsafe { count_ascii_x86(&padded, limit, keep) }?
+    } else {
+        count_ascii_impl::<Portable>(&padded, limit, keep)?
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let (n, found, _, guesses) = count_ascii_impl::<Portable>(&padded, limit, keep)?;
+    if let (Some(out), Some(s)) = (first, found) {
+        s.write_ascii(out);
+    }
+    Some((n, guesses))
+}
+
+/// [`count_ascii_impl`] compiled for processors with AVX2, BMI1/2, POPCNT and LZCNT.
+///
+/// # Safety
+/// The processor must support those features.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+unsafe fn count_ascii_x86(padded: &[u8; 96], limit: u64, keep: Keep) -> Option<Searched> {
+    count_ascii_impl::<Avx2>(padded, limit, keep)
+}
+
+/// Reads the clues of an ASCII puzzle (81 bytes, then `'.'`) and searches; `None` for a byte that is not a
+/// digit or `'.'`.
+#[inline(always)]
+fn count_ascii_impl<I: Isa>(padded: &[u8; 96], limit: u64, keep: Keep) -> Option<Searched> {
+    let has = I::clue_masks(padded)?;
+    Some(count_impl::<I>(State::from_clues::<I>(&has), limit, keep))
+}
+
+/// What a search found: the count, the first and the last solution (as states; when `keep` asked for them),
+/// and the number of guesses.
+type Searched = (u64, Option<State>, Option<State>, u64);
 
 /// Which solutions a search builds.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -896,19 +1054,26 @@ fn has_x86_features() -> bool {
 /// [`count`], also keeping the last solution found (the `limit`-th when there are that many).
 #[cfg(test)]
 pub(crate) fn count_keep_last(grid: &Grid, limit: u64) -> (u64, Option<Grid>, Option<Grid>, u64) {
-    dispatch(grid, limit, Keep::FirstAndLast)
+    let (n, first, last, guesses) = dispatch(grid, limit, Keep::FirstAndLast);
+    (
+        n,
+        first.map(|s| s.solution()),
+        last.map(|s| s.solution()),
+        guesses,
+    )
 }
 
 /// [`count_impl`] in the copy for this processor.
-fn dispatch(grid: &Grid, limit: u64, keep: Keep) -> (u64, Option<Grid>, Option<Grid>, u64) {
+fn dispatch(grid: &Grid, limit: u64, keep: Keep) -> Searched {
+    let start = State::new(grid);
     #[cfg(target_arch = "x86_64")]
     {
         if has_x86_features() {
             // SAFETY: the features this copy is compiled for were just detected on this processor.
-            return unsafe { count_x86(grid, limit, keep) };
+            return unsafe { count_x86(start, limit, keep) };
         }
     }
-    count_impl::<Portable>(grid, limit, keep)
+    count_impl::<Portable>(start, limit, keep)
 }
 
 /// [`count_impl`] compiled for processors with AVX2, BMI1/2, POPCNT and LZCNT.
@@ -917,18 +1082,18 @@ fn dispatch(grid: &Grid, limit: u64, keep: Keep) -> (u64, Option<Grid>, Option<G
 /// The processor must support those features.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
-unsafe fn count_x86(grid: &Grid, limit: u64, keep: Keep) -> (u64, Option<Grid>, Option<Grid>, u64) {
-    count_impl::<Avx2>(grid, limit, keep)
+unsafe fn count_x86(start: Option<State>, limit: u64, keep: Keep) -> Searched {
+    count_impl::<Avx2>(start, limit, keep)
 }
 
-/// The search; always inlined into its callers so that each gets a copy built for its target features. Only the
-/// solutions `keep` asks for are built; the others are returned as `None`.
+/// The search from `start` (`None`: clues that repeat a digit, no solution); always inlined into its callers so
+/// that each gets a copy built for its target features. Only the solutions `keep` asks for are kept; the others
+/// are returned as `None`.
 #[inline(always)]
-fn count_impl<I: Isa>(
-    grid: &Grid,
-    limit: u64,
-    keep: Keep,
-) -> (u64, Option<Grid>, Option<Grid>, u64) {
+fn count_impl<I: Isa>(start: Option<State>, limit: u64, keep: Keep) -> Searched {
+    let Some(mut cur) = start else {
+        return (0, None, None, 0);
+    };
     if limit == 0 {
         return (0, None, None, 0);
     }
@@ -939,17 +1104,16 @@ fn count_impl<I: Isa>(
     // Pending alternatives: at most one per guess on the current path, and a path has at most 81 guesses.
     let mut stack = [const { MaybeUninit::<State>::uninit() }; CELLS + 1];
     let mut depth = 0usize;
-    let mut cur = State::new(grid);
     loop {
         if cur.propagate::<I>(guesses < STRONG_GUESSES) {
             if cur.is_solved() {
                 count += 1;
                 if count == 1 {
                     if keep != Keep::None {
-                        first = Some(cur.solution());
+                        first = Some(cur);
                     }
                 } else if keep == Keep::FirstAndLast {
-                    last = Some(cur.solution());
+                    last = Some(cur);
                 }
                 if count >= limit {
                     break;
@@ -1018,7 +1182,7 @@ unsafe fn other_x86(grid: &Grid, avoid: &[u8; CELLS]) -> Option<Grid> {
 fn other_impl<I: Isa>(grid: &Grid, avoid: &[u8; CELLS]) -> Option<Grid> {
     let mut stack = [const { MaybeUninit::<State>::uninit() }; CELLS + 1];
     let mut depth = 0usize;
-    let mut cur = State::new(grid);
+    let mut cur = State::new(grid)?;
     loop {
         if cur.propagate::<I>(true) {
             if cur.is_solved() {
@@ -1134,7 +1298,16 @@ mod tests {
 
     #[test]
     fn portable_copy_agrees_with_reference() {
-        check(|g, limit| count_impl::<Portable>(g, limit, Keep::FirstAndLast));
+        check(|g, limit| {
+            let (n, first, last, guesses) =
+                count_impl::<Portable>(State::new(g), limit, Keep::FirstAndLast);
+            (
+                n,
+                first.map(|s| s.solution()),
+                last.map(|s| s.solution()),
+                guesses,
+            )
+        });
     }
 
     fn check_other<F: Fn(&Grid, &[u8; CELLS]) -> Option<Grid>>(other: F) {
@@ -1175,12 +1348,77 @@ mod tests {
         check_other(other_solution);
     }
 
+    #[test]
+    fn ascii_input_agrees_with_grid_input() {
+        let mut grids = puzzles(400);
+        // Repeated digits in a row, a box, a minirow and a column.
+        for (a, b) in [(0, 8), (0, 20), (0, 1), (4, 76)] {
+            let mut cells = [0u8; CELLS];
+            cells[a] = 5;
+            cells[b] = 5;
+            grids.push(Grid::from_raw(cells));
+        }
+        for g in &grids {
+            let mut ascii = [b'.'; CELLS];
+            for (a, &v) in ascii.iter_mut().zip(g.digits()) {
+                if v != 0 {
+                    *a = b'0' + v;
+                }
+            }
+            let mut padded = [b'.'; 96];
+            padded[..CELLS].copy_from_slice(&ascii);
+            for limit in [1, 2, 5] {
+                let (n, first, guesses) = count(g, limit);
+                let mut out = [0u8; CELLS];
+                assert_eq!(
+                    count_ascii(&ascii, limit, Some(&mut out)),
+                    Some((n, guesses)),
+                    "{g}"
+                );
+                match first {
+                    Some(f) => assert_eq!(Grid::parse(std::str::from_utf8(&out).unwrap()), Ok(f)),
+                    None => assert_eq!(out, [0u8; CELLS]),
+                }
+                let (n2, first2, _, guesses2) =
+                    count_ascii_impl::<Portable>(&padded, limit, Keep::First).unwrap();
+                assert_eq!(
+                    (n2, first2.map(|s| s.solution()), guesses2),
+                    (n, first, guesses)
+                );
+            }
+        }
+        // Zeros read as empty cells; anything else is refused, by both copies.
+        let mut zeros = [b'0'; 96];
+        zeros[CELLS..].fill(b'.');
+        assert_eq!(
+            count_ascii_impl::<Portable>(&zeros, 3, Keep::None).map(|r| r.0),
+            Some(3)
+        );
+        for (i, bad) in [
+            (0, b'a'),
+            (40, b'/'),
+            (80, b':'),
+            (17, 0u8),
+            (63, b' '),
+            (64, 0xFF),
+        ] {
+            let mut p = [b'.'; CELLS];
+            p[i] = bad;
+            assert_eq!(count_ascii(&p, 2, None), None, "{i} {bad}");
+            let mut padded = [b'.'; 96];
+            padded[..CELLS].copy_from_slice(&p);
+            assert!(count_ascii_impl::<Portable>(&padded, 2, Keep::None).is_none());
+        }
+    }
+
     /// Along a search path of each puzzle (the first digit of each guess), `pick` chooses the cell that
     /// [`State::pick_cell_slow`] chooses.
     fn check_pick(pick: impl Fn(&State) -> (usize, usize)) {
         let mut picks = 0;
         for g in puzzles(300).iter().chain([Grid::EMPTY].iter()) {
-            let mut s = State::new(g);
+            let Some(mut s) = State::new(g) else {
+                continue;
+            };
             while s.propagate::<Portable>(true) && !s.is_solved() {
                 let (b, c) = s.pick_cell_slow();
                 assert_eq!(pick(&s), (b, c), "{g}");
