@@ -465,17 +465,28 @@ impl State {
             vdirty: 0x1FF,
         };
         let mut bad = false;
+        // The columns of each digit's clues, per band.
+        let mut cols = [0u32; 27];
+        for j in 0..27 {
+            cols[j] = columns(has[j]);
+        }
         for b in 0..3 {
             let mut clues = 0;
             for d in 0..9 {
                 clues |= has[9 * b + d];
             }
+            // The clues are placed: they leave the cells to solve.
+            s.unsolved[b] = BAND & !clues;
+            let (b1, b2) = ((b + 1) % 3, (b + 2) % 3);
             for d in 0..9 {
                 let cells = has[9 * b + d];
-                // A clue cell loses the other digits; the rows and boxes of a digit's clues lose it.
+                // A clue cell loses the other digits; the rows and boxes of a digit's clues lose it, and so do
+                // their columns in the other bands. A clue with the same digit in its column elsewhere loses its
+                // own digit: a cell without candidates, which propagation finds.
                 let shadow = CLUE_SHADOW[I::minirows(cells)];
                 bad |= cells.count_ones() != shadow >> 28;
-                s.f[9 * b + d] = (BAND & !clues & !shadow) | cells;
+                let far = (cols[9 * b1 + d] | cols[9 * b2 + d]) * COLS_TO_BAND;
+                s.f[9 * b + d] = ((BAND & !clues & !shadow) | cells) & !far;
             }
         }
         (!bad).then_some(s)
