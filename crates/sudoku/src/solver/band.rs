@@ -674,6 +674,7 @@ impl State {
                 let j = 9 * b + d;
                 self.f[j] &= PERM_CELLS[o as usize];
                 self.dirty |= 1 << j;
+                self.vdirty |= 1 << d;
             }
         }
         Some(true)
@@ -742,6 +743,7 @@ impl State {
                     let j = 9 * b + d;
                     self.f[j] &= !(cl * COLS_TO_BAND);
                     self.dirty |= 1 << j;
+                    self.vdirty |= 1 << d;
                 }
             }
         }
@@ -1420,6 +1422,36 @@ mod tests {
             padded[..CELLS].copy_from_slice(&p);
             assert!(count_ascii_impl::<Portable>(&padded, 2, Keep::None).is_none());
         }
+    }
+
+    /// Propagation reaches a fixed point: with every word and stack marked again, nothing more is found (every
+    /// change marks what it can affect), with and without the minirow and minicolumn counts.
+    #[test]
+    fn propagation_reaches_a_fixed_point() {
+        let mut checked = 0;
+        for g in &puzzles(300) {
+            for counts in [true, false] {
+                let Some(mut s) = State::new(g) else { continue };
+                while s.propagate::<Portable>(counts) {
+                    let mut again = s;
+                    again.dirty = (1 << 27) - 1;
+                    again.vdirty = 0x1FF;
+                    assert!(again.propagate::<Portable>(counts), "{g}");
+                    assert_eq!(again.f, s.f, "{g}");
+                    checked += 1;
+                    if s.is_solved() {
+                        break;
+                    }
+                    let (b, c) = s.pick_cell::<Portable>();
+                    let d = (0..9)
+                        .find(|&d| s.f[9 * b + d] & (1 << c) != 0)
+                        .unwrap_or(0);
+                    s.f[9 * b + d] &= !ROW_BOX[c] | 1 << c;
+                    s.dirty |= 1 << (9 * b + d);
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
     }
 
     /// Along a search path of each puzzle (the first digit of each guess), `pick` chooses the cell that
