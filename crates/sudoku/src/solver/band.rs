@@ -237,6 +237,20 @@ trait Isa {
     fn stack_spread(m: u32, s: usize) -> u32;
 }
 
+/// For each band, the other two.
+const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [2, 0], [0, 1]];
+
+/// For each cell of a band, the cells of its column in the band.
+static COLUMN: [u32; 27] = {
+    let mut t = [0u32; 27];
+    let mut c = 0;
+    while c < 27 {
+        t[c] = COLS_TO_BAND << (c % 9);
+        c += 1;
+    }
+    t
+};
+
 /// The columns of stack `s` in the three bands, in the layout of [`Isa::stack_minicols`].
 const STACK_COLS: [u32; 3] = [0x001C_0E07, 0x00E0_7038, 0x0703_81C0];
 
@@ -854,28 +868,28 @@ impl State {
             if pairs == 0 {
                 continue;
             }
-            let (b1, b2) = ((b + 1) % 3, (b + 2) % 3);
+            let [b1, b2] = OTHER_BANDS[b];
             while pairs != 0 {
                 let c = pairs.trailing_zeros() as usize;
                 pairs &= pairs - 1;
-                let col = (1u32 << (c % 9)) * COLS_TO_BAND;
+                let col = COLUMN[c];
                 // A digit's peers of the cell in one word: its row and box in the low 32 bits, its column in
                 // the other two bands above them (the second of those shifted by one place, which keeps the
                 // two apart: a column's cells are nine places apart); and which of those have two candidates.
                 let weighted =
                     u64::from(pair[b]) | u64::from((pair[b1] & col) | (pair[b2] & col) << 1) << 32;
                 let peers = ROW_BOX[c];
-                let mut score = 0;
-                let mut digits = I::cell_digits(&self.f, 9 * b, c);
-                while digits != 0 {
-                    let d = digits.trailing_zeros() as usize;
-                    digits &= digits - 1;
-                    // The cell itself is among `peers` and is weighted (it has two candidates): 1 + WEIGHT.
+                // The cell's two digits.
+                let digits = I::cell_digits(&self.f, 9 * b, c);
+                let d1 = digits.trailing_zeros() as usize;
+                let d2 = (digits & digits.wrapping_sub(1)).trailing_zeros() as usize;
+                let removed = |d: usize| {
                     let far = (self.f[9 * b1 + d] & col) | (self.f[9 * b2 + d] & col) << 1;
                     let all = u64::from(self.f[9 * b + d] & peers) | u64::from(far) << 32;
-                    score +=
-                        all.count_ones() + WEIGHT * (all & weighted).count_ones() - (1 + WEIGHT);
-                }
+                    all.count_ones() + WEIGHT * (all & weighted).count_ones()
+                };
+                // The cell itself is among `peers` for both digits and is weighted (it has two candidates).
+                let score = removed(d1) + removed(d2) - 2 * (1 + WEIGHT);
                 if score > best_score {
                     best_score = score;
                     best = Some((b, c));
