@@ -457,6 +457,8 @@ struct State {
 
 impl State {
     /// The state for `grid`'s clues (not yet propagated); `None` when a digit repeats in a row or a box.
+    /// Inlined into each copy of the search, which builds it with its own target features.
+    #[inline(always)]
     fn new(grid: &Grid) -> Option<State> {
         let mut has = [0u32; 27];
         for (i, &v) in grid.digits().iter().enumerate() {
@@ -1094,15 +1096,14 @@ pub(crate) fn count_keep_last(grid: &Grid, limit: u64) -> (u64, Option<Grid>, Op
 
 /// [`count_impl`] in the copy for this processor.
 fn dispatch(grid: &Grid, limit: u64, keep: Keep) -> Searched {
-    let start = State::new(grid);
     #[cfg(target_arch = "x86_64")]
     {
         if has_x86_features() {
             // SAFETY: the features this copy is compiled for were just detected on this processor.
-            return unsafe { count_x86(start, limit, keep) };
+            return unsafe { count_x86(grid, limit, keep) };
         }
     }
-    count_impl::<Portable>(start, limit, keep)
+    count_impl::<Portable>(State::new(grid), limit, keep)
 }
 
 /// [`count_impl`] compiled for processors with AVX2, BMI1/2, POPCNT and LZCNT.
@@ -1111,8 +1112,8 @@ fn dispatch(grid: &Grid, limit: u64, keep: Keep) -> Searched {
 /// The processor must support those features.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
-unsafe fn count_x86(start: Option<State>, limit: u64, keep: Keep) -> Searched {
-    count_impl::<Avx2>(start, limit, keep)
+unsafe fn count_x86(grid: &Grid, limit: u64, keep: Keep) -> Searched {
+    count_impl::<Avx2>(State::new(grid), limit, keep)
 }
 
 /// The search from `start` (`None`: clues that repeat a digit, no solution); always inlined into its callers so
