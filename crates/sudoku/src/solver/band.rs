@@ -221,6 +221,10 @@ trait Isa {
     /// Occupied minirows of a band-digit word (bit `3r + k`).
     fn minirows(w: u32) -> usize;
 
+    /// Over the nine digits of a band (`f[base..base + 9]`): the cells with at least one candidate, and those
+    /// with at least two.
+    fn candidate_counts(f: &[u32; 27], base: usize) -> (u32, u32);
+
     /// From the columns of a digit in the three bands (`c_0 | c_1 << 9 | c_2 << 18`, 9 bits each), the
     /// minicolumns of stack `s`: bit `3b + k` for band `b` and column `3s + k`.
     fn stack_minicols(cols: u32, s: usize) -> usize;
@@ -274,6 +278,18 @@ impl Isa for Portable {
     #[inline(always)]
     fn minirows(w: u32) -> usize {
         minirows(w)
+    }
+
+    #[inline(always)]
+    fn candidate_counts(f: &[u32; 27], base: usize) -> (u32, u32) {
+        let mut ones = 0u32;
+        let mut twos = 0u32;
+        for d in 0..9 {
+            let x = f[base + d];
+            twos |= ones & x;
+            ones |= x;
+        }
+        (ones, twos)
     }
 
     #[inline(always)]
@@ -349,6 +365,45 @@ impl Isa for Avx2 {
             changed |= ((w != old) as u32) << 8;
         }
         changed
+    }
+
+    #[inline(always)]
+    fn candidate_counts(f: &[u32; 27], base: usize) -> (u32, u32) {
+        use std::arch::x86_64::{
+            __m256i, _mm256_and_si256, _mm256_cvtsi256_si32, _mm256_loadu_si256, _mm256_or_si256,
+            _mm256_permute2x128_si256, _mm256_shuffle_epi32,
+        };
+        assert!(base <= 18);
+        // SAFETY: AVX2 was detected (as for `clear_other_digits`); the eight words at `base..base + 8` lie
+        // inside `f`. The eight lanes are folded in halves three times, each fold keeping (at least one, at
+        // least two) of the lanes it joins.
+        let (o, t) = unsafe {
+            let v = _mm256_loadu_si256(f.as_ptr().add(base).cast::<__m256i>());
+            let h = _mm256_permute2x128_si256::<1>(v, v);
+            let (o, t) = (_mm256_or_si256(v, h), _mm256_and_si256(v, h));
+            let (o2, t2) = (
+                _mm256_shuffle_epi32::<0b0100_1110>(o),
+                _mm256_shuffle_epi32::<0b0100_1110>(t),
+            );
+            let (o, t) = (
+                _mm256_or_si256(o, o2),
+                _mm256_or_si256(_mm256_or_si256(t, t2), _mm256_and_si256(o, o2)),
+            );
+            let (o2, t2) = (
+                _mm256_shuffle_epi32::<0b1011_0001>(o),
+                _mm256_shuffle_epi32::<0b1011_0001>(t),
+            );
+            let (o, t) = (
+                _mm256_or_si256(o, o2),
+                _mm256_or_si256(_mm256_or_si256(t, t2), _mm256_and_si256(o, o2)),
+            );
+            (
+                _mm256_cvtsi256_si32(o) as u32,
+                _mm256_cvtsi256_si32(t) as u32,
+            )
+        };
+        let x = f[base + 8];
+        (o | x, t | (o & x))
     }
 
     #[inline(always)]
@@ -589,17 +644,11 @@ impl State {
     /// Naked singles: restrict each cell with one candidate to it. Returns `None` on a contradiction (a cell
     /// without candidates, or two lone cells clashing), else whether anything changed.
     #[inline(always)]
-    fn naked_singles(&mut self) -> Option<bool> {
+    fn naked_singles<I: Isa>(&mut self) -> Option<bool> {
         let mut changed = false;
         for b in 0..3 {
             let base = 9 * b;
-            let mut ones = 0u32;
-            let mut twos = 0u32;
-            for d in 0..9 {
-                let x = self.f[base + d];
-                twos |= ones & x;
-                ones |= x;
-            }
+            let (ones, twos) = I::candidate_counts(&self.f, base);
             if ones != BAND {
                 return None;
             }
@@ -773,7 +822,7 @@ impl State {
             if !self.settle_bands::<I>() {
                 return false;
             }
-            match self.naked_singles() {
+            match self.naked_singles::<I>() {
                 None => return false,
                 Some(true) => continue,
                 Some(false) => {}
@@ -1438,6 +1487,39 @@ mod tests {
             let mut padded = [b'.'; 96];
             padded[..CELLS].copy_from_slice(&p);
             assert!(count_ascii_impl::<Portable>(&padded, 2, Keep::None).is_none());
+        }
+    }
+
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn avx2_operations_agree_with_portable() {
+        if !has_x86_features() {
+            return;
+        }
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..20_000 {
+            let mut f = [0u32; 27];
+            for w in &mut f {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                // Sparse and dense words both.
+                *w = ((x as u32 & (x >> 32) as u32) | ((x >> 40) as u32 * u32::from(x & 1 == 0)))
+                    & BAND;
+            }
+            for base in [0, 9, 18] {
+                assert_eq!(
+                    Avx2::candidate_counts(&f, base),
+                    Portable::candidate_counts(&f, base),
+                    "{f:?}"
+                );
+                for c in 0..27 {
+                    assert_eq!(
+                        Avx2::cell_digits(&f, base, c),
+                        Portable::cell_digits(&f, base, c)
+                    );
+                }
+            }
         }
     }
 
