@@ -569,14 +569,12 @@ impl State {
         self.unsolved[b] &= !new;
         // The columns of the new cells, in the other bands.
         let cols = columns(new) * COLS_TO_BAND;
-        for b2 in 0..3 {
-            if b2 != b {
-                let j = 9 * b2 + d;
-                let old = self.f[j];
-                let w = old & !cols;
-                self.f[j] = w;
-                self.dirty |= ((w != old) as u32) << j;
-            }
+        for b2 in OTHER_BANDS[b] {
+            let j = 9 * b2 + d;
+            let old = self.f[j];
+            let w = old & !cols;
+            self.f[j] = w;
+            self.dirty |= ((w != old) as u32) << j;
         }
         // The new cells, for the other digits.
         let base = 9 * b;
@@ -597,10 +595,8 @@ impl State {
                 return false;
             }
             let (b, d) = (i / 9, i % 9);
-            if w != old {
-                self.f[i] = w;
-                self.vdirty |= 1 << d;
-            }
+            self.f[i] = w;
+            self.vdirty |= ((w != old) as u32) << d;
             let new = lone_in_row(w) & self.unsolved[b];
             if new != 0 {
                 self.place::<I>(d, b, new);
@@ -912,8 +908,9 @@ impl State {
             }
             *p = twos & !threes & self.unsolved[b];
         }
-        let mut best = None;
-        let mut best_score = 0u32;
+        // The best cell as one key, compared without branches: the score above the cell's place, which is
+        // stored so that the first cell in band order wins a tie.
+        let mut best = 0u32;
         for b in 0..3 {
             let mut pairs = pair[b];
             if pairs == 0 {
@@ -941,14 +938,12 @@ impl State {
                 };
                 // The cell itself is among `peers` for both digits and is weighted (it has two candidates).
                 let score = removed(d1) + removed(d2) - 2 * (1 + WEIGHT);
-                if score > best_score {
-                    best_score = score;
-                    best = Some((b, c));
-                }
+                best = best.max(score << 16 | (0xFFFF - (b << 5 | c)) as u32);
             }
         }
-        if let Some(cell) = best {
-            return cell;
+        if best >> 16 != 0 {
+            let place = 0xFFFF - (best & 0xFFFF) as usize;
+            return (place >> 5, place & 31);
         }
         self.fewest_candidates()
     }
@@ -1200,11 +1195,8 @@ fn count_impl<I: Isa>(start: Option<State>, limit: u64, keep: Keep) -> Searched 
             } else {
                 let (b, c) = cur.pick_cell::<I>();
                 let bit = 1u32 << c;
-                // The lowest candidate digit of the cell.
-                let mut d = 0;
-                while d < 9 && cur.f[9 * b + d] & bit == 0 {
-                    d += 1;
-                }
+                // The lowest candidate digit of the cell (9: none).
+                let d = (I::cell_digits(&cur.f, 9 * b, c) | 1 << 9).trailing_zeros() as usize;
                 if d < 9 && depth < stack.len() {
                     guesses += 1;
                     let j = 9 * b + d;
