@@ -945,7 +945,7 @@ impl State {
             let place = 0xFFFF - (best & 0xFFFF) as usize;
             return (place >> 5, place & 31);
         }
-        self.fewest_candidates()
+        self.fewest_candidates::<I>()
     }
 
     /// [`State::pick_cell`] written plainly (one peer and one digit at a time), to check it.
@@ -996,15 +996,68 @@ impl State {
         if let Some(cell) = best {
             return cell;
         }
-        self.fewest_candidates()
+        self.fewest_candidates_slow()
     }
 
-    /// The unsolved cell with the fewest candidates (used when no cell has two), as (band, cell in band); among
-    /// those, the one whose placements remove the most candidates from its peers.
+    /// The unsolved cell with the fewest candidates (used when no cell with two candidates scores), as (band,
+    /// cell in band); among those, the one whose placements remove the most candidates from its peers, and
+    /// among those the first. Only the cells with two candidates, or else three, or else all are looked at: the
+    /// fewest are among them.
     ///
     /// Inlined, so that it is compiled for the search's target features (its popcounts above all).
     #[inline(always)]
-    fn fewest_candidates(&self) -> (usize, usize) {
+    fn fewest_candidates<I: Isa>(&self) -> (usize, usize) {
+        // Per band: the unsolved cells with at most two candidates, with exactly three, and all.
+        let mut sets = [[0u32; 3]; 3];
+        for b in 0..3 {
+            let (mut ones, mut twos, mut threes, mut fours) = (0u32, 0u32, 0u32, 0u32);
+            for d in 0..9 {
+                let x = self.f[9 * b + d];
+                fours |= threes & x;
+                threes |= twos & x;
+                twos |= ones & x;
+                ones |= x;
+            }
+            let u = self.unsolved[b];
+            sets[0][b] = u & !threes;
+            sets[1][b] = u & threes & !fours;
+            sets[2][b] = u;
+        }
+        let look = sets
+            .into_iter()
+            .find(|s| s[0] | s[1] | s[2] != 0)
+            .unwrap_or_default();
+        let mut best = (0, 0);
+        let mut best_key = (u32::MAX, 0u32);
+        for b in 0..3 {
+            let mut u = look[b];
+            while u != 0 {
+                let c = u.trailing_zeros() as usize;
+                u &= u - 1;
+                let col = COLUMN[c];
+                let peers = ROW_BOX[c] & !(1 << c);
+                let [b1, b2] = OTHER_BANDS[b];
+                let mut digits = I::cell_digits(&self.f, 9 * b, c);
+                let n = digits.count_ones();
+                let mut score = 0;
+                while digits != 0 {
+                    let d = digits.trailing_zeros() as usize;
+                    digits &= digits - 1;
+                    let far = (self.f[9 * b1 + d] & col) | (self.f[9 * b2 + d] & col) << 1;
+                    score += (self.f[9 * b + d] & peers).count_ones() + far.count_ones();
+                }
+                if n < best_key.0 || (n == best_key.0 && score > best_key.1) {
+                    best_key = (n, score);
+                    best = (b, c);
+                }
+            }
+        }
+        best
+    }
+
+    /// [`State::fewest_candidates`] written plainly (every unsolved cell, one digit at a time), to check it.
+    #[cfg(test)]
+    fn fewest_candidates_slow(&self) -> (usize, usize) {
         let mut best = (0, 0);
         let mut best_key = (u32::MAX, 0u32);
         for b in 0..3 {
