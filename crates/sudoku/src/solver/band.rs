@@ -347,7 +347,7 @@ impl Isa for Avx2 {
         // SAFETY: `Avx2` is only used from `count_x86`, which is only called once AVX2 was detected; the eight
         // words at `base..base + 8` lie inside `f` (base <= 18, so base + 8 <= 26), and unaligned loads and
         // stores are used.
-        let mut changed = unsafe {
+        let changed = unsafe {
             let p = f.as_mut_ptr().add(base).cast::<__m256i>();
             let old = _mm256_loadu_si256(p);
             let lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
@@ -358,13 +358,12 @@ impl Isa for Avx2 {
             let same = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(w, old))) as u32;
             !same & 0xFF
         };
-        if d != 8 {
-            let old = f[base + 8];
-            let w = old & !cells;
-            f[base + 8] = w;
-            changed |= ((w != old) as u32) << 8;
-        }
-        changed
+        // The ninth digit, without a branch.
+        let keep = if d == 8 { u32::MAX } else { !cells };
+        let old = f[base + 8];
+        let w = old & keep;
+        f[base + 8] = w;
+        changed | ((w != old) as u32) << 8
     }
 
     #[inline(always)]
@@ -653,23 +652,18 @@ impl State {
                 continue;
             }
             changed = true;
-            for d in 0..9 {
-                let j = base + d;
-                let mut mine = singles & self.f[j];
-                if mine == 0 {
-                    continue;
+            // Each single in turn (in cell order, so for each digit in cell order): its digit leaves the cell's
+            // row and box; a single already gone from its only digit's word clashed with an earlier one.
+            let mut left = singles;
+            while left != 0 {
+                let c = left.trailing_zeros() as usize;
+                left &= left - 1;
+                let bit = 1u32 << c;
+                let j = base + I::cell_digits(&self.f, base, c).trailing_zeros() as usize % 9;
+                if self.f[j] & bit == 0 {
+                    return None;
                 }
-                let mut w = self.f[j];
-                while mine != 0 {
-                    let c = mine.trailing_zeros() as usize;
-                    let bit = 1u32 << c;
-                    mine &= mine - 1;
-                    if w & bit == 0 {
-                        return None;
-                    }
-                    w &= !ROW_BOX[c] | bit;
-                }
-                self.f[j] = w;
+                self.f[j] &= !ROW_BOX[c] | bit;
                 self.dirty |= 1 << j;
             }
         }
