@@ -27,7 +27,7 @@
 
 use std::ffi::{c_char, c_int};
 
-use sudoku::{CELLS, Grid};
+use sudoku::CELLS;
 
 /// What the counting functions return for a puzzle that cannot be read (a null pointer, or a byte that is not
 /// a digit or `'.'`): `SIZE_MAX`, `BOARDLAB_SUDOKU_INVALID` in the header.
@@ -96,28 +96,19 @@ pub unsafe extern "C" fn boardlab_sudoku_solve(
     let Some(bytes) = (unsafe { read_puzzle(puzzle) }) else {
         return INVALID;
     };
-    let Ok(digits) = digits_of(&bytes) else {
-        return INVALID;
-    };
-    let Ok(grid) = Grid::from_digits_allow_conflicts(digits) else {
-        return INVALID;
-    };
     // A limit of SIZE_MAX counts to one less, so that a count never reads as INVALID.
     let limit = limit.min(INVALID - 1) as u64;
-    let (count, stats) = if solution.is_null() {
-        sudoku::solver::count_solutions_only_with_stats(&grid, limit)
-    } else {
-        let (counted, stats) = sudoku::count_solutions_with_stats(&grid, limit);
-        if let Some(first) = counted.first {
-            let mut out = [0u8; CELLS];
-            for (o, &v) in out.iter_mut().zip(first.digits()) {
-                *o = b'0' + v;
-            }
-            // SAFETY: the caller guarantees 81 writable bytes at `solution`; the puzzle was copied out before.
-            unsafe { std::ptr::copy_nonoverlapping(out.as_ptr(), solution.cast::<u8>(), CELLS) };
-        }
-        (counted.count, stats)
+    let mut out = [0u8; CELLS];
+    let want = !solution.is_null();
+    let Some((count, stats)) =
+        sudoku::solver::count_solutions_ascii(&bytes, limit, want.then_some(&mut out))
+    else {
+        return INVALID;
     };
+    if want && count > 0 {
+        // SAFETY: the caller guarantees 81 writable bytes at `solution`; the puzzle was copied out before.
+        unsafe { std::ptr::copy_nonoverlapping(out.as_ptr(), solution.cast::<u8>(), CELLS) };
+    }
     if !guesses.is_null() {
         // SAFETY: the caller guarantees a writable size_t at `guesses`.
         unsafe { guesses.write(usize::try_from(stats.guesses).unwrap_or(usize::MAX)) };

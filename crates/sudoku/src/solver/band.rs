@@ -155,6 +155,34 @@ static ROW_BOX: [u32; 27] = {
     t
 };
 
+/// For a set of minirows (bit `3r + k`, those of a digit's clues in a band): the cells of their rows and
+/// boxes (low 27 bits), and in the top four bits how many minirows there are when no two share a row or a box,
+/// else 15 (the clues of a digit, one a minirow, are fine when their count is this).
+static CLUE_SHADOW: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut cells = 0u32;
+        let (mut rows, mut boxes, mut n) = (0u32, 0u32, 0u32);
+        let mut ok = true;
+        let mut i = 0;
+        while i < 9 {
+            if m & (1 << i) != 0 {
+                let (r, k) = (i / 3, i % 3);
+                ok &= rows & (1 << r) == 0 && boxes & (1 << k) == 0;
+                rows |= 1 << r;
+                boxes |= 1 << k;
+                n += 1;
+                cells |= (0x1FF << (9 * r)) | ((7 << (3 * k)) * COLS_TO_BAND);
+            }
+            i += 1;
+        }
+        t[m] = cells | if ok { n } else { 15 } << 28;
+        m += 1;
+    }
+    t
+};
+
 /// Occupied minirows of a band-digit word (bit `3r + k`).
 #[inline(always)]
 fn minirows(w: u32) -> usize {
@@ -193,14 +221,39 @@ trait Isa {
     /// Occupied minirows of a band-digit word (bit `3r + k`).
     fn minirows(w: u32) -> usize;
 
+    /// Over the nine digits of a band (`f[base..base + 9]`): the cells with at least one candidate, and those
+    /// with at least two.
+    fn candidate_counts(f: &[u32; 27], base: usize) -> (u32, u32);
+
     /// From the columns of a digit in the three bands (`c_0 | c_1 << 9 | c_2 << 18`, 9 bits each), the
     /// minicolumns of stack `s`: bit `3b + k` for band `b` and column `3s + k`.
     fn stack_minicols(cols: u32, s: usize) -> usize;
+
+    /// The clues of an ASCII puzzle (81 bytes, then `'.'`): bit `c` of word `9b + d` for cell `c` of band `b`
+    /// holding digit `d + 1`; `None` when a byte is not `'0'..='9'` or `'.'`.
+    fn clue_masks(padded: &[u8; 96]) -> Option<[u32; 27]>;
+
+    /// The digits (bit `d`) whose word `f[base + d]` has cell `c`.
+    fn cell_digits(f: &[u32; 27], base: usize, c: usize) -> u32;
 
     /// The inverse of [`Isa::stack_minicols`]: a 9-bit minicolumn set of stack `s` spread back onto the
     /// columns of the three bands.
     fn stack_spread(m: u32, s: usize) -> u32;
 }
+
+/// For each band, the other two.
+const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [2, 0], [0, 1]];
+
+/// For each cell of a band, the cells of its column in the band.
+static COLUMN: [u32; 27] = {
+    let mut t = [0u32; 27];
+    let mut c = 0;
+    while c < 27 {
+        t[c] = COLS_TO_BAND << (c % 9);
+        c += 1;
+    }
+    t
+};
 
 /// The columns of stack `s` in the three bands, in the layout of [`Isa::stack_minicols`].
 const STACK_COLS: [u32; 3] = [0x001C_0E07, 0x00E0_7038, 0x0703_81C0];
@@ -228,10 +281,45 @@ impl Isa for Portable {
     }
 
     #[inline(always)]
+    fn candidate_counts(f: &[u32; 27], base: usize) -> (u32, u32) {
+        let mut ones = 0u32;
+        let mut twos = 0u32;
+        for d in 0..9 {
+            let x = f[base + d];
+            twos |= ones & x;
+            ones |= x;
+        }
+        (ones, twos)
+    }
+
+    #[inline(always)]
     fn stack_minicols(cols: u32, s: usize) -> usize {
         let sh = 3 * s;
         (((cols >> sh) & 7) | (((cols >> (9 + sh)) & 7) << 3) | (((cols >> (18 + sh)) & 7) << 6))
             as usize
+    }
+
+    #[inline(always)]
+    fn clue_masks(padded: &[u8; 96]) -> Option<[u32; 27]> {
+        let mut has = [0u32; 27];
+        let mut bad = false;
+        for (i, &byte) in padded[..CELLS].iter().enumerate() {
+            let v = byte.wrapping_sub(b'0');
+            bad |= v > 9 && byte != b'.';
+            if (1..=9).contains(&v) {
+                has[9 * (i / 27) + usize::from(v) - 1] |= 1 << (i % 27);
+            }
+        }
+        (!bad).then_some(has)
+    }
+
+    #[inline(always)]
+    fn cell_digits(f: &[u32; 27], base: usize, c: usize) -> u32 {
+        let mut m = 0;
+        for d in 0..9 {
+            m |= ((f[base + d] >> c) & 1) << d;
+        }
+        m
     }
 
     #[inline(always)]
@@ -259,7 +347,7 @@ impl Isa for Avx2 {
         // SAFETY: `Avx2` is only used from `count_x86`, which is only called once AVX2 was detected; the eight
         // words at `base..base + 8` lie inside `f` (base <= 18, so base + 8 <= 26), and unaligned loads and
         // stores are used.
-        let mut changed = unsafe {
+        let changed = unsafe {
             let p = f.as_mut_ptr().add(base).cast::<__m256i>();
             let old = _mm256_loadu_si256(p);
             let lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
@@ -270,13 +358,51 @@ impl Isa for Avx2 {
             let same = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(w, old))) as u32;
             !same & 0xFF
         };
-        if d != 8 {
-            let old = f[base + 8];
-            let w = old & !cells;
-            f[base + 8] = w;
-            changed |= ((w != old) as u32) << 8;
-        }
-        changed
+        // The ninth digit, without a branch.
+        let keep = if d == 8 { u32::MAX } else { !cells };
+        let old = f[base + 8];
+        let w = old & keep;
+        f[base + 8] = w;
+        changed | ((w != old) as u32) << 8
+    }
+
+    #[inline(always)]
+    fn candidate_counts(f: &[u32; 27], base: usize) -> (u32, u32) {
+        use std::arch::x86_64::{
+            __m256i, _mm256_and_si256, _mm256_cvtsi256_si32, _mm256_loadu_si256, _mm256_or_si256,
+            _mm256_permute2x128_si256, _mm256_shuffle_epi32,
+        };
+        assert!(base <= 18);
+        // SAFETY: AVX2 was detected (as for `clear_other_digits`); the eight words at `base..base + 8` lie
+        // inside `f`. The eight lanes are folded in halves three times, each fold keeping (at least one, at
+        // least two) of the lanes it joins.
+        let (o, t) = unsafe {
+            let v = _mm256_loadu_si256(f.as_ptr().add(base).cast::<__m256i>());
+            let h = _mm256_permute2x128_si256::<1>(v, v);
+            let (o, t) = (_mm256_or_si256(v, h), _mm256_and_si256(v, h));
+            let (o2, t2) = (
+                _mm256_shuffle_epi32::<0b0100_1110>(o),
+                _mm256_shuffle_epi32::<0b0100_1110>(t),
+            );
+            let (o, t) = (
+                _mm256_or_si256(o, o2),
+                _mm256_or_si256(_mm256_or_si256(t, t2), _mm256_and_si256(o, o2)),
+            );
+            let (o2, t2) = (
+                _mm256_shuffle_epi32::<0b1011_0001>(o),
+                _mm256_shuffle_epi32::<0b1011_0001>(t),
+            );
+            let (o, t) = (
+                _mm256_or_si256(o, o2),
+                _mm256_or_si256(_mm256_or_si256(t, t2), _mm256_and_si256(o, o2)),
+            );
+            (
+                _mm256_cvtsi256_si32(o) as u32,
+                _mm256_cvtsi256_si32(t) as u32,
+            )
+        };
+        let x = f[base + 8];
+        (o | x, t | (o & x))
     }
 
     #[inline(always)]
@@ -291,6 +417,63 @@ impl Isa for Avx2 {
     fn stack_minicols(cols: u32, s: usize) -> usize {
         // SAFETY: as for `minirows`.
         unsafe { std::arch::x86_64::_pext_u32(cols, STACK_COLS[s]) as usize }
+    }
+
+    #[inline(always)]
+    fn clue_masks(padded: &[u8; 96]) -> Option<[u32; 27]> {
+        use std::arch::x86_64::{
+            __m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_min_epu8, _mm256_movemask_epi8,
+            _mm256_or_si256, _mm256_set1_epi8, _mm256_sub_epi8,
+        };
+        // SAFETY: AVX2 was detected (as for `clear_other_digits`); the three loads read the 96 bytes of
+        // `padded`, unaligned.
+        unsafe {
+            let p = padded.as_ptr().cast::<__m256i>();
+            let v = [
+                _mm256_loadu_si256(p),
+                _mm256_loadu_si256(p.add(1)),
+                _mm256_loadu_si256(p.add(2)),
+            ];
+            // Every byte '0'..='9' or '.': (byte - '0') unsigned at most 9, or '.'.
+            let mut ok = u32::MAX;
+            for x in v {
+                let z = _mm256_sub_epi8(x, _mm256_set1_epi8(b'0' as i8));
+                let digit = _mm256_cmpeq_epi8(_mm256_min_epu8(z, _mm256_set1_epi8(9)), z);
+                let dot = _mm256_cmpeq_epi8(x, _mm256_set1_epi8(b'.' as i8));
+                ok &= _mm256_movemask_epi8(_mm256_or_si256(digit, dot)) as u32;
+            }
+            if ok != u32::MAX {
+                return None;
+            }
+            let mut has = [0u32; 27];
+            for d in 0..9 {
+                let t = _mm256_set1_epi8((b'1' + d as u8) as i8);
+                let m = v.map(|x| _mm256_movemask_epi8(_mm256_cmpeq_epi8(x, t)) as u32);
+                // Cells 0..64 in one word, 64..96 in another.
+                let lo = u64::from(m[0]) | u64::from(m[1]) << 32;
+                has[d] = lo as u32 & BAND;
+                has[9 + d] = (lo >> 27) as u32 & BAND;
+                has[18 + d] = ((lo >> 54) as u32 | m[2] << 10) & BAND;
+            }
+            Some(has)
+        }
+    }
+
+    #[inline(always)]
+    fn cell_digits(f: &[u32; 27], base: usize, c: usize) -> u32 {
+        use std::arch::x86_64::{
+            __m256i, _mm_cvtsi32_si128, _mm256_castsi256_ps, _mm256_loadu_si256,
+            _mm256_movemask_ps, _mm256_sll_epi32,
+        };
+        assert!(base <= 18 && c < 27);
+        // SAFETY: as for `clear_other_digits`: AVX2 was detected, and the eight words at `base..base + 8` lie
+        // inside `f`. Bit `c` of each word is moved to its sign bit, which the mask gathers.
+        let low = unsafe {
+            let v = _mm256_loadu_si256(f.as_ptr().add(base).cast::<__m256i>());
+            let top = _mm256_sll_epi32(v, _mm_cvtsi32_si128(31 - c as i32));
+            _mm256_movemask_ps(_mm256_castsi256_ps(top)) as u32
+        };
+        low | ((f[base + 8] >> c) & 1) << 8
     }
 
     #[inline(always)]
@@ -327,37 +510,56 @@ struct State {
 }
 
 impl State {
-    /// The state for `grid`'s clues (not yet propagated).
-    fn new(grid: &Grid) -> State {
+    /// The state for `grid`'s clues (not yet propagated); `None` when a digit repeats in a row or a box.
+    /// Inlined into each copy of the search, which builds it with its own target features.
+    #[inline(always)]
+    fn new(grid: &Grid) -> Option<State> {
+        let mut has = [0u32; 27];
+        for (i, &v) in grid.digits().iter().enumerate() {
+            if v != 0 {
+                has[9 * (i / 27) + v as usize - 1] |= 1 << (i % 27);
+            }
+        }
+        State::from_clues::<Portable>(&has)
+    }
+
+    /// The state for the clues `has[9b + d]` (the cells of band `b` that hold digit `d`; no cell in two words),
+    /// not yet propagated; `None` when a digit repeats in a row or a box. A digit repeated in a column is left
+    /// to the propagation, which finds that it has no room.
+    #[inline(always)]
+    fn from_clues<I: Isa>(has: &[u32; 27]) -> Option<State> {
         let mut s = State {
             f: [BAND; 27],
             unsolved: [BAND; 3],
             dirty: (1 << 27) - 1,
             vdirty: 0x1FF,
         };
-        // The clues of each band and digit; a clue cell loses the other digits. (Every update is a mask ANDed
-        // in, so the order does not matter.)
-        let mut has = [0u32; 27];
-        let mut clues = [0u32; 3];
-        for (i, &v) in grid.digits().iter().enumerate() {
-            if v != 0 {
-                let (b, c) = (i / 27, i % 27);
-                has[9 * b + v as usize - 1] |= 1 << c;
-                clues[b] |= 1 << c;
+        let mut bad = false;
+        // The columns of each digit's clues, per band.
+        let mut cols = [0u32; 27];
+        for j in 0..27 {
+            cols[j] = columns(has[j]);
+        }
+        for b in 0..3 {
+            let mut clues = 0;
+            for d in 0..9 {
+                clues |= has[9 * b + d];
+            }
+            // The clues are placed: they leave the cells to solve.
+            s.unsolved[b] = BAND & !clues;
+            let (b1, b2) = ((b + 1) % 3, (b + 2) % 3);
+            for d in 0..9 {
+                let cells = has[9 * b + d];
+                // A clue cell loses the other digits; the rows and boxes of a digit's clues lose it, and so do
+                // their columns in the other bands. A clue with the same digit in its column elsewhere loses its
+                // own digit: a cell without candidates, which propagation finds.
+                let shadow = CLUE_SHADOW[I::minirows(cells)];
+                bad |= cells.count_ones() != shadow >> 28;
+                let far = (cols[9 * b1 + d] | cols[9 * b2 + d]) * COLS_TO_BAND;
+                s.f[9 * b + d] = ((BAND & !clues & !shadow) | cells) & !far;
             }
         }
-        for (j, &cells) in has.iter().enumerate() {
-            s.f[j] &= !(clues[j / 9] & !cells);
-            // A clue's row and box lose its digit. A repeated digit excludes the other clue too: that cell is
-            // then left without candidates, which propagation reports.
-            let mut w = cells;
-            while w != 0 {
-                let c = w.trailing_zeros() as usize;
-                w &= w - 1;
-                s.f[j] &= !ROW_BOX[c] | 1 << c;
-            }
-        }
-        s
+        (!bad).then_some(s)
     }
 
     /// Place digit `d` in the cells `new` of band `b` (each alone in its row of `f[9b + d]`).
@@ -366,14 +568,12 @@ impl State {
         self.unsolved[b] &= !new;
         // The columns of the new cells, in the other bands.
         let cols = columns(new) * COLS_TO_BAND;
-        for b2 in 0..3 {
-            if b2 != b {
-                let j = 9 * b2 + d;
-                let old = self.f[j];
-                let w = old & !cols;
-                self.f[j] = w;
-                self.dirty |= ((w != old) as u32) << j;
-            }
+        for b2 in OTHER_BANDS[b] {
+            let j = 9 * b2 + d;
+            let old = self.f[j];
+            let w = old & !cols;
+            self.f[j] = w;
+            self.dirty |= ((w != old) as u32) << j;
         }
         // The new cells, for the other digits.
         let base = 9 * b;
@@ -394,10 +594,8 @@ impl State {
                 return false;
             }
             let (b, d) = (i / 9, i % 9);
-            if w != old {
-                self.f[i] = w;
-                self.vdirty |= 1 << d;
-            }
+            self.f[i] = w;
+            self.vdirty |= ((w != old) as u32) << d;
             let new = lone_in_row(w) & self.unsolved[b];
             if new != 0 {
                 self.place::<I>(d, b, new);
@@ -441,17 +639,11 @@ impl State {
     /// Naked singles: restrict each cell with one candidate to it. Returns `None` on a contradiction (a cell
     /// without candidates, or two lone cells clashing), else whether anything changed.
     #[inline(always)]
-    fn naked_singles(&mut self) -> Option<bool> {
+    fn naked_singles<I: Isa>(&mut self) -> Option<bool> {
         let mut changed = false;
         for b in 0..3 {
             let base = 9 * b;
-            let mut ones = 0u32;
-            let mut twos = 0u32;
-            for d in 0..9 {
-                let x = self.f[base + d];
-                twos |= ones & x;
-                ones |= x;
-            }
+            let (ones, twos) = I::candidate_counts(&self.f, base);
             if ones != BAND {
                 return None;
             }
@@ -460,23 +652,18 @@ impl State {
                 continue;
             }
             changed = true;
-            for d in 0..9 {
-                let j = base + d;
-                let mut mine = singles & self.f[j];
-                if mine == 0 {
-                    continue;
+            // Each single in turn (in cell order, so for each digit in cell order): its digit leaves the cell's
+            // row and box; a single already gone from its only digit's word clashed with an earlier one.
+            let mut left = singles;
+            while left != 0 {
+                let c = left.trailing_zeros() as usize;
+                left &= left - 1;
+                let bit = 1u32 << c;
+                let j = base + I::cell_digits(&self.f, base, c).trailing_zeros() as usize % 9;
+                if self.f[j] & bit == 0 {
+                    return None;
                 }
-                let mut w = self.f[j];
-                while mine != 0 {
-                    let c = mine.trailing_zeros() as usize;
-                    let bit = 1u32 << c;
-                    mine &= mine - 1;
-                    if w & bit == 0 {
-                        return None;
-                    }
-                    w &= !ROW_BOX[c] | bit;
-                }
-                self.f[j] = w;
+                self.f[j] &= !ROW_BOX[c] | bit;
                 self.dirty |= 1 << j;
             }
         }
@@ -542,6 +729,7 @@ impl State {
                 let j = 9 * b + d;
                 self.f[j] &= PERM_CELLS[o as usize];
                 self.dirty |= 1 << j;
+                self.vdirty |= 1 << d;
             }
         }
         Some(true)
@@ -610,6 +798,7 @@ impl State {
                     let j = 9 * b + d;
                     self.f[j] &= !(cl * COLS_TO_BAND);
                     self.dirty |= 1 << j;
+                    self.vdirty |= 1 << d;
                 }
             }
         }
@@ -623,7 +812,7 @@ impl State {
             if !self.settle_bands::<I>() {
                 return false;
             }
-            match self.naked_singles() {
+            match self.naked_singles::<I>() {
                 None => return false,
                 Some(true) => continue,
                 Some(false) => {}
@@ -663,6 +852,20 @@ impl State {
         self.unsolved[0] | self.unsolved[1] | self.unsolved[2] == 0
     }
 
+    /// The solution of a solved state as 81 ASCII digits.
+    fn write_ascii(&self, out: &mut [u8; CELLS]) {
+        for b in 0..3 {
+            for d in 0..9 {
+                let mut w = self.f[9 * b + d];
+                while w != 0 {
+                    let c = w.trailing_zeros() as usize;
+                    w &= w - 1;
+                    out[27 * b + c] = b'1' + d as u8;
+                }
+            }
+        }
+    }
+
     /// The grid of a solved state.
     fn solution(&self) -> Grid {
         let mut cells = [0u8; CELLS];
@@ -682,9 +885,66 @@ impl State {
     /// The unsolved cell to guess on, as (band, cell in band): the cell with two candidates whose placements
     /// eliminate the most candidates among its peers (both branches then propagate far), an elimination that
     /// leaves a peer with a single candidate counting [`WEIGHT`] more; without such a cell, a cell with the
-    /// fewest candidates.
+    /// fewest candidates. Ties go to the first such cell in band order.
     #[inline(always)]
-    fn pick_cell(&self) -> (usize, usize) {
+    fn pick_cell<I: Isa>(&self) -> (usize, usize) {
+        // Cells with exactly two candidates, per band.
+        let mut pair = [0u32; 3];
+        for (b, p) in pair.iter_mut().enumerate() {
+            let mut ones = 0u32;
+            let mut twos = 0u32;
+            let mut threes = 0u32;
+            for d in 0..9 {
+                let x = self.f[9 * b + d];
+                threes |= twos & x;
+                twos |= ones & x;
+                ones |= x;
+            }
+            *p = twos & !threes & self.unsolved[b];
+        }
+        // The best cell as one key, compared without branches: the score above the cell's place, which is
+        // stored so that the first cell in band order wins a tie.
+        let mut best = 0u32;
+        for b in 0..3 {
+            let mut pairs = pair[b];
+            if pairs == 0 {
+                continue;
+            }
+            let [b1, b2] = OTHER_BANDS[b];
+            while pairs != 0 {
+                let c = pairs.trailing_zeros() as usize;
+                pairs &= pairs - 1;
+                let col = COLUMN[c];
+                // A digit's peers of the cell in one word: its row and box in the low 32 bits, its column in
+                // the other two bands above them (the second of those shifted by one place, which keeps the
+                // two apart: a column's cells are nine places apart); and which of those have two candidates.
+                let weighted =
+                    u64::from(pair[b]) | u64::from((pair[b1] & col) | (pair[b2] & col) << 1) << 32;
+                let peers = ROW_BOX[c];
+                // The cell's two digits.
+                let digits = I::cell_digits(&self.f, 9 * b, c);
+                let d1 = digits.trailing_zeros() as usize;
+                let d2 = (digits & digits.wrapping_sub(1)).trailing_zeros() as usize;
+                let removed = |d: usize| {
+                    let far = (self.f[9 * b1 + d] & col) | (self.f[9 * b2 + d] & col) << 1;
+                    let all = u64::from(self.f[9 * b + d] & peers) | u64::from(far) << 32;
+                    all.count_ones() + WEIGHT * (all & weighted).count_ones()
+                };
+                // The cell itself is among `peers` for both digits and is weighted (it has two candidates).
+                let score = removed(d1) + removed(d2) - 2 * (1 + WEIGHT);
+                best = best.max(score << 16 | (0xFFFF - (b << 5 | c)) as u32);
+            }
+        }
+        if best >> 16 != 0 {
+            let place = 0xFFFF - (best & 0xFFFF) as usize;
+            return (place >> 5, place & 31);
+        }
+        self.fewest_candidates::<I>()
+    }
+
+    /// [`State::pick_cell`] written plainly (one peer and one digit at a time), to check it.
+    #[cfg(test)]
+    fn pick_cell_slow(&self) -> (usize, usize) {
         // Cells with exactly two candidates, per band.
         let mut pair = [0u32; 3];
         for (b, p) in pair.iter_mut().enumerate() {
@@ -730,13 +990,68 @@ impl State {
         if let Some(cell) = best {
             return cell;
         }
-        self.fewest_candidates()
+        self.fewest_candidates_slow()
     }
 
-    /// The unsolved cell with the fewest candidates (used when no cell has two), as (band, cell in band); among
-    /// those, the one whose placements remove the most candidates from its peers.
-    #[cold]
-    fn fewest_candidates(&self) -> (usize, usize) {
+    /// The unsolved cell with the fewest candidates (used when no cell with two candidates scores), as (band,
+    /// cell in band); among those, the one whose placements remove the most candidates from its peers, and
+    /// among those the first. Only the cells with two candidates, or else three, or else all are looked at: the
+    /// fewest are among them.
+    ///
+    /// Inlined, so that it is compiled for the search's target features (its popcounts above all).
+    #[inline(always)]
+    fn fewest_candidates<I: Isa>(&self) -> (usize, usize) {
+        // Per band: the unsolved cells with at most two candidates, with exactly three, and all.
+        let mut sets = [[0u32; 3]; 3];
+        for b in 0..3 {
+            let (mut ones, mut twos, mut threes, mut fours) = (0u32, 0u32, 0u32, 0u32);
+            for d in 0..9 {
+                let x = self.f[9 * b + d];
+                fours |= threes & x;
+                threes |= twos & x;
+                twos |= ones & x;
+                ones |= x;
+            }
+            let u = self.unsolved[b];
+            sets[0][b] = u & !threes;
+            sets[1][b] = u & threes & !fours;
+            sets[2][b] = u;
+        }
+        let look = sets
+            .into_iter()
+            .find(|s| s[0] | s[1] | s[2] != 0)
+            .unwrap_or_default();
+        let mut best = (0, 0);
+        let mut best_key = (u32::MAX, 0u32);
+        for b in 0..3 {
+            let mut u = look[b];
+            while u != 0 {
+                let c = u.trailing_zeros() as usize;
+                u &= u - 1;
+                let col = COLUMN[c];
+                let peers = ROW_BOX[c] & !(1 << c);
+                let [b1, b2] = OTHER_BANDS[b];
+                let mut digits = I::cell_digits(&self.f, 9 * b, c);
+                let n = digits.count_ones();
+                let mut score = 0;
+                while digits != 0 {
+                    let d = digits.trailing_zeros() as usize;
+                    digits &= digits - 1;
+                    let far = (self.f[9 * b1 + d] & col) | (self.f[9 * b2 + d] & col) << 1;
+                    score += (self.f[9 * b + d] & peers).count_ones() + far.count_ones();
+                }
+                if n < best_key.0 || (n == best_key.0 && score > best_key.1) {
+                    best_key = (n, score);
+                    best = (b, c);
+                }
+            }
+        }
+        best
+    }
+
+    /// [`State::fewest_candidates`] written plainly (every unsolved cell, one digit at a time), to check it.
+    #[cfg(test)]
+    fn fewest_candidates_slow(&self) -> (usize, usize) {
         let mut best = (0, 0);
         let mut best_key = (u32::MAX, 0u32);
         for b in 0..3 {
@@ -775,7 +1090,7 @@ impl State {
 /// copy compiled for them; elsewhere in the portable copy. Both come from the same source.
 pub(crate) fn count(grid: &Grid, limit: u64) -> (u64, Option<Grid>, u64) {
     let (n, first, _, guesses) = dispatch(grid, limit, Keep::First);
-    (n, first, guesses)
+    (n, first.map(|s| s.solution()), guesses)
 }
 
 /// [`count`] without building any solution: the count and the number of guesses.
@@ -783,6 +1098,58 @@ pub(crate) fn count_only(grid: &Grid, limit: u64) -> (u64, u64) {
     let (n, _, _, guesses) = dispatch(grid, limit, Keep::None);
     (n, guesses)
 }
+
+/// [`count`] for a puzzle of 81 ASCII bytes (`'1'..='9'` a clue, `'0'` or `'.'` an empty cell), read without a
+/// [`Grid`]; writes the first solution found to `first` (as ASCII digits) when asked. `None` when a byte is
+/// anything else.
+pub(crate) fn count_ascii(
+    puzzle: &[u8; CELLS],
+    limit: u64,
+    first: Option<&mut [u8; CELLS]>,
+) -> Option<(u64, u64)> {
+    let keep = if first.is_some() {
+        Keep::First
+    } else {
+        Keep::None
+    };
+    let mut padded = [b'.'; 96];
+    padded[..CELLS].copy_from_slice(puzzle);
+    #[cfg(target_arch = "x86_64")]
+    let (n, found, _, guesses) = if has_x86_features() {
+        // SAFETY: the features this copy is compiled for were just detected on this processor.
+        unsafe { count_ascii_x86(&padded, limit, keep) }?
+    } else {
+        count_ascii_impl::<Portable>(&padded, limit, keep)?
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let (n, found, _, guesses) = count_ascii_impl::<Portable>(&padded, limit, keep)?;
+    if let (Some(out), Some(s)) = (first, found) {
+        s.write_ascii(out);
+    }
+    Some((n, guesses))
+}
+
+/// [`count_ascii_impl`] compiled for processors with AVX2, BMI1/2, POPCNT and LZCNT.
+///
+/// # Safety
+/// The processor must support those features.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+unsafe fn count_ascii_x86(padded: &[u8; 96], limit: u64, keep: Keep) -> Option<Searched> {
+    count_ascii_impl::<Avx2>(padded, limit, keep)
+}
+
+/// Reads the clues of an ASCII puzzle (81 bytes, then `'.'`) and searches; `None` for a byte that is not a
+/// digit or `'.'`.
+#[inline(always)]
+fn count_ascii_impl<I: Isa>(padded: &[u8; 96], limit: u64, keep: Keep) -> Option<Searched> {
+    let has = I::clue_masks(padded)?;
+    Some(count_impl::<I>(State::from_clues::<I>(&has), limit, keep))
+}
+
+/// What a search found: the count, the first and the last solution (as states; when `keep` asked for them),
+/// and the number of guesses.
+type Searched = (u64, Option<State>, Option<State>, u64);
 
 /// Which solutions a search builds.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -809,11 +1176,17 @@ fn has_x86_features() -> bool {
 /// [`count`], also keeping the last solution found (the `limit`-th when there are that many).
 #[cfg(test)]
 pub(crate) fn count_keep_last(grid: &Grid, limit: u64) -> (u64, Option<Grid>, Option<Grid>, u64) {
-    dispatch(grid, limit, Keep::FirstAndLast)
+    let (n, first, last, guesses) = dispatch(grid, limit, Keep::FirstAndLast);
+    (
+        n,
+        first.map(|s| s.solution()),
+        last.map(|s| s.solution()),
+        guesses,
+    )
 }
 
 /// [`count_impl`] in the copy for this processor.
-fn dispatch(grid: &Grid, limit: u64, keep: Keep) -> (u64, Option<Grid>, Option<Grid>, u64) {
+fn dispatch(grid: &Grid, limit: u64, keep: Keep) -> Searched {
     #[cfg(target_arch = "x86_64")]
     {
         if has_x86_features() {
@@ -821,7 +1194,7 @@ fn dispatch(grid: &Grid, limit: u64, keep: Keep) -> (u64, Option<Grid>, Option<G
             return unsafe { count_x86(grid, limit, keep) };
         }
     }
-    count_impl::<Portable>(grid, limit, keep)
+    count_impl::<Portable>(State::new(grid), limit, keep)
 }
 
 /// [`count_impl`] compiled for processors with AVX2, BMI1/2, POPCNT and LZCNT.
@@ -830,18 +1203,18 @@ fn dispatch(grid: &Grid, limit: u64, keep: Keep) -> (u64, Option<Grid>, Option<G
 /// The processor must support those features.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
-unsafe fn count_x86(grid: &Grid, limit: u64, keep: Keep) -> (u64, Option<Grid>, Option<Grid>, u64) {
-    count_impl::<Avx2>(grid, limit, keep)
+unsafe fn count_x86(grid: &Grid, limit: u64, keep: Keep) -> Searched {
+    count_impl::<Avx2>(State::new(grid), limit, keep)
 }
 
-/// The search; always inlined into its callers so that each gets a copy built for its target features. Only the
-/// solutions `keep` asks for are built; the others are returned as `None`.
+/// The search from `start` (`None`: clues that repeat a digit, no solution); always inlined into its callers so
+/// that each gets a copy built for its target features. Only the solutions `keep` asks for are kept; the others
+/// are returned as `None`.
 #[inline(always)]
-fn count_impl<I: Isa>(
-    grid: &Grid,
-    limit: u64,
-    keep: Keep,
-) -> (u64, Option<Grid>, Option<Grid>, u64) {
+fn count_impl<I: Isa>(start: Option<State>, limit: u64, keep: Keep) -> Searched {
+    let Some(mut cur) = start else {
+        return (0, None, None, 0);
+    };
     if limit == 0 {
         return (0, None, None, 0);
     }
@@ -852,29 +1225,25 @@ fn count_impl<I: Isa>(
     // Pending alternatives: at most one per guess on the current path, and a path has at most 81 guesses.
     let mut stack = [const { MaybeUninit::<State>::uninit() }; CELLS + 1];
     let mut depth = 0usize;
-    let mut cur = State::new(grid);
     loop {
         if cur.propagate::<I>(guesses < STRONG_GUESSES) {
             if cur.is_solved() {
                 count += 1;
                 if count == 1 {
                     if keep != Keep::None {
-                        first = Some(cur.solution());
+                        first = Some(cur);
                     }
                 } else if keep == Keep::FirstAndLast {
-                    last = Some(cur.solution());
+                    last = Some(cur);
                 }
                 if count >= limit {
                     break;
                 }
             } else {
-                let (b, c) = cur.pick_cell();
+                let (b, c) = cur.pick_cell::<I>();
                 let bit = 1u32 << c;
-                // The lowest candidate digit of the cell.
-                let mut d = 0;
-                while d < 9 && cur.f[9 * b + d] & bit == 0 {
-                    d += 1;
-                }
+                // The lowest candidate digit of the cell (9: none).
+                let d = (I::cell_digits(&cur.f, 9 * b, c) | 1 << 9).trailing_zeros() as usize;
                 if d < 9 && depth < stack.len() {
                     guesses += 1;
                     let j = 9 * b + d;
@@ -931,7 +1300,7 @@ unsafe fn other_x86(grid: &Grid, avoid: &[u8; CELLS]) -> Option<Grid> {
 fn other_impl<I: Isa>(grid: &Grid, avoid: &[u8; CELLS]) -> Option<Grid> {
     let mut stack = [const { MaybeUninit::<State>::uninit() }; CELLS + 1];
     let mut depth = 0usize;
-    let mut cur = State::new(grid);
+    let mut cur = State::new(grid)?;
     loop {
         if cur.propagate::<I>(true) {
             if cur.is_solved() {
@@ -940,7 +1309,7 @@ fn other_impl<I: Isa>(grid: &Grid, avoid: &[u8; CELLS]) -> Option<Grid> {
                     return Some(g);
                 }
             } else {
-                let (b, c) = cur.pick_cell();
+                let (b, c) = cur.pick_cell::<I>();
                 let bit = 1u32 << c;
                 // `avoid`'s digit, when it is still a candidate; otherwise the lowest candidate.
                 let a = usize::from(avoid[27 * b + c]).wrapping_sub(1);
@@ -1047,7 +1416,16 @@ mod tests {
 
     #[test]
     fn portable_copy_agrees_with_reference() {
-        check(|g, limit| count_impl::<Portable>(g, limit, Keep::FirstAndLast));
+        check(|g, limit| {
+            let (n, first, last, guesses) =
+                count_impl::<Portable>(State::new(g), limit, Keep::FirstAndLast);
+            (
+                n,
+                first.map(|s| s.solution()),
+                last.map(|s| s.solution()),
+                guesses,
+            )
+        });
     }
 
     fn check_other<F: Fn(&Grid, &[u8; CELLS]) -> Option<Grid>>(other: F) {
@@ -1086,6 +1464,170 @@ mod tests {
     fn other_solution_agrees_with_reference() {
         check_other(other_impl::<Portable>);
         check_other(other_solution);
+    }
+
+    #[test]
+    fn ascii_input_agrees_with_grid_input() {
+        let mut grids = puzzles(400);
+        // Repeated digits in a row, a box, a minirow and a column.
+        for (a, b) in [(0, 8), (0, 20), (0, 1), (4, 76)] {
+            let mut cells = [0u8; CELLS];
+            cells[a] = 5;
+            cells[b] = 5;
+            grids.push(Grid::from_raw(cells));
+        }
+        for g in &grids {
+            let mut ascii = [b'.'; CELLS];
+            for (a, &v) in ascii.iter_mut().zip(g.digits()) {
+                if v != 0 {
+                    *a = b'0' + v;
+                }
+            }
+            let mut padded = [b'.'; 96];
+            padded[..CELLS].copy_from_slice(&ascii);
+            for limit in [1, 2, 5] {
+                let (n, first, guesses) = count(g, limit);
+                let mut out = [0u8; CELLS];
+                assert_eq!(
+                    count_ascii(&ascii, limit, Some(&mut out)),
+                    Some((n, guesses)),
+                    "{g}"
+                );
+                match first {
+                    Some(f) => assert_eq!(Grid::parse(std::str::from_utf8(&out).unwrap()), Ok(f)),
+                    None => assert_eq!(out, [0u8; CELLS]),
+                }
+                let (n2, first2, _, guesses2) =
+                    count_ascii_impl::<Portable>(&padded, limit, Keep::First).unwrap();
+                assert_eq!(
+                    (n2, first2.map(|s| s.solution()), guesses2),
+                    (n, first, guesses)
+                );
+            }
+        }
+        // Zeros read as empty cells; anything else is refused, by both copies.
+        let mut zeros = [b'0'; 96];
+        zeros[CELLS..].fill(b'.');
+        assert_eq!(
+            count_ascii_impl::<Portable>(&zeros, 3, Keep::None).map(|r| r.0),
+            Some(3)
+        );
+        for (i, bad) in [
+            (0, b'a'),
+            (40, b'/'),
+            (80, b':'),
+            (17, 0u8),
+            (63, b' '),
+            (64, 0xFF),
+        ] {
+            let mut p = [b'.'; CELLS];
+            p[i] = bad;
+            assert_eq!(count_ascii(&p, 2, None), None, "{i} {bad}");
+            let mut padded = [b'.'; 96];
+            padded[..CELLS].copy_from_slice(&p);
+            assert!(count_ascii_impl::<Portable>(&padded, 2, Keep::None).is_none());
+        }
+    }
+
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn avx2_operations_agree_with_portable() {
+        if !has_x86_features() {
+            return;
+        }
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..20_000 {
+            let mut f = [0u32; 27];
+            for w in &mut f {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                // Sparse and dense words both.
+                *w = ((x as u32 & (x >> 32) as u32) | ((x >> 40) as u32 * u32::from(x & 1 == 0)))
+                    & BAND;
+            }
+            for base in [0, 9, 18] {
+                assert_eq!(
+                    Avx2::candidate_counts(&f, base),
+                    Portable::candidate_counts(&f, base),
+                    "{f:?}"
+                );
+                for c in 0..27 {
+                    assert_eq!(
+                        Avx2::cell_digits(&f, base, c),
+                        Portable::cell_digits(&f, base, c)
+                    );
+                }
+            }
+        }
+    }
+
+    /// Propagation reaches a fixed point: with every word and stack marked again, nothing more is found (every
+    /// change marks what it can affect), with and without the minirow and minicolumn counts.
+    #[test]
+    fn propagation_reaches_a_fixed_point() {
+        let mut checked = 0;
+        for g in &puzzles(300) {
+            for counts in [true, false] {
+                let Some(mut s) = State::new(g) else { continue };
+                while s.propagate::<Portable>(counts) {
+                    let mut again = s;
+                    again.dirty = (1 << 27) - 1;
+                    again.vdirty = 0x1FF;
+                    assert!(again.propagate::<Portable>(counts), "{g}");
+                    assert_eq!(again.f, s.f, "{g}");
+                    checked += 1;
+                    if s.is_solved() {
+                        break;
+                    }
+                    let (b, c) = s.pick_cell::<Portable>();
+                    let d = (0..9)
+                        .find(|&d| s.f[9 * b + d] & (1 << c) != 0)
+                        .unwrap_or(0);
+                    s.f[9 * b + d] &= !ROW_BOX[c] | 1 << c;
+                    s.dirty |= 1 << (9 * b + d);
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
+    }
+
+    /// Along a search path of each puzzle (the first digit of each guess), `pick` chooses the cell that
+    /// [`State::pick_cell_slow`] chooses.
+    fn check_pick(pick: impl Fn(&State) -> (usize, usize)) {
+        let mut picks = 0;
+        for g in puzzles(300).iter().chain([Grid::EMPTY].iter()) {
+            let Some(mut s) = State::new(g) else {
+                continue;
+            };
+            while s.propagate::<Portable>(true) && !s.is_solved() {
+                let (b, c) = s.pick_cell_slow();
+                assert_eq!(pick(&s), (b, c), "{g}");
+                picks += 1;
+                let d = (0..9)
+                    .find(|&d| s.f[9 * b + d] & (1 << c) != 0)
+                    .unwrap_or(0);
+                s.f[9 * b + d] &= !ROW_BOX[c] | 1 << c;
+                s.dirty |= 1 << (9 * b + d);
+            }
+        }
+        assert!(picks > 300, "{picks}");
+    }
+
+    #[test]
+    fn pick_cell_agrees_with_plain_version() {
+        check_pick(|s| s.pick_cell::<Portable>());
+        #[cfg(target_arch = "x86_64")]
+        if has_x86_features() {
+            /// # Safety
+            /// AVX2 and BMI2 must be present.
+            #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+            unsafe fn pick_x86(s: &State) -> (usize, usize) {
+                s.pick_cell::<Avx2>()
+            }
+            // SAFETY: the features were just detected.
+            check_pick(|s| unsafe { pick_x86(s) });
+        }
     }
 
     #[test]

@@ -19,7 +19,7 @@ pub mod reference;
 
 use std::fmt;
 
-use crate::grid::Grid;
+use crate::grid::{CELLS, Grid};
 
 /// Why [`Grid::solve`] found no unique solution.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -84,6 +84,29 @@ pub fn count_solutions(grid: &Grid, limit: u64) -> u64 {
 pub fn count_solutions_only_with_stats(grid: &Grid, limit: u64) -> (u64, SearchStats) {
     let (count, guesses) = band::count_only(grid, limit);
     (count, SearchStats { guesses })
+}
+
+/// Counts the solutions of a puzzle given as 81 ASCII bytes in row-major order (`'1'..='9'` a clue, `'0'` or
+/// `'.'` an empty cell) up to `limit`, as [`count_solutions`] does, without building a [`Grid`]: the quickest way
+/// in from text (the C interface uses it). When `first` is given, the first solution found (the one
+/// [`count_solutions_with_first`] finds) is written to it as 81 ASCII digits; it is left untouched when there is
+/// none. Returns the count and the statistics of the search, or `None` when a byte is anything else.
+///
+/// ```
+/// let puzzle = b"4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+/// let mut solution = [0u8; 81];
+/// let (count, _) = sudoku::solver::count_solutions_ascii(puzzle, 2, Some(&mut solution)).unwrap();
+/// assert_eq!(count, 1);
+/// assert_eq!(&solution[..9], b"417369825");
+/// assert_eq!(sudoku::solver::count_solutions_ascii(&[b'x'; 81], 2, None), None);
+/// ```
+#[must_use]
+pub fn count_solutions_ascii(
+    puzzle: &[u8; CELLS],
+    limit: u64,
+    first: Option<&mut [u8; CELLS]>,
+) -> Option<(u64, SearchStats)> {
+    band::count_ascii(puzzle, limit, first).map(|(count, guesses)| (count, SearchStats { guesses }))
 }
 
 /// Like [`count_solutions`], also returning the first solution found (the one [`first_solution`] returns).
