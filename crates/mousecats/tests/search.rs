@@ -159,6 +159,26 @@ fn stop_handle_stops_the_search() {
     check_legal(&start, &r);
 }
 
+/// A stop set before the search starts is not lost: the search stops after depth 1 (with a legal move),
+/// and so does the next, until the flag is cleared.
+#[test]
+fn a_stop_set_before_the_search_stops_it_until_cleared() {
+    let start = Position::start();
+    let mut e = engine(Some(TableConfig::default()));
+    e.stop_handle()
+        .store(true, std::sync::atomic::Ordering::Relaxed);
+    let r = e.search(&start, 20, None);
+    assert!(r.stopped);
+    assert_eq!(r.depth, 1, "depth 1 always completes");
+    check_legal(&start, &r);
+    let r = e.search(&start, 20, None);
+    assert!(r.stopped && r.depth == 1, "the flag stays set");
+    e.clear_stop();
+    let r = e.search(&start, 6, None);
+    assert!(!r.stopped);
+    assert_eq!(r.depth, 6);
+}
+
 #[test]
 fn levels() {
     assert!(Level::new(0).is_err());

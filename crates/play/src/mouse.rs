@@ -65,9 +65,6 @@ use crate::save::{SaveFile, field, history_steps};
 use crate::work::{Outcome, Pending, submit};
 use crate::{Env, GameKind, Message, Tone};
 
-/// How often a stop request is repeated while waiting for the engine to stop.
-const STOP_POLL: Duration = Duration::from_millis(5);
-
 /// The squares where the mouse may start on 8x8 (the dark squares of row 1); [`mouse_starts`] for any board.
 pub const MOUSE_STARTS: [&str; 4] = ["A1", "C1", "E1", "G1"];
 
@@ -135,7 +132,9 @@ struct SavedOptions {
     /// N; absent on 8x8 (and in every save written before other boards could be played).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     size: Option<u32>,
-    mouse_start: String,
+    /// Absent (in a new game's options): the board's default square.
+    #[serde(default)]
+    mouse_start: Option<String>,
     #[serde(with = "text_form")]
     first: Side,
     rule: String,
@@ -148,7 +147,7 @@ impl From<MouseOptions> for SavedOptions {
             player: o.player,
             level: o.level,
             size: (!eight).then_some(u32::from(o.size.n())),
-            mouse_start: o.mouse_start.to_string(),
+            mouse_start: Some(o.mouse_start.to_string()),
             first: o.first,
             // The first release wrote `row8`; it stays the 8x8 name.
             rule: match o.rule {
@@ -171,10 +170,12 @@ impl TryFrom<SavedOptions> for MouseOptions {
             player: s.player,
             level: s.level,
             size,
-            mouse_start: s
-                .mouse_start
-                .parse()
-                .map_err(|e: mousecats::SquareError| e.to_string())?,
+            mouse_start: match s.mouse_start {
+                Some(text) => text
+                    .parse()
+                    .map_err(|e: mousecats::SquareError| e.to_string())?,
+                None => size.default_mouse(),
+            },
             first: s.first,
             rule: Rule::parse_for(&s.rule, size).map_err(|e| e.to_string())?,
         })
@@ -481,6 +482,9 @@ pub enum MouseError {
     /// Text that is not a move.
     #[error("\"{0}\" is not a move: type the two squares, e.g. E1F2 or e1-f2")]
     Typed(String),
+    /// A move with a square off the board (the move and the square named).
+    #[error("{0}")]
+    OffBoard(String),
     /// A move that is not legal here (the rules' reason).
     #[error("{0}")]
     Illegal(String),
@@ -540,6 +544,13 @@ impl AnyEngine {
         match self {
             AnyEngine::Eight(e) => e.set_solution(solution),
             AnyEngine::Sized(e) => e.set_solution(solution),
+        }
+    }
+
+    fn clear_stop(&mut self) {
+        match self {
+            AnyEngine::Eight(e) => e.clear_stop(),
+            AnyEngine::Sized(e) => e.clear_stop(),
         }
     }
 
@@ -1099,16 +1110,13 @@ impl MouseSession {
     /// game is about to change under it).
     fn stop_thinking(&mut self) {
         if let Some(job) = self.thinking.take() {
-            // The engine clears its stop flag when a search starts: a stop set before the task began would be
-            // lost, so it is set again until the task ends.
-            let outcome = loop {
-                self.stop.store(true, Ordering::Relaxed);
-                if let Some(outcome) = job.wait_for(STOP_POLL) {
-                    break outcome;
-                }
-            };
+            // The flag stays set until the engine is back (a search does not clear it), so a stop set before
+            // the task began stops its search too.
+            self.stop.store(true, Ordering::Relaxed);
+            let outcome = job.wait();
             match outcome {
-                Outcome::Done(t) => {
+                Outcome::Done(mut t) => {
+                    t.engine.clear_stop();
                     self.table_stats = self.table_stats.plus(&t.result.table_stats);
                     self.engine = Some(t.engine);
                 }
@@ -1140,7 +1148,7 @@ impl MouseSession {
         }
         let size = self.opts.size;
         if let Some(off) = [mv.from(), mv.to()].into_iter().find(|&c| !size.contains(c)) {
-            return Err(MouseError::Illegal(format!(
+            return Err(MouseError::OffBoard(format!(
                 "{mv}: {off} is off the {size} board (its squares are A1..{})",
                 size.last_square()
             )));
