@@ -1591,7 +1591,8 @@ async fn mouse_position_and_perft_on_other_board_sizes() {
 #[tokio::test]
 async fn mouse_session_on_other_board_sizes_and_rules() {
     let app = app();
-    let six = json!({"player": "mouse", "level": 10, "size": 6, "first": "mouse", "rule": "region"});
+    let six =
+        json!({"player": "mouse", "level": 10, "size": 6, "first": "mouse", "rule": "region"});
     let v = act(&app, "mouse", &Value::Null, json!({"new": six})).await;
     assert_eq!(v["view"]["size"], 6);
     assert_eq!(v["view"]["exact"], true);
@@ -1621,9 +1622,18 @@ async fn mouse_session_on_other_board_sizes_and_rules() {
     // 12x12: no exact value; the hint is searched and says so.
     let twelve = json!({"player": "mouse", "level": 2, "size": 12, "mouse_start": "G1", "first": "mouse", "rule": "far-row"});
     let v = act(&app, "mouse", &Value::Null, json!({"new": twelve})).await;
-    assert_eq!((v["view"]["size"].clone(), v["view"]["exact"].clone()), (json!(12), json!(false)));
+    assert_eq!(
+        (v["view"]["size"].clone(), v["view"]["exact"].clone()),
+        (json!(12), json!(false))
+    );
     let hint = act(&app, "mouse", &v["save"], json!("hint")).await;
-    assert!(hint["view"]["hint"].as_str().unwrap_or("").starts_with("G1-"), "{hint}");
+    assert!(
+        hint["view"]["hint"]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("G1-"),
+        "{hint}"
+    );
     assert!(
         hint["message"]
             .as_str()
@@ -1639,13 +1649,34 @@ async fn mouse_session_on_other_board_sizes_and_rules() {
     // Bad sizes, rules and squares: 400s that name them.
     let new = |o: Value| json!({"new": o});
     for (opts, needle) in [
-        (json!({"player": "mouse", "level": 5, "size": 7, "first": "mouse", "rule": "far-row"}), "bad board size '7'"),
-        (json!({"player": "mouse", "level": 5, "size": 18, "first": "mouse", "rule": "far-row"}), "bad board size '18'"),
-        (json!({"player": "mouse", "level": 5, "size": 10, "first": "mouse", "rule": "row8"}), "row8"),
-        (json!({"player": "mouse", "level": 5, "size": 6, "first": "mouse", "rule": "sideways"}), "sideways"),
-        (json!({"player": "mouse", "level": 5, "size": 6, "mouse_start": "G1", "first": "mouse", "rule": "escape"}), "G1 is off the 6x6 board"),
-        (json!({"player": "mouse", "level": 5, "size": 6, "mouse_start": "B6", "first": "mouse", "rule": "escape"}), "B6"),
-        (json!({"player": "mouse", "level": 10, "size": 12, "first": "mouse", "rule": "escape"}), "level 10"),
+        (
+            json!({"player": "mouse", "level": 5, "size": 7, "first": "mouse", "rule": "far-row"}),
+            "bad board size '7'",
+        ),
+        (
+            json!({"player": "mouse", "level": 5, "size": 18, "first": "mouse", "rule": "far-row"}),
+            "bad board size '18'",
+        ),
+        (
+            json!({"player": "mouse", "level": 5, "size": 10, "first": "mouse", "rule": "row8"}),
+            "row8",
+        ),
+        (
+            json!({"player": "mouse", "level": 5, "size": 6, "first": "mouse", "rule": "sideways"}),
+            "sideways",
+        ),
+        (
+            json!({"player": "mouse", "level": 5, "size": 6, "mouse_start": "G1", "first": "mouse", "rule": "escape"}),
+            "G1 is off the 6x6 board",
+        ),
+        (
+            json!({"player": "mouse", "level": 5, "size": 6, "mouse_start": "B6", "first": "mouse", "rule": "escape"}),
+            "B6",
+        ),
+        (
+            json!({"player": "mouse", "level": 10, "size": 12, "first": "mouse", "rule": "escape"}),
+            "level 10",
+        ),
     ] {
         assert_error(
             refused(&app, "mouse", &Value::Null, new(opts)).await,

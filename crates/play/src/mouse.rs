@@ -342,10 +342,7 @@ pub fn choices() -> Vec<Choice> {
         ),
         Choice::new(
             "Board",
-            MENU_SIZES
-                .iter()
-                .map(|&n| format!("{n}x{n}"))
-                .collect(),
+            MENU_SIZES.iter().map(|&n| format!("{n}x{n}")).collect(),
             2,
             "The board: N/2 cats on row N. The whole exact table (hints, level 10) is kept up to 10x10; on \
              12x12 the hints come from the engine's search.",
@@ -592,7 +589,11 @@ impl AnyEngine {
 
 /// An 8x8 search result in the general move type.
 fn widen(r: SearchResult<Move>) -> SearchResult<SizedMove> {
-    let moves = |pv: Vec<Move>| pv.into_iter().map(<SizedMove as From<Move>>::from).collect();
+    let moves = |pv: Vec<Move>| {
+        pv.into_iter()
+            .map(<SizedMove as From<Move>>::from)
+            .collect()
+    };
     SearchResult {
         best_move: r.best_move.map(<SizedMove as From<Move>>::from),
         score: r.score,
@@ -1096,13 +1097,11 @@ impl MouseSession {
                 }
                 None => Message::info("There is no move to hint at."),
             },
-            Want::WhoWins => {
-                Message::info(format!(
-                    "{}. {} says: {says}.",
-                    capitalise(&no_exact),
-                    capitalise(&search)
-                ))
-            }
+            Want::WhoWins => Message::info(format!(
+                "{}. {} says: {says}.",
+                capitalise(&no_exact),
+                capitalise(&search)
+            )),
         }
     }
 
@@ -1147,7 +1146,10 @@ impl MouseSession {
             return Err(MouseError::NotYourTurn(self.position().turn()));
         }
         let size = self.opts.size;
-        if let Some(off) = [mv.from(), mv.to()].into_iter().find(|&c| !size.contains(c)) {
+        if let Some(off) = [mv.from(), mv.to()]
+            .into_iter()
+            .find(|&c| !size.contains(c))
+        {
             return Err(MouseError::OffBoard(format!(
                 "{mv}: {off} is off the {size} board (its squares are A1..{})",
                 size.last_square()
@@ -1673,7 +1675,10 @@ mod tests {
         c[4].selected = 0;
         let o = MouseOptions::from_choices(&c).unwrap();
         assert_eq!(o.size, BoardSize::new(12).unwrap());
-        assert_eq!((o.level, o.rule, o.mouse_start.to_string()), (9, Rule::FarRow, "E1".into()));
+        assert_eq!(
+            (o.level, o.rule, o.mouse_start.to_string()),
+            (9, Rule::FarRow, "E1".into())
+        );
         // 4x4: the start E1 is not there; the board's default C1 is taken.
         c[board].selected = 0;
         refresh(&mut c);
@@ -1705,7 +1710,10 @@ mod tests {
         for (edit, want) in [
             (serde_json::json!({"size": 9}), "bad board size '9'"),
             (serde_json::json!({"size": 10, "rule": "row8"}), "row8"),
-            (serde_json::json!({"size": 6, "rule": "far-row", "mouse_start": "G1"}), "G1 is off the 6x6 board"),
+            (
+                serde_json::json!({"size": 6, "rule": "far-row", "mouse_start": "G1"}),
+                "G1 is off the 6x6 board",
+            ),
         ] {
             let mut j = serde_json::to_value(MouseOptions::default()).unwrap();
             for (k, v) in edit.as_object().unwrap() {

@@ -638,7 +638,10 @@ fn a_6x6_region_game_is_won_by_the_hinted_mouse_in_21_plies() {
     };
     assert_eq!(o.mouse_start.to_string(), "C1");
     let mut s = MouseSession::new(o, env()).unwrap();
-    assert_eq!(s.opening().text, "You are the mouse. Reach row 6 past the cats.");
+    assert_eq!(
+        s.opening().text,
+        "You are the mouse. Reach row 6 past the cats."
+    );
     let v = s.view();
     assert_eq!((v.size, v.exact, v.rule_text.as_str()), (6, true, "region"));
     assert_eq!(v.cats, ["B6", "D6", "F6"]);
@@ -653,7 +656,12 @@ fn a_6x6_region_game_is_won_by_the_hinted_mouse_in_21_plies() {
     while !s.is_over() {
         let m = s.hint();
         let hinted = s.hint_move().unwrap();
-        assert!(m.text.starts_with(&format!("Hint: {hinted}: it keeps your win")), "{}", m.text);
+        assert!(
+            m.text
+                .starts_with(&format!("Hint: {hinted}: it keeps your win")),
+            "{}",
+            m.text
+        );
         assert!(sol.value_keeping_moves(s.position()).contains(&hinted));
         s.play(hinted).unwrap();
     }
@@ -700,7 +708,14 @@ fn small_boards_take_every_option() {
 #[test]
 fn a_12x12_game_says_plainly_that_no_exact_value_is_available() {
     let twelve = MouseOptions::for_size(board(12));
-    let e = MouseSession::new(MouseOptions { level: 10, ..twelve }, env()).unwrap_err();
+    let e = MouseSession::new(
+        MouseOptions {
+            level: 10,
+            ..twelve
+        },
+        env(),
+    )
+    .unwrap_err();
     assert_eq!(
         e.to_string(),
         "level 10 plays from the exact table, which is kept for boards up to 10x10; on 12x12 pick a level from 1 to 9"
@@ -719,7 +734,8 @@ fn a_12x12_game_says_plainly_that_no_exact_value_is_available() {
         m.text
     );
     assert!(
-        m.text.contains("no exact value is available on 12x12 (the exact table is kept up to 10x10)"),
+        m.text
+            .contains("no exact value is available on 12x12 (the exact table is kept up to 10x10)"),
         "{}",
         m.text
     );
@@ -752,8 +768,14 @@ fn bad_sizes_rules_and_squares_in_saves_are_refused() {
     let good = s.to_state();
     type Edit = Box<dyn Fn(&mut serde_json::Value)>;
     let cases: Vec<(Edit, &str)> = vec![
-        (Box::new(|j| j["options"]["size"] = 7.into()), "bad board size '7'"),
-        (Box::new(|j| j["options"]["size"] = 18.into()), "bad board size '18'"),
+        (
+            Box::new(|j| j["options"]["size"] = 7.into()),
+            "bad board size '7'",
+        ),
+        (
+            Box::new(|j| j["options"]["size"] = 18.into()),
+            "bad board size '18'",
+        ),
         (
             Box::new(|j| j["options"]["rule"] = "row8".into()),
             "rule 'row8' is the 8x8 name of far-row",
@@ -798,6 +820,9 @@ fn a_version_3_save_of_a_6x6_game_loads() {
     assert_eq!(s.save(), save);
     assert_eq!(s.save().to_text(), text.trim_end());
     let o = s.options();
-    assert_eq!((o.size.n(), o.rule, o.player, o.level), (6, Rule::Region, Side::Mouse, 4));
+    assert_eq!(
+        (o.size.n(), o.rule, o.player, o.level),
+        (6, Rule::Region, Side::Mouse, 4)
+    );
     assert_eq!(s.view().moves, ["C1-D2", "B6-C5"]);
 }

@@ -152,7 +152,10 @@ impl Dialogue<'_> {
             self.rule,
             human.opponent()
         )?;
-        writeln!(self.out, "Type a move such as E1-F2, or help for the commands.")?;
+        writeln!(
+            self.out,
+            "Type a move such as E1-F2, or help for the commands."
+        )?;
         // The engine may have moved first.
         self.engine_moved(0)?;
 
@@ -202,8 +205,12 @@ impl Dialogue<'_> {
                     if self.s.is_over() {
                         writeln!(self.out, "No moves: the game is over.")?;
                     } else {
-                        let list: Vec<String> =
-                            self.s.legal_moves().iter().map(ToString::to_string).collect();
+                        let list: Vec<String> = self
+                            .s
+                            .legal_moves()
+                            .iter()
+                            .map(ToString::to_string)
+                            .collect();
                         writeln!(self.out, "Your moves: {}", list.join(" "))?;
                     }
                 }
@@ -244,10 +251,9 @@ impl Dialogue<'_> {
                             self.engine_moved(before + 1)?;
                             fresh = true;
                         }
-                        Err(MouseError::Over) => writeln!(
-                            self.out,
-                            "The game is over: type new, undo, swap or quit."
-                        )?,
+                        Err(MouseError::Over) => {
+                            writeln!(self.out, "The game is over: type new, undo, swap or quit.")?
+                        }
                         Err(e) => writeln!(self.out, "Illegal move: {e}. Try again.")?,
                     },
                     Err(_) => writeln!(
