@@ -75,9 +75,10 @@ test('a 6x6 Mouse & Cats game under the region rule: the board, the exact verdic
   const page = await newPage(browser);
   await page.goto(srv.url + '/mouse');
   await page.selectOption('#opt-size', '6');
-  // The start squares follow the board: C1 is the 6x6 default.
-  assert.equal(await page.inputValue('#opt-mouse_start'), 'C1');
+  // The start squares follow the board (E1, on 6x6 too, stays chosen); C1 is gilith/solve's 6x6 start.
   assert.deepEqual(await page.$$eval('#opt-mouse_start option', (els) => els.map((e) => e.value)), ['A1', 'C1', 'E1']);
+  assert.equal(await page.inputValue('#opt-mouse_start'), 'E1');
+  await page.selectOption('#opt-mouse_start', 'C1');
   await page.selectOption('#opt-rule', 'region');
   await page.selectOption('#opt-level', '10');
   await page.click('#mouse-new');
@@ -201,7 +202,7 @@ test('an exported game loads in the terminal\'s loader', { skip, timeout: 120000
   await download.saveAs(file);
   const saved = JSON.parse(readFileSync(file, 'utf8'));
   assert.equal(saved.format, 'boardlab-save');
-  assert.equal(saved.version, 2);
+  assert.equal(saved.version, 3);
   assert.deepEqual(saved.state.moves, ['f4-d4']);
   // The terminal's own loader reads it: `boardlab play --load FILE` checks the save before it looks for a
   // terminal, so without one it stops at the terminal check (a damaged save would stop it earlier, saying so).
