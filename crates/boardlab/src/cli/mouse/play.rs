@@ -114,7 +114,7 @@ impl Dialogue<'_> {
             return Ok(());
         };
         // The engine plays once after each action: the last move is its own when the side that made it is its.
-        let mover = if (moves.len() - 1) % 2 == 0 {
+        let mover = if (moves.len() - 1).is_multiple_of(2) {
             self.s.options().first
         } else {
             self.s.options().first.opponent()
