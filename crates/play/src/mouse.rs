@@ -1084,7 +1084,13 @@ impl MouseSession {
                 r.depth
             ),
         };
-        let search = format!("a {}-ply search", r.depth);
+        // "an 8-ply", "an 18-ply", "a 10-ply".
+        let article = if matches!(r.depth, 8 | 11 | 18) || (80..90).contains(&r.depth) {
+            "an"
+        } else {
+            "a"
+        };
+        let search = format!("{article} {}-ply search", r.depth);
         let no_exact = format!(
             "no exact value is available on {} (the exact table is kept up to {MAX_TABLE_SIZE})",
             self.opts.size
