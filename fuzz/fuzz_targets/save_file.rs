@@ -9,7 +9,10 @@ use play::save::{FORMAT, VERSION};
 use play::{Clock, Env, Inline, SaveFile, Session};
 
 fn env() -> Env {
-    Env::new(Arc::new(Inline), Clock::manual())
+    let mut env = Env::new(Arc::new(Inline), Clock::manual());
+    // A saved Mouse & Cats game may be on a big board with the engine to move: bound its search.
+    env.mouse_time_limit = Some(std::time::Duration::from_millis(20));
+    env
 }
 
 fn load(save: &SaveFile) {

@@ -397,3 +397,100 @@ fn a_damaged_mouse_save_is_refused() {
     let e = try_with(&|j| j["state"]["options"]["player"] = "dog".into());
     assert!(e.contains("the field \"options\" is wrong"), "{e}");
 }
+
+/// Start a game on another board from the title screen: the "Board" option moved `steps` places right (from
+/// 8x8: 10x10, 12x12, then 4x4, 6x6), the mouse's start moved by the keys `start` (a start the new board has
+/// is kept: E1 up to 12x12; passing 4x4 makes it C1, that board's default), and the rule `rule_steps` places on.
+fn start_on_board(steps: usize, start: &str, rule_steps: usize) -> Harness {
+    let mut h = Harness::title();
+    h.select("Board");
+    for _ in 0..steps {
+        h.keys("<Right>");
+    }
+    h.select("Mouse starts");
+    h.keys(start);
+    h.select("Rule");
+    for _ in 0..rule_steps {
+        h.keys("<Right>");
+    }
+    h.keys("<Enter>");
+    h
+}
+
+/// A 6x6 game under the region rule, chosen on the title screen: the board in full cells, the exact solution's
+/// hint and verdict (the mouse wins in 21 plies, gilith/solve's value), a move by cursor.
+#[test]
+fn a_6x6_game() {
+    let mut title = Harness::title();
+    title.select("Board");
+    title.keys("<Left>");
+    assert!(title.shows("Board         ◀ 6x6 ▶"), "{}", title.screen());
+    // E1 is on the 6x6 board too: the start stays (on 4x4 it would be the board's default, C1).
+    assert!(title.shows("Mouse starts  ◀ E1 ▶"), "{}", title.screen());
+    title.select("Rule");
+    assert!(title.shows("Rule          ◀ row 6 ▶"), "{}", title.screen());
+    let mut h = start_on_board(4, "", 2);
+    assert!(h.shows("level 5 · 6x6 · region"), "{}", h.screen());
+    assert!(h.shows("Board   6x6 · exact solution"), "{}", h.screen());
+    h.keys("w");
+    assert!(
+        h.shows("With best play from here the mouse wins in 21 plies (you win)."),
+        "{}",
+        h.screen()
+    );
+    insta::assert_snapshot!("six_by_six", redacted(&h));
+    h.keys("h");
+    assert!(h.shows("Hint: "), "{}", h.screen());
+    h.keys("<Enter><Up><Right><Enter>");
+    let state = h.app.game().unwrap().save_state(h.app.config());
+    assert_eq!(state["options"]["size"], 6);
+    assert_eq!(state["moves"][0], "c1d2");
+    assert_eq!(
+        state["moves"].as_array().unwrap().len(),
+        2,
+        "the engine answered"
+    );
+}
+
+/// A 12x12 game: compact cells so that it fits 80x24, every square labelled, the hint from a search, and the
+/// screen saying that no exact value is available.
+#[test]
+fn a_12x12_game_fits_80x24() {
+    let mut title = Harness::title();
+    title.select("Board");
+    title.keys("<Right><Right>");
+    assert!(title.shows("Board         ◀ 12x12 ▶"), "{}", title.screen());
+    title.select("Level");
+    assert!(
+        title.shows("Level         ◀ 5 (10 plies) ▶"),
+        "{}",
+        title.screen()
+    );
+    let mut h = start_on_board(2, "<Right>", 0);
+    assert!(h.shows("level 5 · 12x12 · row 12"), "{}", h.screen());
+    assert!(h.shows("Board   12x12 · no exact value"), "{}", h.screen());
+    let screen = h.screen();
+    // Both edges of the board: files A to L, rows 1 to 12, the six cats and the mouse on G1.
+    assert!(
+        screen.contains(" A  B  C  D  E  F  G  H  I  J  K  L "),
+        "{screen}"
+    );
+    assert!(
+        screen.contains(" 12│    C     C     C     C     C     C │ 12"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("  1│ ·     ·     ·     M     ·     ·    │ 1"),
+        "{screen}"
+    );
+    insta::assert_snapshot!("twelve_by_twelve", redacted(&h));
+    h.keys("w");
+    assert!(
+        h.shows("No exact value is available on 12x12"),
+        "{}",
+        h.screen()
+    );
+    h.keys("h");
+    assert!(h.shows("Hint: G1-"), "{}", h.screen());
+    assert!(h.shows("-ply search"), "{}", h.screen());
+}

@@ -5,8 +5,10 @@ import { api, session } from './api.js';
 import { h, s, status, select, button, fmt, busy } from './ui.js';
 import { loadGame, saveGame, exportGame, pickSave, forgetGame } from './store.js';
 
-const FILES = 'ABCDEFGH';
-const SQ = 60;
+const FILES = 'ABCDEFGHIJKLMNOP';
+const SIZES = [4, 6, 8, 10, 12];
+let SQ = 60;
+const boardN = () => (g && g.view ? g.view.size : 8);
 let g = null; // { save, view, selected, cursor, map, showMap }
 let root = null;
 
@@ -26,21 +28,42 @@ export async function render(main) {
   return () => { g = null; };
 }
 
+// The mouse's start squares on an N x N board (the dark squares of row 1) and its default one (as the engine's:
+// C1 on 4x4 and 6x6, E1 on 8x8 and 10x10, G1 on 12x12).
+const starts = (n) => { const r = []; for (let f = 0; f < n; f += 2) r.push(FILES[f] + '1'); return r; };
+const defaultStart = (n) => FILES[2 * Math.floor(n / 4)] + '1';
+const levelsFor = (n) => { const l = []; for (let i = 1; i <= (n <= 10 ? 10 : 9); i++) l.push([i, i === 10 ? '10 (perfect)' : `${i} (${2 * i} plies)`]); return l; };
+
 function optionsForm() {
-  const o = (g.view && g.view.options) || { player: 'mouse', level: 5, mouse_start: 'E1', first: 'mouse', rule: 'row8' };
-  const levels = [];
-  for (let i = 1; i <= 10; i++) levels.push([i, i === 10 ? '10 (perfect)' : `${i} (${2 * i} plies)`]);
+  const v = g.view;
+  const o = (v && v.options) || { player: 'mouse', level: 5, mouse_start: 'E1', first: 'mouse', rule: 'far-row' };
+  const n0 = v ? v.size : 8;
+  const rule = o.rule === 'row8' ? 'far-row' : o.rule;
   const form = h('form', { class: 'options', 'aria-label': 'New game options', onsubmit: (e) => {
     e.preventDefault();
     const d = new FormData(form);
-    newGame({ player: d.get('player'), level: Number(d.get('level')), mouse_start: d.get('mouse_start'), first: d.get('first'), rule: d.get('rule') });
+    newGame({ player: d.get('player'), level: Number(d.get('level')), size: Number(d.get('size')), mouse_start: d.get('mouse_start'), first: d.get('first'), rule: d.get('rule') });
   } },
   select('Play as', 'player', [['mouse', 'the mouse'], ['cats', 'the cats']], o.player),
-  select('Level', 'level', levels, o.level, 'Levels 1-9 search 2-18 plies; 10 plays from the exact solution.'),
-  select('Mouse starts on', 'mouse_start', ['A1', 'C1', 'E1', 'G1'].map((x) => [x, x]), o.mouse_start),
+  select('Board', 'size', SIZES.map((n) => [n, `${n}x${n}${n > 10 ? ' (no exact solution)' : ''}`]), n0, 'N/2 cats on row N. Hints and level 10 use the exact solution up to 10x10; on 12x12 hints come from a search.'),
+  select('Level', 'level', levelsFor(n0), Math.min(o.level, n0 <= 10 ? 10 : 9), 'Levels 1-9 search 2-18 plies; 10 plays from the exact solution.'),
+  select('Mouse starts on', 'mouse_start', starts(n0).map((x) => [x, x]), starts(n0).includes(o.mouse_start) ? o.mouse_start : defaultStart(n0)),
   select('First move', 'first', [['mouse', 'the mouse'], ['cats', 'the cats']], o.first),
-  select('Rule', 'rule', [['row8', 'row 8: the mouse wins on row 8'], ['escape', 'escape: also once level with every cat']], o.rule),
+  select('Rule', 'rule', [['far-row', 'far row: the mouse wins on the last row'], ['escape', 'escape: also once level with every cat'], ['region', 'region: also once where no cat can reach']], rule),
   h('button', { type: 'submit', class: 'primary', id: 'mouse-new' }, 'New game'));
+  // Another board: its start squares and levels.
+  const sizeSel = form.querySelector('select[name="size"]');
+  sizeSel.addEventListener('change', () => {
+    const n = Number(sizeSel.value);
+    const fill = (name, items, keep) => {
+      const el = form.querySelector(`select[name="${name}"]`);
+      const old = el.value;
+      el.replaceChildren(...items.map(([val, text]) => h('option', { value: val }, text)));
+      el.value = items.some(([val]) => String(val) === old) ? old : keep;
+    };
+    fill('mouse_start', starts(n).map((x) => [x, x]), defaultStart(n));
+    fill('level', levelsFor(n), '9');
+  });
   return form;
 }
 
@@ -60,6 +83,9 @@ function apply(ans, quiet) {
   g.save = ans.save;
   g.view = ans.view;
   g.selected = null;
+  // A cursor off a smaller board goes to the mouse.
+  const [cf, cr] = coords(g.cursor);
+  if (!(cf >= 0 && cf < g.view.size && cr >= 0 && cr < g.view.size)) g.cursor = g.view.mouse;
   saveGame('mouse', g.save);
   if (!quiet || ans.message) status(ans.message, ans.tone);
   if (g.showMap) refreshMap(); else g.map = null;
@@ -67,7 +93,7 @@ function apply(ans, quiet) {
 }
 
 // The position as the engine routes read it (for the exact solution's picture).
-const positionText = (v) => `mouse=${v.mouse} cats=${v.cats.join(',')} turn=${v.turn}`;
+const positionText = (v) => `${v.size === 8 ? '' : `size=${v.size} `}mouse=${v.mouse} cats=${v.cats.join(',')} turn=${v.turn}`;
 const myTurn = () => g.view && !g.view.winner && !g.view.thinking && g.view.turn === g.view.options.player;
 
 async function refreshMap() {
@@ -112,8 +138,9 @@ function onKey(e) {
   const step = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] }[e.key];
   if (step) {
     e.preventDefault();
-    const nf = Math.min(7, Math.max(0, f + step[0]));
-    const nr = Math.min(7, Math.max(0, r + step[1]));
+    const top = boardN() - 1;
+    const nf = Math.min(top, Math.max(0, f + step[0]));
+    const nr = Math.min(top, Math.max(0, r + step[1]));
     g.cursor = sqName(nf, nr);
     draw(true);
   } else if (e.key === 'Enter' || e.key === ' ') {
@@ -147,13 +174,16 @@ function boardSvg() {
   const tg = g.selected ? targets(g.selected) : [];
   const mapBy = {};
   if (g.showMap && g.map) for (const x of g.map.squares) mapBy[x.square] = x.value;
-  const svg = s('svg', { viewBox: `0 0 ${SQ * 8 + 40} ${SQ * 8 + 40}`, class: 'board mouse-board', role: 'grid', 'aria-label': `Board. ${describe()}` });
+  const n = boardN();
+  // The same drawing size on every board: smaller squares on bigger boards.
+  SQ = Math.round(480 / n);
+  const svg = s('svg', { viewBox: `0 0 ${SQ * n + 40} ${SQ * n + 40}`, class: 'board mouse-board', role: 'grid', 'data-size': n, 'aria-label': `Board, ${n} by ${n}. ${describe()}` });
   let drag = null;
-  for (let r = 7; r >= 0; r--) {
+  for (let r = n - 1; r >= 0; r--) {
     const row = s('g', { role: 'row' });
-    for (let f = 0; f < 8; f++) {
+    for (let f = 0; f < n; f++) {
       const name = sqName(f, r);
-      const x = 30 + f * SQ, y = 10 + (7 - r) * SQ;
+      const x = 30 + f * SQ, y = 10 + (n - 1 - r) * SQ;
       const dark = isDark(f, r);
       const piece = pieceAt(name);
       const mv = mapBy[name];
@@ -176,14 +206,14 @@ function boardSvg() {
       mv ? s('title', { text: `${mv.winner} wins in ${mv.plies} plies` }) : null,
       mv && !piece ? s('text', { x: x + SQ - 4, y: y + 14, class: 'maplabel', 'text-anchor': 'end', text: (mv.winner === 'mouse' ? 'M' : 'C') + mv.plies }) : null,
       piece ? s('circle', { cx: x + SQ / 2, cy: y + SQ / 2, r: SQ * 0.36, class: 'piece ' + piece }) : null,
-      piece ? s('text', { x: x + SQ / 2, y: y + SQ / 2 + 7, class: 'piecelabel', 'text-anchor': 'middle', text: piece === 'mouse' ? 'M' : 'C' }) : null);
+      piece ? s('text', { x: x + SQ / 2, y: y + SQ / 2 + SQ * 0.12, class: 'piecelabel', 'text-anchor': 'middle', 'font-size': Math.round(SQ * 0.35), text: piece === 'mouse' ? 'M' : 'C' }) : null);
       row.append(cell);
     }
     svg.append(row);
   }
-  for (let i = 0; i < 8; i++) {
-    svg.append(s('text', { x: 30 + i * SQ + SQ / 2, y: SQ * 8 + 32, 'text-anchor': 'middle', class: 'coord', text: FILES[i] }));
-    svg.append(s('text', { x: 14, y: 10 + (7 - i) * SQ + SQ / 2 + 6, 'text-anchor': 'middle', class: 'coord', text: i + 1 }));
+  for (let i = 0; i < n; i++) {
+    svg.append(s('text', { x: 30 + i * SQ + SQ / 2, y: SQ * n + 32, 'text-anchor': 'middle', class: 'coord', text: FILES[i] }));
+    svg.append(s('text', { x: 14, y: 10 + (n - 1 - i) * SQ + SQ / 2 + 6, 'text-anchor': 'middle', class: 'coord', text: i + 1 }));
   }
   svg.addEventListener('keydown', onKey);
   return svg;
@@ -204,6 +234,7 @@ function panel() {
   const v = g.view, e = v.engine, t = v.tables;
   const rows = [
     ['You play', `the ${v.options.player} against level ${v.level_text}`],
+    ['Board', `${v.size}x${v.size}, ${v.rule_text} rule${v.exact ? '' : ': no exact value is available on this board (hints come from a search)'}`],
     ['To move', v.winner ? 'game over' : `${v.turn}${myTurn() ? ' (you)' : ' (the engine)'}`],
     ['Hash / lock', `${v.hash} / ${v.lock}`],
   ];
@@ -242,7 +273,8 @@ function draw(keepFocus) {
     button('Redo', () => act('redo'), { disabled: !v.can_redo, id: 'redo' }),
     button('Hint', () => act('hint'), { disabled: !myTurn(), id: 'hint' }),
     button('Who wins?', () => act('who'), { disabled: !!v.winner, id: 'who' }),
-    h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'showmap', checked: g.showMap, onchange: (e) => { g.showMap = e.target.checked; if (g.showMap) refreshMap(); else { g.map = null; draw(); } } }), ' Exact solution picture'),
+    // The exact solution's picture of the board is drawn from the 8x8 table.
+    v.size === 8 ? h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'showmap', checked: g.showMap, onchange: (e) => { g.showMap = e.target.checked; if (g.showMap) refreshMap(); else { g.map = null; draw(); } } }), ' Exact solution picture') : null,
     button('Export', () => exportGame('mouse', g.save), { id: 'export' }),
     button('Import…', importSave));
   const typed = h('form', { class: 'typed', onsubmit: (e) => {

@@ -311,9 +311,17 @@ impl<P: BoardPosition> Engine<P> {
     }
 
     /// A flag that, once set, stops the current search (from another thread) at the next check; the
-    /// search then returns its last full depth. It is cleared when a search starts.
+    /// search then returns its last full depth (depth 1 always completes, so there is a move). A search
+    /// does not clear it: a stop set before a search starts (say, while the task that will run it waits
+    /// for a thread) stops that search too, and every later one, until the owner clears it with
+    /// [`Engine::clear_stop`] once it has its engine back.
     pub fn stop_handle(&self) -> Arc<AtomicBool> {
         Arc::clone(&self.stop)
+    }
+
+    /// Clear the stop flag (see [`Engine::stop_handle`]), so that the next search runs to its depth.
+    pub fn clear_stop(&mut self) {
+        self.stop.store(false, Ordering::Relaxed);
     }
 
     /// Use an already computed exact solution (it must be for the engine's rule, else it is ignored).
@@ -380,7 +388,6 @@ impl<P: BoardPosition> Engine<P> {
         let t0 = Instant::now();
         let depth = depth.clamp(1, MAX_DEPTH);
         let before = self.table_stats();
-        self.stop.store(false, Ordering::Relaxed);
         self.nodes = 0;
         self.deadline = time.map(|t| t0 + t);
         self.stopped = false;

@@ -159,6 +159,28 @@ fn stop_handle_stops_the_search() {
     check_legal(&start, &r);
 }
 
+/// A stop set before the search starts is not lost: the search stops at its first check of the flag after
+/// depth 1 (with a legal move; the flag is checked every 4,096 nodes, counting the root), and so does the next, until the flag
+/// is cleared.
+#[test]
+fn a_stop_set_before_the_search_stops_it_until_cleared() {
+    let start = Position::start();
+    let mut e = engine(Some(TableConfig::default()));
+    e.stop_handle()
+        .store(true, std::sync::atomic::Ordering::Relaxed);
+    let r = e.search(&start, 20, None);
+    assert!(r.stopped);
+    assert!(r.depth >= 1 && r.depth < 20, "depth {}", r.depth);
+    assert!(r.nodes <= 4097, "{} nodes", r.nodes);
+    check_legal(&start, &r);
+    let r = e.search(&start, 20, None);
+    assert!(r.stopped && r.nodes <= 4097, "the flag stays set");
+    e.clear_stop();
+    let r = e.search(&start, 6, None);
+    assert!(!r.stopped);
+    assert_eq!(r.depth, 6);
+}
+
 #[test]
 fn levels() {
     assert!(Level::new(0).is_err());

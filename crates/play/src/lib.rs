@@ -106,10 +106,12 @@ impl GameKind {
     }
 
     /// Update the options of this game after one of them changed (the peg board decides which holes can be
-    /// chosen).
+    /// chosen; the mouse board the start squares, the rule's name and the levels).
     pub fn refresh_choices(self, choices: &mut [Choice]) {
-        if self == GameKind::Peg {
-            peg::refresh(choices);
+        match self {
+            GameKind::Peg => peg::refresh(choices),
+            GameKind::Mouse => mouse::refresh(choices),
+            GameKind::Sudoku => {}
         }
     }
 }

@@ -1,13 +1,14 @@
 //! The save-file format: a JSON envelope with a format marker and version around one game's state.
 //!
 //! ```json
-//! { "format": "boardlab-save", "version": 2, "game": "peg", "state": { ... } }
+//! { "format": "boardlab-save", "version": 3, "game": "peg", "state": { ... } }
 //! ```
 //!
 //! Versions: 1 was the first; 2 added the sudoku's centre pencil marks (`board.centre`, absent when there are
-//! none) and whether a hint is shown (`hint`). This program writes version 2 and reads both: a version-1 file
-//! is a version-2 file without those fields. An older program refuses a version-2 file with a message rather
-//! than drop what it does not know.
+//! none) and whether a hint is shown (`hint`); 3 added the Mouse & Cats board size (`options.size`, absent on
+//! 8x8, and the far-row rule named `far-row` on other boards). This program writes version 3 and reads all
+//! three: an older file is a newer one without those fields. An older program refuses a newer file with a
+//! message rather than drop what it does not know (a 10x10 game read as an 8x8 one).
 //!
 //! The `state` belongs to the game: each session turns it back into a game by replaying it through its engine
 //! library, so a hand-edited file with an illegal move is refused with a message, not trusted. The terminal
@@ -21,7 +22,7 @@ use crate::GameKind;
 /// The value of the `format` field of every save file.
 pub const FORMAT: &str = "boardlab-save";
 /// The save-file format version this program writes.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 /// The oldest save-file format version this program reads.
 pub const OLDEST_VERSION: u32 = 1;
 
@@ -264,8 +265,8 @@ mod tests {
             Err(SaveError::Version(9))
         );
         assert_eq!(
-            SaveError::Version(3).to_string(),
-            "saved in format version 3; this boardlab reads versions 1 to 2"
+            SaveError::Version(4).to_string(),
+            "saved in format version 4; this boardlab reads versions 1 to 3"
         );
         // Version 0 never existed.
         assert_eq!(

@@ -7,7 +7,7 @@
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::Duration;
 
-use mousecats::{Game, Move, Position, Rule, Side, Solution, Square};
+use mousecats::{Game, Position, Rule, Side, SizedMove, SizedPosition, Solution, Square};
 use play::mouse::{MouseError, MouseOptions, MouseSession, ScoreView};
 use play::{Env, GameKind, Runner, SaveFile, Session, Task, Tone};
 use proptest::prelude::*;
@@ -31,7 +31,7 @@ fn opts(player: Side, level: u8) -> MouseOptions {
     }
 }
 
-fn mv(text: &str) -> Move {
+fn mv(text: &str) -> SizedMove {
     text.parse().unwrap()
 }
 
@@ -85,7 +85,7 @@ fn who_wins_from_the_start_is_the_exact_solutions_verdict() {
 fn the_hint_is_the_exact_solutions_best_move() {
     let mut s = MouseSession::new(opts(Side::Mouse, 3), env()).unwrap();
     let best = solution(Rule::FarRow)
-        .best_move(&Position::start())
+        .best_move(&SizedPosition::from(Position::start()))
         .unwrap();
     let m = s.hint();
     assert_eq!(
@@ -124,7 +124,7 @@ fn a_game_against_perfect_play_ends_with_the_mouse_trapped_after_44_plies() {
     // The trapped mouse has no move, so the position itself says the game is over.
     assert!(s.legal_moves().is_empty() && v.legal.is_empty());
     // Every move replays legally from the start.
-    let mut g = Game::new(Position::start(), Rule::FarRow);
+    let mut g = Game::new(SizedPosition::from(Position::start()), Rule::FarRow);
     for m in s.moves() {
         g.play(*m).unwrap();
     }
@@ -144,9 +144,10 @@ fn the_cats_win_against_the_engines_mouse() {
     let o = MouseOptions {
         player: Side::Cats,
         level: 3,
-        mouse_start: Square::C1,
+        mouse_start: Square::C1.into(),
         first: Side::Mouse,
         rule: Rule::Escape,
+        ..MouseOptions::default()
     };
     let mut s = MouseSession::new(o, env()).unwrap();
     play_out(&mut s);
@@ -167,9 +168,9 @@ fn the_cats_win_against_the_engines_mouse() {
 
 /// A finished game in which the mouse, playing the exact solution, won against cats that always play their
 /// first (or last) legal move: the moves.
-fn a_mouse_win(rule: Rule, cats_last: bool) -> Vec<Move> {
+fn a_mouse_win(rule: Rule, cats_last: bool) -> Vec<SizedMove> {
     let sol = solution(rule);
-    let mut g = Game::new(Position::start(), rule);
+    let mut g = Game::new(SizedPosition::from(Position::start()), rule);
     while !g.is_over() {
         let m = match g.position().turn() {
             Side::Mouse => sol.best_move(g.position()).unwrap(),
@@ -184,7 +185,7 @@ fn a_mouse_win(rule: Rule, cats_last: bool) -> Vec<Move> {
     g.moves().to_vec()
 }
 
-fn state(o: MouseOptions, moves: &[Move]) -> serde_json::Value {
+fn state(o: MouseOptions, moves: &[SizedMove]) -> serde_json::Value {
     serde_json::json!({
         "options": o,
         "moves": moves.iter().map(|m| m.to_compact()).collect::<Vec<_>>(),
@@ -245,7 +246,7 @@ fn undo_and_redo_go_back_and_forth_over_the_players_moves() {
     assert_eq!(s.undo().text, "Took back your last move");
     assert_eq!(s.position(), &after_one);
     assert_eq!(s.undo().text, "Took back your last move");
-    assert_eq!(s.position(), &Position::start());
+    assert_eq!(s.position(), &SizedPosition::from(Position::start()));
     assert!(s.moves().is_empty());
     assert!(!s.view().can_undo && s.view().can_redo);
     assert_eq!(s.redo().unwrap().text, "Replayed the move");
@@ -358,7 +359,7 @@ fn every_bad_input_is_an_error_value() {
         ),
         (
             MouseOptions {
-                mouse_start: Square::B8,
+                mouse_start: Square::B8.into(),
                 ..MouseOptions::default()
             },
             "two pieces on B8",
@@ -484,7 +485,7 @@ fn a_result_for_a_position_taken_back_is_dropped() {
     t.join().unwrap();
     assert!(!s.thinking());
     assert!(s.moves().is_empty(), "{:?}", s.moves());
-    assert_eq!(s.position(), &Position::start());
+    assert_eq!(s.position(), &SizedPosition::from(Position::start()));
     assert_eq!(s.view().engine, None);
     s.settle();
     assert!(s.moves().is_empty() && !s.busy());
@@ -564,7 +565,7 @@ proptest! {
                 let _ = s.redo();
             }
         }
-        let mut g = Game::new(Position::start(), Rule::FarRow);
+        let mut g = Game::new(SizedPosition::from(Position::start()), Rule::FarRow);
         for m in s.moves() {
             g.play(*m).unwrap();
         }
@@ -620,4 +621,208 @@ fn the_environments_time_limit_bounds_the_engine_from_the_first_move() {
     let e = s.view().engine.unwrap();
     assert!(!e.perfect);
     assert!(e.depth >= 1 && e.depth < 18, "depth {}", e.depth);
+}
+
+fn board(n: u32) -> mousecats::BoardSize {
+    mousecats::BoardSize::new(n).unwrap()
+}
+
+/// gilith/solve's published value: on 6x6 under the region rule, the mouse moving first from C1 wins in 21
+/// plies. A session plays it out: the player's mouse on the exact solution's hints against perfect cats.
+#[test]
+fn a_6x6_region_game_is_won_by_the_hinted_mouse_in_21_plies() {
+    let o = MouseOptions {
+        level: 10,
+        rule: Rule::Region,
+        ..MouseOptions::for_size(board(6))
+    };
+    assert_eq!(o.mouse_start.to_string(), "C1");
+    let mut s = MouseSession::new(o, env()).unwrap();
+    assert_eq!(
+        s.opening().text,
+        "You are the mouse. Reach row 6 past the cats."
+    );
+    let v = s.view();
+    assert_eq!((v.size, v.exact, v.rule_text.as_str()), (6, true, "region"));
+    assert_eq!(v.cats, ["B6", "D6", "F6"]);
+    assert_eq!(
+        s.who_wins().text,
+        "With best play from here the mouse wins in 21 plies (you win)."
+    );
+    let sol = env()
+        .mouse_solutions
+        .get_or_solve_for(board(6), Rule::Region)
+        .unwrap();
+    while !s.is_over() {
+        let m = s.hint();
+        let hinted = s.hint_move().unwrap();
+        assert!(
+            m.text
+                .starts_with(&format!("Hint: {hinted}: it keeps your win")),
+            "{}",
+            m.text
+        );
+        assert!(sol.value_keeping_moves(s.position()).contains(&hinted));
+        s.play(hinted).unwrap();
+    }
+    assert_eq!(s.winner(), Some(Side::Mouse));
+    assert_eq!(s.moves().len(), 21, "{:?}", s.moves());
+    assert!(s.view().engine.unwrap().perfect);
+    assert_eq!(
+        s.game_over_message(Side::Mouse).text,
+        "Game over: the mouse got where no cat can reach. The mouse wins! n: new game, u: undo."
+    );
+}
+
+/// The 4x4 board: the cats win in 8 plies (gilith/solve), whichever side the player takes; the cats may move
+/// first and the mouse start elsewhere.
+#[test]
+fn small_boards_take_every_option() {
+    let o = MouseOptions {
+        player: Side::Cats,
+        level: 10,
+        rule: Rule::Region,
+        ..MouseOptions::for_size(board(4))
+    };
+    let mut s = MouseSession::new(o, env()).unwrap();
+    assert_eq!(s.moves().len(), 1, "the engine's mouse moved first");
+    assert_eq!(
+        s.who_wins().text,
+        "With best play from here the cats win in 7 plies (you win)."
+    );
+    let o = MouseOptions {
+        first: Side::Cats,
+        mouse_start: "A1".parse().unwrap(),
+        level: 3,
+        rule: Rule::Escape,
+        ..MouseOptions::for_size(board(4))
+    };
+    let s = MouseSession::new(o, env()).unwrap();
+    assert_eq!(s.moves().len(), 1, "the engine's cats moved first");
+    assert_eq!(s.position().mouse().to_string(), "A1");
+    assert_eq!(s.position().turn(), Side::Mouse);
+}
+
+/// 12x12 has no exact table: level 10 is refused, the hint and "who wins" come from a search and say that no
+/// exact value is available; the engine plays; the game saves with its size and loads back.
+#[test]
+fn a_12x12_game_says_plainly_that_no_exact_value_is_available() {
+    let twelve = MouseOptions::for_size(board(12));
+    let e = MouseSession::new(
+        MouseOptions {
+            level: 10,
+            ..twelve
+        },
+        env(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "level 10 plays from the exact table, which is kept for boards up to 10x10; on 12x12 pick a level from 1 to 9"
+    );
+    let mut s = MouseSession::new(MouseOptions { level: 2, ..twelve }, env()).unwrap();
+    let v = s.view();
+    assert!(!v.exact);
+    assert_eq!((v.size, v.mouse.as_str()), (12, "G1"));
+    assert_eq!(v.cats, ["B12", "D12", "F12", "H12", "J12", "L12"]);
+    let m = s.hint();
+    let hinted = s.hint_move().expect("a hint from the search");
+    assert!(s.legal_moves().contains(&hinted));
+    assert!(
+        m.text.starts_with(&format!("Hint: {hinted} (a ")) && m.text.contains("-ply search: "),
+        "{}",
+        m.text
+    );
+    assert!(
+        m.text
+            .contains("no exact value is available on 12x12 (the exact table is kept up to 10x10)"),
+        "{}",
+        m.text
+    );
+    let w = s.who_wins().text;
+    assert!(w.starts_with("No exact value is available on 12x12"), "{w}");
+    assert!(w.contains("-ply search says: "), "{w}");
+    // Off-board squares are named.
+    assert_eq!(
+        s.play_text("g1m2").unwrap_err().to_string(),
+        "G1-M2: M2 is off the 12x12 board (its squares are A1..L12)"
+    );
+    s.play(hinted).unwrap();
+    assert_eq!(s.moves().len(), 2, "the engine's cats answered");
+    let save = s.save();
+    assert_eq!(save.version, play::save::VERSION);
+    assert_eq!(save.state["options"]["size"], 12);
+    assert_eq!(save.state["options"]["rule"], "far-row");
+    let back = SaveFile::parse(&save.to_text()).unwrap();
+    let Session::Mouse(t) = Session::load(&back, env()).unwrap() else {
+        panic!("not a mouse game")
+    };
+    assert_eq!(t.to_state(), s.to_state());
+    assert_eq!(t.position(), s.position());
+    assert_eq!(t.size(), board(12));
+}
+
+#[test]
+fn bad_sizes_rules_and_squares_in_saves_are_refused() {
+    let s = MouseSession::new(MouseOptions::for_size(board(6)), env()).unwrap();
+    let good = s.to_state();
+    type Edit = Box<dyn Fn(&mut serde_json::Value)>;
+    let cases: Vec<(Edit, &str)> = vec![
+        (
+            Box::new(|j| j["options"]["size"] = 7.into()),
+            "bad board size '7'",
+        ),
+        (
+            Box::new(|j| j["options"]["size"] = 18.into()),
+            "bad board size '18'",
+        ),
+        (
+            Box::new(|j| j["options"]["rule"] = "row8".into()),
+            "rule 'row8' is the 8x8 name of far-row",
+        ),
+        (
+            Box::new(|j| j["options"]["mouse_start"] = "G1".into()),
+            "G1 is off the 6x6 board",
+        ),
+        (
+            Box::new(|j| j["moves"] = serde_json::json!(["c1d2", "h8g7"])),
+            "move 2 (H8-G7)",
+        ),
+    ];
+    for (edit, want) in cases {
+        let mut j = good.clone();
+        edit(&mut j);
+        let e = MouseSession::from_state(&j, env()).unwrap_err();
+        assert!(e.contains(want), "{e:?} lacks {want:?}");
+        assert!(!e.contains('\n'), "one line: {e:?}");
+    }
+    // The 8x8 default game still names the off-board square.
+    let mut s = MouseSession::new(MouseOptions::default(), env()).unwrap();
+    assert_eq!(
+        s.play_text("e1i2").unwrap_err().to_string(),
+        "E1-I2: I2 is off the 8x8 board (its squares are A1..H8)"
+    );
+}
+
+/// A save written by this release (format version 3) of a 6x6 game under the region rule loads and saves
+/// again unchanged.
+#[test]
+fn a_version_3_save_of_a_6x6_game_loads() {
+    let path = format!(
+        "{}/tests/fixtures/mouse-6x6-region-v3.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap();
+    let save = SaveFile::parse(&text).unwrap();
+    let Session::Mouse(s) = Session::load(&save, env()).unwrap() else {
+        panic!("not a mouse game")
+    };
+    assert_eq!(s.save(), save);
+    assert_eq!(s.save().to_text(), text.trim_end());
+    let o = s.options();
+    assert_eq!(
+        (o.size.n(), o.rule, o.player, o.level),
+        (6, Rule::Region, Side::Mouse, 4)
+    );
+    assert_eq!(s.view().moves, ["C1-D2", "B6-C5"]);
 }

@@ -71,6 +71,40 @@ test('a whole Mouse & Cats game against the engine, to its end', { skip, timeout
   assert.deepEqual(page.errors, []);
 });
 
+test('a 6x6 Mouse & Cats game under the region rule: the board, the exact verdict, a hinted move', { skip, timeout: 120000 }, async () => {
+  const page = await newPage(browser);
+  await page.goto(srv.url + '/mouse');
+  await page.selectOption('#opt-size', '6');
+  // The start squares follow the board (E1, on 6x6 too, stays chosen); C1 is gilith/solve's 6x6 start.
+  assert.deepEqual(await page.$$eval('#opt-mouse_start option', (els) => els.map((e) => e.value)), ['A1', 'C1', 'E1']);
+  assert.equal(await page.inputValue('#opt-mouse_start'), 'E1');
+  await page.selectOption('#opt-mouse_start', 'C1');
+  await page.selectOption('#opt-rule', 'region');
+  await page.selectOption('#opt-level', '10');
+  await page.click('#mouse-new');
+  await idle(page);
+  assert.equal(await page.getAttribute('.mouse-board', 'data-size'), '6');
+  assert.equal((await page.$$('[data-sq]')).length, 36);
+  assert.equal(await page.getAttribute('[data-sq] .piece.mouse >> xpath=..', 'data-sq'), 'C1');
+  assert.equal((await page.$$('.piece.cat')).length, 3);
+  await page.click('#who');
+  await idle(page);
+  assert.match(await statusText(page), /the mouse wins in 21 plies/);
+  await page.click('#hint');
+  await idle(page);
+  const hinted = await page.$$eval('.sq.hinted', (els) => els.map((e) => e.getAttribute('data-sq')));
+  assert.equal(hinted.length, 2, 'the hint marks its two squares');
+  const to = hinted.find((sq) => sq !== 'C1');
+  await page.click('[data-sq="C1"]');
+  await page.click(`[data-sq="${to}"]`);
+  await page.waitForFunction(() => !document.body.classList.contains('busy')
+    && (document.querySelector('.panel') || {}).textContent.includes('(you)'), null, { timeout: 30000 });
+  assert.equal(await page.getAttribute('[data-sq] .piece.mouse >> xpath=..', 'data-sq'), to);
+  assert.match(await page.textContent('.panel'), /6x6, region rule/);
+  await shot(page, 'mouse-6x6');
+  assert.deepEqual(page.errors, []);
+});
+
 test('a peg game finished with "show me a solution"', { skip, timeout: 400000 }, async () => {
   const page = await newPage(browser);
   await page.goto(srv.url + '/peg');
@@ -168,7 +202,7 @@ test('an exported game loads in the terminal\'s loader', { skip, timeout: 120000
   await download.saveAs(file);
   const saved = JSON.parse(readFileSync(file, 'utf8'));
   assert.equal(saved.format, 'boardlab-save');
-  assert.equal(saved.version, 2);
+  assert.equal(saved.version, 3);
   assert.deepEqual(saved.state.moves, ['f4-d4']);
   // The terminal's own loader reads it: `boardlab play --load FILE` checks the save before it looks for a
   // terminal, so without one it stops at the terminal check (a damaged save would stop it earlier, saying so).

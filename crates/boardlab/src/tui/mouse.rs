@@ -4,7 +4,7 @@
 //! `play` crate's.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use mousecats::{Move, Side, Square};
+use mousecats::{BoardSize, Coord, Side, SizedMove};
 use play::mouse::{MouseError, MouseOptions, MouseSession, MouseView, ScoreView};
 use play::text::group_thousands;
 use play::{Env, GameKind};
@@ -18,14 +18,45 @@ use super::screen::{Choice, Config, GameScreen, Handled};
 use super::theme::Theme;
 use super::ui::{Binding, KeyHelp, KeyMap, Prompt, PromptEvent, Status, key_lines, paragraphs};
 
-/// Width of a square on screen.
-const SQ_W: u16 = 5;
-/// Height of a square on screen.
-const SQ_H: u16 = 2;
-/// The board drawing: rank labels, borders, eight squares.
-const BOARD_W: u16 = 2 + 2 + 8 * SQ_W + 2;
-/// The board drawing: file letters above and below, borders, eight squares.
-const BOARD_H: u16 = 2 + 2 + 8 * SQ_H;
+/// How a board is drawn: the size of a square on screen and of the whole drawing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Cells {
+    /// Squares a side.
+    n: u8,
+    /// Width of a square (5, or 3 when compact).
+    w: u16,
+    /// Height of a square (2, or 1 when compact).
+    h: u16,
+}
+
+impl Cells {
+    /// Full cells (5x2, pieces drawn in two lines) when the board fits `area` with room for the panel (31
+    /// columns), else compact ones (3x1); 12x12 in compact cells fits 80x24.
+    fn fit(size: BoardSize, area: Rect) -> Cells {
+        let n = size.n();
+        let full = Cells { n, w: 5, h: 2 };
+        if full.height() <= area.height && full.width() + 34 <= area.width {
+            full
+        } else {
+            Cells { n, w: 3, h: 1 }
+        }
+    }
+
+    /// Width of the labels of the rows: 1, or 2 from row 10 on.
+    fn label_w(self) -> u16 {
+        if self.n >= 10 { 2 } else { 1 }
+    }
+
+    /// The drawing's width: row labels, borders, the squares, a gap, row labels.
+    fn width(self) -> u16 {
+        2 + 1 + u16::from(self.n) * self.w + 1 + 1 + self.label_w()
+    }
+
+    /// The drawing's height: file letters above and below, borders, the squares.
+    fn height(self) -> u16 {
+        2 + 2 + u16::from(self.n) * self.h
+    }
+}
 
 /// What a key does on this screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,7 +109,7 @@ static KEYS: KeyMap<Act> = KeyMap(&[
     },
     Binding {
         keys: "h",
-        help: "hint: a best move from the exact solution",
+        help: "hint: a best move (from the exact solution up to 10x10, else from a search)",
         footer: Some(("h", "hint")),
         codes: &[(KeyCode::Char('h'), Act::Hint)],
     },
@@ -114,8 +145,8 @@ static KEYS: KeyMap<Act> = KeyMap(&[
 /// The Mouse & Cats screen.
 pub struct MouseScreen {
     session: MouseSession,
-    cursor: Square,
-    selected: Option<Square>,
+    cursor: Coord,
+    selected: Option<Coord>,
     prompt: Option<Prompt>,
     prompt_result: Option<Status>,
     ask_new: bool,
@@ -174,7 +205,7 @@ impl MouseScreen {
     }
 
     /// The player plays `mv`: the cursor follows the piece.
-    fn play(&mut self, mv: Move) -> Result<Status, MouseError> {
+    fn play(&mut self, mv: SizedMove) -> Result<Status, MouseError> {
         let msg = self.act(|s| s.play(mv))?;
         self.selected = None;
         self.cursor = mv.to();
@@ -188,9 +219,10 @@ impl MouseScreen {
     }
 
     fn cursor_move(&mut self, df: i8, dr: i8) {
-        let f = (self.cursor.file() as i8 + df).rem_euclid(8) as u8;
-        let r = (self.cursor.row() as i8 + dr).rem_euclid(8) as u8;
-        if let Some(sq) = Square::from_coords(f, r) {
+        let n = self.session.size().n() as i8;
+        let f = (self.cursor.file() as i8 + df).rem_euclid(n) as u8;
+        let r = (self.cursor.row() as i8 + dr).rem_euclid(n) as u8;
+        if let Some(sq) = Coord::new(f, r) {
             self.cursor = sq;
         }
     }
@@ -218,7 +250,7 @@ impl MouseScreen {
             ));
         }
         match self.selected {
-            Some(from) => said(self.play(Move::new(from, sq))),
+            Some(from) => said(self.play(SizedMove::new(from, sq))),
             None => Status::info(format!(
                 "Put the cursor on {} and press Enter to pick it up",
                 if self.session.options().player == Side::Mouse {
@@ -230,7 +262,7 @@ impl MouseScreen {
         }
     }
 
-    fn render_board(&self, frame: &mut Frame, x0: u16, y0: u16, t: &Theme) {
+    fn render_board(&self, frame: &mut Frame, x0: u16, y0: u16, cells: Cells, t: &Theme) {
         let buf = frame.buffer_mut();
         let area = buf.area;
         let mut put = |x: u16, y: u16, s: &str, style: Style| {
@@ -238,14 +270,17 @@ impl MouseScreen {
                 buf.set_string(x, y, s, style);
             }
         };
-        let files: String = (0..8u8)
-            .map(|f| format!("  {}  ", char::from(b'A' + f)))
+        let Cells { n, w, h } = cells;
+        let (board_w, board_h) = (cells.width(), cells.height());
+        let pad = usize::from(w / 2);
+        let files: String = (0..n)
+            .map(|f| format!("{0:pad$}{1}{0:pad$}", "", char::from(b'A' + f)))
             .collect();
         put(x0 + 3, y0, &files, t.dim);
-        put(x0 + 3, y0 + BOARD_H - 1, &files, t.dim);
-        let line = "─".repeat(usize::from(8 * SQ_W));
+        put(x0 + 3, y0 + board_h - 1, &files, t.dim);
+        let line = "─".repeat(usize::from(u16::from(n) * w));
         put(x0 + 2, y0 + 1, &format!("┌{line}┐"), t.dim);
-        put(x0 + 2, y0 + BOARD_H - 2, &format!("└{line}┘"), t.dim);
+        put(x0 + 2, y0 + board_h - 2, &format!("└{line}┘"), t.dim);
         let pos = self.session.position();
         let targets = self
             .selected
@@ -253,19 +288,25 @@ impl MouseScreen {
             .unwrap_or_default();
         let last = self.session.moves().last().copied();
         let hint = self.session.hint_move();
-        for r in 0..8u8 {
-            let y = y0 + 2 + u16::from(7 - r) * SQ_H;
-            put(x0, y, &format!("{}", r + 1), t.dim);
-            put(x0 + BOARD_W - 1, y, &format!("{}", r + 1), t.dim);
-            for dy in 0..SQ_H {
+        let label_w = usize::from(cells.label_w());
+        for r in 0..n {
+            let y = y0 + 2 + u16::from(n - 1 - r) * h;
+            put(x0, y, &format!("{:>label_w$}", r + 1), t.dim);
+            put(
+                x0 + board_w - cells.label_w(),
+                y,
+                &format!("{:<label_w$}", r + 1),
+                t.dim,
+            );
+            for dy in 0..h {
                 put(x0 + 2, y + dy, "│", t.dim);
-                put(x0 + 3 + 8 * SQ_W, y + dy, "│", t.dim);
+                put(x0 + 3 + u16::from(n) * w, y + dy, "│", t.dim);
             }
-            for f in 0..8u8 {
-                let Some(sq) = Square::from_coords(f, r) else {
+            for f in 0..n {
+                let Some(sq) = Coord::new(f, r) else {
                     continue;
                 };
-                let x = x0 + 3 + u16::from(f) * SQ_W;
+                let x = x0 + 3 + u16::from(f) * w;
                 let dark = sq.is_dark();
                 let bg = if dark { t.dark_square } else { t.light_square };
                 let hinted = hint.is_some_and(|m| m.from() == sq || m.to() == sq);
@@ -284,14 +325,33 @@ impl MouseScreen {
                     highlight = Some(t.cursor);
                 }
                 let moved_here = last.is_some_and(|m| m.to() == sq);
+                let compact = h == 1;
                 let (l1, l2, fg) = if pos.mouse() == sq {
-                    (" ╭M╮ ", " ╰─╯ ", t.mouse)
-                } else if pos.cats().contains(sq) {
-                    (" ┌C┐ ", " └─┘ ", t.cat)
+                    if compact {
+                        (" M ", "", t.mouse)
+                    } else {
+                        (" ╭M╮ ", " ╰─╯ ", t.mouse)
+                    }
+                } else if pos.has_cat(sq) {
+                    if compact {
+                        (" C ", "", t.cat)
+                    } else {
+                        (" ┌C┐ ", " └─┘ ", t.cat)
+                    }
                 } else if targets.contains(&sq) || hinted {
-                    ("  ◦  ", "     ", t.text)
+                    if compact {
+                        (" ◦ ", "", t.text)
+                    } else {
+                        ("  ◦  ", "     ", t.text)
+                    }
                 } else if dark && !t.colour {
-                    ("  ·  ", "     ", t.dim)
+                    if compact {
+                        (" · ", "", t.dim)
+                    } else {
+                        ("  ·  ", "     ", t.dim)
+                    }
+                } else if compact {
+                    ("   ", "", t.text)
                 } else {
                     ("     ", "     ", t.text)
                 };
@@ -303,7 +363,9 @@ impl MouseScreen {
                     style = style.patch(hl);
                 }
                 put(x, y, l1, style);
-                put(x, y + 1, l2, style);
+                if !compact {
+                    put(x, y + 1, l2, style);
+                }
             }
         }
     }
@@ -328,6 +390,16 @@ impl MouseScreen {
         let mut lines = vec![
             row("You", format!("the {player}"), t.text),
             row("Level", v.level_text.clone(), t.text),
+        ];
+        if v.size != 8 {
+            let (text, style) = if v.exact {
+                (format!("{0}x{0} · exact solution", v.size), t.text)
+            } else {
+                (format!("{0}x{0} · no exact value", v.size), t.warn)
+            };
+            lines.push(row("Board", text, style));
+        }
+        lines.extend([
             row("Turn", turn.0, turn.1),
             row(
                 "Moves",
@@ -341,7 +413,7 @@ impl MouseScreen {
                 ),
                 t.text,
             ),
-        ];
+        ]);
         if !v.panel {
             lines.push(Line::styled("(i shows the engine panel)", t.dim));
             return lines;
@@ -418,20 +490,26 @@ impl GameScreen for MouseScreen {
 
     fn heading(&self) -> String {
         let o = self.session.options();
+        let board = if o.size == BoardSize::EIGHT {
+            String::new()
+        } else {
+            format!("{} · ", o.size)
+        };
         format!(
-            "you: {} · level {} · {}",
+            "you: {} · level {} · {board}{}",
             o.player,
             o.level,
-            play::mouse::rule_label(o.rule)
+            play::mouse::rule_label_for(o.rule, o.size)
         )
     }
 
     fn render(&mut self, frame: &mut Frame, area: Rect, cfg: &Config) {
         let t = &cfg.theme;
-        let y0 = area.y + area.height.saturating_sub(BOARD_H) / 2;
+        let cells = Cells::fit(self.session.size(), area);
+        let y0 = area.y + area.height.saturating_sub(cells.height()) / 2;
         let x0 = area.x + 1;
-        self.render_board(frame, x0, y0, t);
-        let px = x0 + BOARD_W + 2;
+        self.render_board(frame, x0, y0, cells, t);
+        let px = x0 + cells.width() + 2;
         let panel = Rect {
             x: px,
             y: area.y,

@@ -227,8 +227,9 @@ impl Title {
                 Row::Option(g, i) => {
                     let c = &self.choices[slot(g)][i];
                     let value = format!("◀ {} ▶", c.value());
+                    // Indented under the game's name, with room for the longest value ("◀ 10 (perfect) ▶").
                     Line::from(vec![
-                        Span::raw("    "),
+                        Span::raw("  "),
                         Span::styled(marker, theme.title),
                         Span::styled(format!("{:<14}", c.label), theme.text),
                         Span::styled(value, if here { theme.cursor } else { theme.key }),

@@ -1,19 +1,21 @@
-//! `boardlab mouse play`: a line-based game against the engine.
+//! `boardlab mouse play`: a line-based game against the engine, on any board size.
 //!
 //! The board is printed with coordinates, the position's hash and lock before each of your moves. Type a
 //! move (`E1-F2` or `e1f2`) or a command: `help`, `moves`, `undo`, `new`, `swap`, `hint`, `board`, `quit`.
 //! Bad input prints why and asks again. End of input quits.
+//!
+//! The game is a [`play::MouseSession`], as in the terminal interface and the web page: the same engine, the
+//! same undo, the same hint (from the exact solution on boards up to 10x10, from a search beyond), the same
+//! words for how a game ended. This module only reads lines and prints.
 
 use std::io::{BufRead, Write};
 
 use anyhow::anyhow;
-use mousecats::{
-    BoardPosition, Engine, EngineConfig, Game, Level, Rule, Score, SearchResult, Side, TableConfig,
-};
+use mousecats::{BoardPosition, Level, Rule, Score, SearchResult, Side, SizedPosition};
+use play::mouse::{MouseError, MouseOptions, MouseSession};
 
 use super::{
-    AnyPosition, PlayArgs, check_level_for, commas, parse_level, parse_time, value_phrase,
-    winner_phrase, with_position,
+    PlayArgs, check_level_for, commas, parse_level, parse_time, value_phrase, winner_phrase,
 };
 
 const HELP: &str = "\
@@ -69,206 +71,230 @@ pub fn run_session(
     let level = parse_level(&args.level)?;
     check_level_for(level, start.size)?;
     let time = args.time.as_deref().map(parse_time).transpose()?;
-    let setup = Setup {
-        human,
-        level,
-        time,
+    let mut env = play::Env::blocking();
+    env.mouse_time_limit = time;
+    let opts = MouseOptions {
+        player: human,
+        level: level.number(),
+        size: start.size,
+        mouse_start: start.position.mouse(),
+        first: start.position.turn(),
         rule: start.rule,
     };
-    with_position!(AnyPosition::new(start.position), |p| session(
-        p, &setup, input, out
-    ))
-}
-
-/// The settings of a session.
-struct Setup {
-    human: Side,
-    level: Level,
-    time: Option<std::time::Duration>,
-    rule: Rule,
-}
-
-fn session<P: BoardPosition>(
-    start: P,
-    setup: &Setup,
-    input: &mut dyn BufRead,
-    out: &mut dyn Write,
-) -> anyhow::Result<()> {
-    let (rule, level, time) = (setup.rule, setup.level, setup.time);
-    let mut human = setup.human;
-    let mut engine: Engine<P> = Engine::new(EngineConfig {
-        rule,
-        tables: Some(TableConfig::default()),
-    })?;
-    let mut game = Game::new(start, rule);
-    let size = start.board_size();
-    let strength = match level.depth() {
-        Some(d) => format!("level {}, a {d}-ply search", level.number()),
-        None => "level 10, perfect play".to_string(),
-    };
-    let board = if size == mousecats::BoardSize::EIGHT {
-        String::new()
-    } else {
-        format!(" on {size}")
-    };
-    writeln!(
+    let session = MouseSession::new(opts, &env).map_err(|e| anyhow!("{e}"))?;
+    Dialogue {
+        s: session,
+        env,
+        level,
+        rule: start.rule,
         out,
-        "Mouse & Cats{board} ({rule} rule). You play the {human}; the engine plays the {} at {strength}.",
-        human.opponent()
-    )?;
-    writeln!(out, "Type a move such as E1-F2, or help for the commands.")?;
+    }
+    .run(input)
+}
 
-    let mut fresh = true; // print the board (and any result) before the next prompt
-    loop {
-        let pos = *game.position();
-        match game.winner() {
-            Some(w) => {
-                if fresh {
-                    print_board(out, &pos)?;
+/// A game at the prompt.
+struct Dialogue<'a> {
+    s: MouseSession,
+    env: play::Env,
+    level: Level,
+    rule: Rule,
+    out: &'a mut dyn Write,
+}
+
+impl Dialogue<'_> {
+    /// Print the engine's move if it made one after the first `before` moves: the move played last, with its
+    /// search.
+    fn engine_moved(&mut self, before: usize) -> std::io::Result<()> {
+        let moves = self.s.moves();
+        if moves.len() <= before {
+            return Ok(());
+        }
+        let engine = self.s.options().engine_side();
+        let Some(&mv) = moves.last() else {
+            return Ok(());
+        };
+        // The engine plays once after each action: the last move is its own when the side that made it is its.
+        let mover = if (moves.len() - 1).is_multiple_of(2) {
+            self.s.options().first
+        } else {
+            self.s.options().first.opponent()
+        };
+        if mover != engine {
+            return Ok(());
+        }
+        let who = match engine {
+            Side::Mouse => "The mouse plays",
+            Side::Cats => "The cats play",
+        };
+        let how = self
+            .s
+            .last_search()
+            .map(|r| format!(" ({})", describe(r, engine)))
+            .unwrap_or_default();
+        writeln!(self.out, "{who} {mv}{how}.")
+    }
+
+    fn run(mut self, input: &mut dyn BufRead) -> anyhow::Result<()> {
+        let size = self.s.size();
+        let human = self.s.options().player;
+        let strength = match self.level.depth() {
+            Some(d) => format!("level {}, a {d}-ply search", self.level.number()),
+            None => "level 10, perfect play".to_string(),
+        };
+        let board = if size == mousecats::BoardSize::EIGHT {
+            String::new()
+        } else {
+            format!(" on {size}")
+        };
+        writeln!(
+            self.out,
+            "Mouse & Cats{board} ({} rule). You play the {human}; the engine plays the {} at {strength}.",
+            self.rule,
+            human.opponent()
+        )?;
+        writeln!(
+            self.out,
+            "Type a move such as E1-F2, or help for the commands."
+        )?;
+        // The engine may have moved first.
+        self.engine_moved(0)?;
+
+        let mut fresh = true; // print the board (and any result) before the next prompt
+        loop {
+            let pos = *self.s.position();
+            let human = self.s.options().player;
+            if fresh {
+                print_board(self.out, &pos)?;
+                if let Some(w) = self.s.winner() {
                     // How the game ended is told as the terminal and the web page tell it.
                     writeln!(
-                        out,
+                        self.out,
                         "Game over: {} after {} ({}). Type new, undo, swap or quit.",
                         winner_phrase(w),
-                        super::plies(game.moves().len() as u32),
-                        play::mouse::how_won(&pos, rule, w)
+                        super::plies(self.s.moves().len() as u32),
+                        play::mouse::how_won(&pos, self.rule, w)
                     )?;
                 }
             }
-            None if pos.turn() != human => {
-                let r = engine.think(&pos, level, time);
-                let Some(mv) = r.best_move else {
-                    // Not reachable: the game is not over, so there is a legal move.
-                    return Err(anyhow!("the engine found no move in {pos}"));
-                };
-                game.play(mv)?;
-                let who = match pos.turn() {
-                    Side::Mouse => "The mouse plays",
-                    Side::Cats => "The cats play",
-                };
-                writeln!(out, "{who} {mv} ({}).", describe(&r, pos.turn()))?;
-                fresh = true;
+            fresh = false;
+            write!(self.out, "{human}> ")?;
+            self.out.flush()?;
+            let Some((line, cut)) = crate::files::read_line_capped(input, MAX_LINE)? else {
+                writeln!(self.out)?;
+                writeln!(self.out, "Bye.")?;
+                return Ok(());
+            };
+            if cut {
+                writeln!(
+                    self.out,
+                    "That line is longer than {MAX_LINE} characters. Type a move such as E1-F2, or help."
+                )?;
                 continue;
             }
-            None => {
-                if fresh {
-                    print_board(out, &pos)?;
+            let cmd = line.trim();
+            let before = self.s.moves().len();
+            match cmd.to_ascii_lowercase().as_str() {
+                "" => {}
+                "help" | "h" | "?" => writeln!(self.out, "{HELP}")?,
+                "quit" | "q" | "exit" => {
+                    writeln!(self.out, "Bye.")?;
+                    return Ok(());
                 }
-            }
-        }
-        fresh = false;
-        write!(out, "{human}> ")?;
-        out.flush()?;
-        let Some((line, cut)) = crate::files::read_line_capped(input, MAX_LINE)? else {
-            writeln!(out)?;
-            writeln!(out, "Bye.")?;
-            return Ok(());
-        };
-        if cut {
-            writeln!(
-                out,
-                "That line is longer than {MAX_LINE} characters. Type a move such as E1-F2, or help."
-            )?;
-            continue;
-        }
-        let cmd = line.trim();
-        match cmd.to_ascii_lowercase().as_str() {
-            "" => {}
-            "help" | "h" | "?" => writeln!(out, "{HELP}")?,
-            "quit" | "q" | "exit" => {
-                writeln!(out, "Bye.")?;
-                return Ok(());
-            }
-            "board" | "b" => fresh = true,
-            "moves" | "m" => {
-                let moves = game.legal_moves();
-                if game.is_over() {
-                    writeln!(out, "No moves: the game is over.")?;
-                } else {
-                    let list: Vec<String> = moves.iter().map(ToString::to_string).collect();
-                    writeln!(out, "Your moves: {}", list.join(" "))?;
-                }
-            }
-            "undo" | "u" => {
-                let n = game.positions().len();
-                let mine = game.positions()[..n - 1]
-                    .iter()
-                    .filter(|p| p.turn() == human)
-                    .count();
-                if mine == 0 {
-                    writeln!(out, "Nothing to undo: you have not moved yet.")?;
-                } else {
-                    let mut taken = Vec::new();
-                    while let Some(mv) = game.undo() {
-                        taken.push(mv.to_string());
-                        if game.position().turn() == human {
-                            break;
-                        }
+                "board" | "b" => fresh = true,
+                "moves" | "m" => {
+                    if self.s.is_over() {
+                        writeln!(self.out, "No moves: the game is over.")?;
+                    } else {
+                        let list: Vec<String> = self
+                            .s
+                            .legal_moves()
+                            .iter()
+                            .map(ToString::to_string)
+                            .collect();
+                        writeln!(self.out, "Your moves: {}", list.join(" "))?;
                     }
-                    taken.reverse();
-                    writeln!(out, "Took back {}.", taken.join(" "))?;
+                }
+                "undo" | "u" => {
+                    let old = self.s.moves().to_vec();
+                    self.s.undo();
+                    let now = self.s.moves();
+                    if now.len() < old.len() && old.starts_with(now) {
+                        let taken: Vec<String> =
+                            old[now.len()..].iter().map(ToString::to_string).collect();
+                        writeln!(self.out, "Took back {}.", taken.join(" "))?;
+                        fresh = true;
+                    } else {
+                        writeln!(self.out, "Nothing to undo: you have not moved yet.")?;
+                    }
+                }
+                "new" | "n" => {
+                    self.s.new_game();
+                    writeln!(self.out, "New game. You play the {human}.")?;
+                    self.engine_moved(0)?;
                     fresh = true;
                 }
-            }
-            "new" | "n" => {
-                game.restart();
-                engine.clear_tables();
-                writeln!(out, "New game. You play the {human}.")?;
-                fresh = true;
-            }
-            "swap" | "s" => {
-                human = human.opponent();
-                writeln!(
-                    out,
-                    "You now play the {human}; the engine plays the {}.",
-                    human.opponent()
-                )?;
-                fresh = true;
-            }
-            "hint" => {
-                if game.is_over() {
-                    writeln!(out, "No hint: the game is over.")?;
-                } else {
-                    match engine.solution_for(size) {
-                        // The terminal's and the web page's hint: the same move from the same advice.
-                        Some(solution) => match play::mouse::advice(&solution, &pos) {
-                            Some(advice) => {
-                                let keep: Vec<String> =
-                                    advice.keeping.iter().map(ToString::to_string).collect();
-                                writeln!(
-                                    out,
-                                    "Hint: {} ({} with perfect play; moves that keep this: {}).",
-                                    advice.best,
-                                    value_phrase(advice.value, pos.turn()),
-                                    keep.join(" ")
-                                )?;
-                            }
-                            None => writeln!(out, "No hint: the game is over.")?,
-                        },
-                        None => {
-                            let depth = level.depth().unwrap_or(18);
-                            let r = engine.search(&pos, depth, time);
-                            writeln!(
-                                out,
-                                "Hint: {} (a {depth}-ply search: {}; the exact table is kept only up to 10x10).",
-                                r.best_move.map_or("-".to_string(), |m| m.to_string()),
-                                describe(&r, pos.turn())
-                            )?;
-                        }
-                    }
+                "swap" | "s" => {
+                    self.s.swap_sides();
+                    let human = self.s.options().player;
+                    writeln!(
+                        self.out,
+                        "You now play the {human}; the engine plays the {}.",
+                        human.opponent()
+                    )?;
+                    self.engine_moved(before)?;
+                    fresh = true;
                 }
-            }
-            _ => match cmd.parse::<P::Move>() {
-                Ok(mv) => match game.play(mv) {
-                    Ok(()) => fresh = true,
-                    Err(e) => writeln!(out, "Illegal move: {e}. Try again.")?,
+                "hint" => self.hint(&pos)?,
+                _ => match MouseSession::parse_move(cmd) {
+                    Ok(mv) => match self.s.play(mv) {
+                        Ok(_) => {
+                            self.engine_moved(before + 1)?;
+                            fresh = true;
+                        }
+                        Err(MouseError::Over) => {
+                            writeln!(self.out, "The game is over: type new, undo, swap or quit.")?
+                        }
+                        Err(e) => writeln!(self.out, "Illegal move: {e}. Try again.")?,
+                    },
+                    Err(_) => writeln!(
+                        self.out,
+                        "Unknown command or move '{}'. Moves look like E1-F2 or e1f2; type help for the commands.",
+                        crate::cli::short(cmd)
+                    )?,
                 },
-                Err(_) => writeln!(
-                    out,
-                    "Unknown command or move '{}'. Moves look like E1-F2 or e1f2; type help for the commands.",
-                    crate::cli::short(cmd)
-                )?,
-            },
+            }
         }
+    }
+
+    /// The hint: on a board with an exact table the session's advice (the terminal's and the web page's hint)
+    /// with every move that keeps the value; beyond, the session's search, which says no exact value is there.
+    fn hint(&mut self, pos: &SizedPosition) -> anyhow::Result<()> {
+        if self.s.is_over() {
+            writeln!(self.out, "No hint: the game is over.")?;
+            return Ok(());
+        }
+        if !self.s.exact() {
+            let m = self.s.hint();
+            writeln!(self.out, "{}", m.text)?;
+            return Ok(());
+        }
+        let solution = self
+            .env
+            .mouse_solutions
+            .get_or_solve_for(self.s.size(), self.rule)?;
+        match play::mouse::advice(&solution, pos) {
+            Some(advice) => {
+                let keep: Vec<String> = advice.keeping.iter().map(ToString::to_string).collect();
+                writeln!(
+                    self.out,
+                    "Hint: {} ({} with perfect play; moves that keep this: {}).",
+                    advice.best,
+                    value_phrase(advice.value, pos.turn()),
+                    keep.join(" ")
+                )?;
+            }
+            None => writeln!(self.out, "No hint: the game is over.")?,
+        }
+        Ok(())
     }
 }

@@ -19,10 +19,13 @@ const MARGIN: Duration = Duration::from_millis(500);
 
 /// A Mouse & Cats game against the engine. Actions: `{"new": {"player": "mouse", "level": 5, "mouse_start":
 /// "E1", "first": "mouse", "rule": "row8"}}` (the options as the save file writes them; the engine moves at once
-/// when it is first), `{"move": "E1-F2"}` (your move; the engine's answer comes in the same reply, and
+/// when it is first; `"size": 6` for another board, even from 4 to 16, with its rule `far-row`, `escape` or
+/// `region` and `mouse_start` a free dark square of it, the board's default when absent; level 10 up to 10x10;
+/// a bad size, rule or square is a 400 naming it), `{"move": "E1-F2"}` (your move; the engine's answer comes in the same reply, and
 /// `view.engine` shows its search), `"undo"` (your last move and the engine's answer), `"redo"`, `"hint"` (the
-/// best move from the exact solution, in `view.hint`), `"who"` (who wins from here with best play, and in how
-/// many plies), `"view"`. The game is `play`'s `MouseSession`, as in the terminal.
+/// best move from the exact solution, in `view.hint`; on boards beyond 10x10, where `view.exact` is false, from
+/// a search, and the message says no exact value is available), `"who"` (who wins from here with best play, and
+/// in how many plies), `"view"`. The game is `play`'s `MouseSession`, as in the terminal.
 #[utoipa::path(post, path = "/api/mouse/session", tag = "mouse", request_body = super::SessionRequest,
     responses((status = 200, body = super::SessionAnswer),
               (status = 400, description = "A damaged save, a malformed action or options (the square or the value named)", body = crate::serve::error::ErrorBody),
@@ -102,7 +105,9 @@ fn run(
 /// A session's refusal as an API error: the action's name, then the session's sentence (which names the move).
 fn error(action: &str, e: &MouseError) -> ApiError {
     match e {
-        MouseError::Setup(_) | MouseError::Typed(_) => ApiError::bad(format!("{action}: {e}")),
+        MouseError::Setup(_) | MouseError::Typed(_) | MouseError::OffBoard(_) => {
+            ApiError::bad(format!("{action}: {e}"))
+        }
         MouseError::Over => ApiError::unprocessable(format!(
             "{action}: the game is over; undo, or start a new game"
         )),
