@@ -499,9 +499,10 @@ pub enum ShardError {
     /// A process would pass its memory limit.
     #[error(
         "stopped before the level with {pegs} pegs: process {process} would need about {} of memory and its limit is {} \
-         (the levels before it had {classes_so_far} positions up to symmetry; raise the limit with --max-memory, \
+         (the levels before it had {} up to symmetry; raise the limit with --max-memory, \
          or spread the run over more processes)",
-        crate::count::fmt_bytes(*.needed), crate::count::fmt_bytes(*.limit)
+        crate::count::fmt_bytes(*.needed), crate::count::fmt_bytes(*.limit),
+        crate::count::positions(*.classes_so_far)
     )]
     Memory {
         /// The process.
