@@ -216,7 +216,9 @@ fn finishable_set_alone() {
         .args(["peg", "solutions", "--finish", "c1"])
         .assert()
         .success()
-        .stdout(contains("cannot be reached from this start: play keeps the position class"));
+        .stdout(contains(
+            "cannot be reached from this start: play keeps the position class",
+        ));
 }
 
 #[test]

@@ -5,7 +5,9 @@ use crate::level::read_u64;
 
 /// The index a record carries of the counters it adds ([`crate::level::Rec`]): a `u32` for levels with
 /// counters, nothing for levels without (their records are their keys alone, half the bytes).
-pub(crate) trait SrcIndex: Copy + Default + Send + Sync + Eq + std::fmt::Debug + 'static {
+pub(crate) trait SrcIndex:
+    Copy + Default + Send + Sync + Eq + std::fmt::Debug + 'static
+{
     /// The index `i` (dropped when there is nothing to index).
     fn new(i: u32) -> Self;
     /// The index (0 when there is none).

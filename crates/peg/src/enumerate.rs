@@ -294,8 +294,7 @@ impl<K: TableKey, D: Counter> Worker<K, D> {
     pub fn bytes(&self) -> u64 {
         let n: usize = self.bufs.iter().map(Vec::capacity).sum();
         (n * std::mem::size_of::<Rec<K, D::Src>>()
-            + self.srcs.capacity() * std::mem::size_of::<[D; 2]>())
-            as u64
+            + self.srcs.capacity() * std::mem::size_of::<[D; 2]>()) as u64
     }
 }
 

@@ -280,11 +280,11 @@ impl Finishable {
             let pegs = row.pegs;
             let (next, paths_full, paths_normal) = match walk.level() {
                 AnyFrozen::Narrow(l) => {
-                    let (l, f, n) = restrict(g, &self.mixer, l, &keep, pegs)?;
+                    let (l, f, n) = restrict(g, &self.mixer, l, &keep, same, pegs)?;
                     (AnyFrozen::Narrow(l), f, n)
                 }
                 AnyFrozen::Wide(l) => {
-                    let (l, f, n) = restrict(g, &self.mixer, l, &keep, pegs)?;
+                    let (l, f, n) = restrict(g, &self.mixer, l, &keep, same, pegs)?;
                     (AnyFrozen::Wide(l), f, n)
                 }
             };
@@ -415,12 +415,15 @@ fn random_games(board: &Board, starts: &[u64], pegs: u32, reverse: bool) -> Vec<
 
 /// Keep the classes of `level` that are in `keep` (mixed keys, increasing, with the number of finishable
 /// positions in each class): the level restricted, and the paths into the finishable positions (full tree: the
-/// per-position count times the finishable positions of the class; normal tree: the class's count).
+/// per-position count times the finishable positions of the class; normal tree: the class's count). With
+/// `whole`, every position of a class kept is finishable (the set has the classes of `g`'s group): the
+/// class's full-tree count as it is.
 fn restrict<C: Counter>(
     g: &Kernel,
     mixer: &Mixer,
     level: &Frozen<C>,
     keep: &[(u64, u64)],
+    whole: bool,
     pegs: u32,
 ) -> Result<(Frozen<C>, u128, u128), CountError> {
     let mut out = Vec::with_capacity(keep.len());
@@ -431,11 +434,14 @@ fn restrict<C: Counter>(
             it.next();
         }
         if let Some(&&(_, finishable)) = it.peek().filter(|k| k.0 == h) {
-            let size = u128::from(g.class_size(mixer.unmix(h)));
-            let per_position = f.to_u128() / size;
-            let paths = per_position
-                .checked_mul(u128::from(finishable))
-                .ok_or(CountError::Overflow { pegs })?;
+            let paths = if whole {
+                f.to_u128()
+            } else {
+                let size = u128::from(g.class_size(mixer.unmix(h)));
+                (f.to_u128() / size)
+                    .checked_mul(u128::from(finishable))
+                    .ok_or(CountError::Overflow { pegs })?
+            };
             full = add(full, paths, pegs)?;
             normal = add(normal, n.to_u128(), pegs)?;
             out.push(Slot {

@@ -563,7 +563,10 @@ impl<K: TableKey, C: Counter> Table<K, C> {
             let mut done = 0usize;
             for (j, r) in recs[..n].iter().enumerate() {
                 // The source counters are spread over a few MiB: fetch them ahead.
-                if counted && let Some(c) = recs.get(j + 64).and_then(|a| srcs.get(a.src.get() as usize))
+                if counted
+                    && let Some(c) = recs
+                        .get(j + 64)
+                        .and_then(|a| srcs.get(a.src.get() as usize))
                 {
                     prefetch(c);
                 }
@@ -645,7 +648,10 @@ impl<K: TableKey, C: Counter> Table<K, C> {
             let mut done = 0usize;
             for (j, r) in recs[..n].iter().enumerate() {
                 // The source counters are spread over a few MiB: fetch them ahead.
-                if let Some(c) = recs.get(j + 64).and_then(|a| srcs.get(a.src.get() as usize)) {
+                if let Some(c) = recs
+                    .get(j + 64)
+                    .and_then(|a| srcs.get(a.src.get() as usize))
+                {
                     prefetch(c);
                 }
                 let home = ((u128::from(r.key.frac(lsh)) * cap) >> 64) as usize;
@@ -1311,7 +1317,6 @@ impl KeyFilter {
 /// Target entries per partition: a table of this many 20-byte slots at 82% load fits a core's 1 MiB L2 cache
 /// beside the records streaming through.
 pub(crate) const PART_TARGET: usize = 20 << 10;
-
 
 #[cfg(test)]
 mod tests {
