@@ -180,6 +180,7 @@ fn solutions_match_the_whole_table() {
 #[test]
 fn solutions_of_the_english_central_game() {
     let v = json(&["peg", "solutions", "--finish", "d4"]);
+    assert_eq!(v["class_allows_finish"], true);
     assert_eq!(v["solutions_full"], "40861647040079968");
     assert_eq!(v["solutions_normal"], "4750671971732176");
     assert_eq!(v["finishable_classes"], 1_679_072);
@@ -205,6 +206,19 @@ fn finishable_set_alone() {
     let v = json(&["peg", "solutions", "--finish", "c1"]);
     assert_eq!(v["solutions_full"], "0");
     assert_eq!(v["finishable"], 0);
+    assert_eq!(v["class_allows_finish"], false);
+    assert_eq!(
+        json(&["peg", "finishable", "--finish", "c1"])["class_allows_finish"],
+        false
+    );
+    // The text says why.
+    boardlab()
+        .args(["peg", "solutions", "--finish", "c1"])
+        .assert()
+        .success()
+        .stdout(contains(
+            "cannot be reached from this start: play keeps the position class",
+        ));
 }
 
 #[test]

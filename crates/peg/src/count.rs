@@ -107,9 +107,9 @@ pub enum CountError {
     /// The next level would need more memory than allowed.
     #[error(
         "stopped before the level with {pegs} pegs: it would need about {} of memory and the limit is {} \
-         (the levels before it had {classes_so_far} positions up to symmetry; \
+         (the levels before it had {} up to symmetry; \
          raise the limit with --max-memory if the machine has the memory)",
-        fmt_bytes(*.needed), fmt_bytes(*.limit)
+        fmt_bytes(*.needed), fmt_bytes(*.limit), positions(*.classes_so_far)
     )]
     MemoryLimit {
         /// The level that was not built.
@@ -124,6 +124,15 @@ pub enum CountError {
     /// The caller asked to stop.
     #[error("cancelled")]
     Cancelled,
+}
+
+/// "1 position", "2 positions".
+pub(crate) fn positions(n: u64) -> String {
+    if n == 1 {
+        "1 position".to_string()
+    } else {
+        format!("{n} positions")
+    }
 }
 
 /// Bytes in a human unit (MiB, GiB).
@@ -174,5 +183,27 @@ impl Count {
             levels,
             totals: t,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The memory-limit message counts what came before in words that agree with the number.
+    #[test]
+    fn memory_limit_message_says_one_position() {
+        let e = |classes_so_far| {
+            CountError::MemoryLimit {
+                pegs: 30,
+                needed: 3 << 20,
+                limit: 1 << 20,
+                classes_so_far,
+            }
+            .to_string()
+        };
+        assert!(e(1).contains("had 1 position up to symmetry;"), "{}", e(1));
+        assert!(e(2).contains("had 2 positions up to symmetry;"), "{}", e(2));
+        assert!(e(1).contains("about 3 MiB of memory and the limit is 1 MiB"));
     }
 }

@@ -3,10 +3,43 @@
 
 use crate::level::read_u64;
 
+/// The index a record carries of the counters it adds ([`crate::level::Rec`]): a `u32` for levels with
+/// counters, nothing for levels without (their records are their keys alone, half the bytes).
+pub(crate) trait SrcIndex:
+    Copy + Default + Send + Sync + Eq + std::fmt::Debug + 'static
+{
+    /// The index `i` (dropped when there is nothing to index).
+    fn new(i: u32) -> Self;
+    /// The index (0 when there is none).
+    fn get(self) -> u32;
+}
+
+impl SrcIndex for u32 {
+    #[inline(always)]
+    fn new(i: u32) -> u32 {
+        i
+    }
+    #[inline(always)]
+    fn get(self) -> u32 {
+        self
+    }
+}
+
+impl SrcIndex for () {
+    #[inline(always)]
+    fn new(_: u32) {}
+    #[inline(always)]
+    fn get(self) -> u32 {
+        0
+    }
+}
+
 /// An unsigned counter type used in level storage.
 pub(crate) trait Counter:
     Copy + Default + Send + Sync + Eq + std::fmt::Debug + 'static
 {
+    /// What a record of a level with these counters carries to find its counters.
+    type Src: SrcIndex;
     /// A value from a `u128`, if it fits.
     fn from_u128(v: u128) -> Option<Self>;
     /// The value as a `u128`.
@@ -23,6 +56,7 @@ pub(crate) trait Counter:
 macro_rules! counter {
     ($t:ty) => {
         impl Counter for $t {
+            type Src = u32;
             #[inline(always)]
             fn from_u128(v: u128) -> Option<Self> {
                 <$t>::try_from(v).ok()
@@ -53,6 +87,7 @@ counter!(u32);
 counter!(u64);
 
 impl Counter for u128 {
+    type Src = u32;
     #[inline(always)]
     fn from_u128(v: u128) -> Option<Self> {
         Some(v)
@@ -82,6 +117,7 @@ impl Counter for u128 {
 pub(crate) struct NoCount;
 
 impl Counter for NoCount {
+    type Src = ();
     #[inline(always)]
     fn from_u128(_: u128) -> Option<Self> {
         Some(NoCount)

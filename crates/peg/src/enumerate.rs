@@ -34,7 +34,7 @@ use std::sync::{Mutex, PoisonError};
 use rayon::prelude::*;
 
 use crate::count::{Count, CountError, Level, add};
-use crate::counter::{Counter, NoCount};
+use crate::counter::{Counter, NoCount, SrcIndex};
 use crate::kernel::{Kernel, LANES, MOVE_WORDS, MoveId};
 use crate::level::{
     BLOCK, Frozen, INIT_LOAD, KeyFilter, Layout, Mixer, PART_TARGET, Part, Pool, Reader, Rec, Slot,
@@ -195,8 +195,8 @@ impl From<CountError> for StepError {
 
 /// One thread's output of a round: records by target partition, the counters they add (one entry per source
 /// class with successors, and one more for each successor reached by several moves), and statistics.
-pub(crate) struct Worker<K, D> {
-    pub bufs: Vec<Vec<Rec<K>>>,
+pub(crate) struct Worker<K, D: Counter> {
+    pub bufs: Vec<Vec<Rec<K, D::Src>>>,
     pub srcs: Vec<[D; 2]>,
     pub acc: Acc,
     /// Successors waiting for their filter bit (see [`Worker::emit`]): a ring of (mixed key, source).
@@ -211,7 +211,7 @@ const PENDING: usize = 32;
 impl<K: TableKey, D: Counter> Worker<K, D> {
     /// A worker with these buffers and no successor waiting (for expansions without a filter, as a cluster
     /// worker's).
-    pub(crate) fn with_buffers(bufs: Vec<Vec<Rec<K>>>, srcs: Vec<[D; 2]>) -> Worker<K, D> {
+    pub(crate) fn with_buffers(bufs: Vec<Vec<Rec<K, D::Src>>>, srcs: Vec<[D; 2]>) -> Worker<K, D> {
         Worker {
             bufs,
             srcs,
@@ -232,11 +232,11 @@ impl<K: TableKey, D: Counter> Worker<K, D> {
     /// Add a record for partition `q`, asking the CPU for the buffer's next cache line (the buffers are far
     /// bigger than the caches, and a store that misses the cache holds up the stores after it).
     #[inline(always)]
-    fn push(&mut self, q: usize, r: Rec<K>) {
+    fn push(&mut self, q: usize, r: Rec<K, D::Src>) {
         let b = &mut self.bufs[q];
         let ahead = b
             .as_ptr()
-            .wrapping_add(b.len() + 128 / std::mem::size_of::<Rec<K>>());
+            .wrapping_add(b.len() + 128 / std::mem::size_of::<Rec<K, D::Src>>());
         crate::level::prefetch_write(ahead);
         if b.len() == b.capacity() {
             // This thread took more of the round than its share: grow by a quarter, not double.
@@ -286,15 +286,15 @@ impl<K: TableKey, D: Counter> Worker<K, D> {
             ctx.out.part(h),
             Rec {
                 key: K::store(h, &ctx.out),
-                src,
+                src: D::Src::new(src),
             },
         );
     }
 
     pub fn bytes(&self) -> u64 {
         let n: usize = self.bufs.iter().map(Vec::capacity).sum();
-        (n * std::mem::size_of::<Rec<K>>() + self.srcs.capacity() * std::mem::size_of::<[D; 2]>())
-            as u64
+        (n * std::mem::size_of::<Rec<K, D::Src>>()
+            + self.srcs.capacity() * std::mem::size_of::<[D; 2]>()) as u64
     }
 }
 
@@ -525,7 +525,7 @@ fn expand_avx512<K: TableKey, S: Counter, D: Counter, M: MoveId>(
                         ctx.out.part(hv),
                         Rec {
                             key: K::store(hv, &ctx.out),
-                            src,
+                            src: D::Src::new(src),
                         },
                     );
                 }

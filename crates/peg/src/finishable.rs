@@ -280,11 +280,11 @@ impl Finishable {
             let pegs = row.pegs;
             let (next, paths_full, paths_normal) = match walk.level() {
                 AnyFrozen::Narrow(l) => {
-                    let (l, f, n) = restrict(g, &self.mixer, l, &keep, pegs)?;
+                    let (l, f, n) = restrict(g, &self.mixer, l, &keep, same, pegs)?;
                     (AnyFrozen::Narrow(l), f, n)
                 }
                 AnyFrozen::Wide(l) => {
-                    let (l, f, n) = restrict(g, &self.mixer, l, &keep, pegs)?;
+                    let (l, f, n) = restrict(g, &self.mixer, l, &keep, same, pegs)?;
                     (AnyFrozen::Wide(l), f, n)
                 }
             };
@@ -343,8 +343,20 @@ fn pruned(
         return Ok((f, r));
     }
     let middle = problem.start().pegs().div_ceil(2);
+    // Weights the same on each orbit of `group`; when it has too many orbits for the search (a start that
+    // no symmetry but the identity fixes has one per hole), or none of those rules out enough, weights the
+    // same on each orbit of all the board's symmetries (which are constant on the orbits of `group` too).
+    let search = |side: Side, sample: &[u64]| {
+        crate::pagoda::search(board, group, side, holes, start, sample).or_else(|| {
+            (group.len() < board.symmetries().len())
+                .then(|| {
+                    crate::pagoda::search(board, board.symmetries(), side, holes, start, sample)
+                })
+                .flatten()
+        })
+    };
     let fwd_sample = random_games(board, &[start], middle, false);
-    if let Some(p) = crate::pagoda::search(board, group, Side::Forward, holes, start, &fwd_sample) {
+    if let Some(p) = search(Side::Forward, &fwd_sample) {
         f.set_prune(board, &p.weights, p.limit);
     }
     let full = board.full().bits();
@@ -352,9 +364,7 @@ fn pruned(
     if !self_dual {
         let finishes: Vec<u64> = holes.iter().map(|&h| 1u64 << h).collect();
         let bwd_sample = random_games(board, &finishes, middle, true);
-        if let Some(p) =
-            crate::pagoda::search(board, group, Side::Backward, holes, start, &bwd_sample)
-        {
+        if let Some(p) = search(Side::Backward, &bwd_sample) {
             r.set_prune(board, &p.weights, p.limit);
         }
     }
@@ -405,12 +415,15 @@ fn random_games(board: &Board, starts: &[u64], pegs: u32, reverse: bool) -> Vec<
 
 /// Keep the classes of `level` that are in `keep` (mixed keys, increasing, with the number of finishable
 /// positions in each class): the level restricted, and the paths into the finishable positions (full tree: the
-/// per-position count times the finishable positions of the class; normal tree: the class's count).
+/// per-position count times the finishable positions of the class; normal tree: the class's count). With
+/// `whole`, every position of a class kept is finishable (the set has the classes of `g`'s group): the
+/// class's full-tree count as it is.
 fn restrict<C: Counter>(
     g: &Kernel,
     mixer: &Mixer,
     level: &Frozen<C>,
     keep: &[(u64, u64)],
+    whole: bool,
     pegs: u32,
 ) -> Result<(Frozen<C>, u128, u128), CountError> {
     let mut out = Vec::with_capacity(keep.len());
@@ -421,11 +434,14 @@ fn restrict<C: Counter>(
             it.next();
         }
         if let Some(&&(_, finishable)) = it.peek().filter(|k| k.0 == h) {
-            let size = u128::from(g.class_size(mixer.unmix(h)));
-            let per_position = f.to_u128() / size;
-            let paths = per_position
-                .checked_mul(u128::from(finishable))
-                .ok_or(CountError::Overflow { pegs })?;
+            let paths = if whole {
+                f.to_u128()
+            } else {
+                let size = u128::from(g.class_size(mixer.unmix(h)));
+                (f.to_u128() / size)
+                    .checked_mul(u128::from(finishable))
+                    .ok_or(CountError::Overflow { pegs })?
+            };
             full = add(full, paths, pegs)?;
             normal = add(normal, n.to_u128(), pegs)?;
             out.push(Slot {
@@ -632,7 +648,9 @@ fn meet<K: TableKey>(
             };
             found[m] = key_level(
                 bits,
-                &members(&candidates, upper, |h| complement(kf, &mixer, full, h)),
+                &members(&candidates, upper, false, |h| {
+                    complement(kf, &mixer, full, h)
+                }),
             );
             // The finishable positions one peg above are the complements of those.
             found[partner] = key_level(bits, &complements(kf, &mixer, full, &found[m]));
@@ -685,7 +703,7 @@ fn meet<K: TableKey>(
                 AnyFrozen::Narrow(l) => l.clone(),
                 AnyFrozen::Wide(_) => return Ok(found),
             };
-            found[m] = key_level(bits, &members(&candidates, &there, |h| h));
+            found[m] = key_level(bits, &members(&candidates, &there, true, |h| h));
             if forward {
                 bwd_levels[m] = Some(there);
             } else {
@@ -704,7 +722,7 @@ fn meet<K: TableKey>(
         let filter = KeyFilter::of_level(&reach, bits);
         let (back, pred) = one_step::<K>(kr, from, k as u32 - 1, &budget(held), &filter)?;
         found[k - 1] = back;
-        found[k] = key_level(bits, &members(&pred, &reach, |h| h));
+        found[k] = key_level(bits, &members(&pred, &reach, true, |h| h));
     }
     // Outwards to the finish.
     for k in (1..m).rev() {
@@ -722,7 +740,7 @@ fn meet<K: TableKey>(
         let filter = KeyFilter::of_level(&back, bits);
         let (fwd_from, succ) = one_step::<K>(kf, from, k as u32 + 1, &budget(held), &filter)?;
         found[k + 1] = fwd_from;
-        found[k] = key_level(bits, &members(&succ, &back, |h| h));
+        found[k] = key_level(bits, &members(&succ, &back, true, |h| h));
     }
     Ok(found)
 }
@@ -736,32 +754,70 @@ fn complement_filter<C: Counter>(
 ) -> KeyFilter {
     let f = KeyFilter::new(level.len(), k.holes as u32);
     level.parts.par_iter().enumerate().for_each(|(q, p)| {
+        // The complements fall anywhere in the filter, far bigger than the caches: each bit is asked for
+        // `AHEAD` keys before it is set.
+        const AHEAD: usize = 16;
+        let mut ring = [0u64; AHEAD];
+        let mut n = 0usize;
         for (h, _, _) in p.reader(level.layout.base(q), 0, p.blocks()) {
-            f.insert(complement(k, mixer, full, h));
+            let c = complement(k, mixer, full, h);
+            f.prefetch_insert(c);
+            let old = std::mem::replace(&mut ring[n % AHEAD], c);
+            if n >= AHEAD {
+                f.insert(old);
+            }
+            n += 1;
+        }
+        for &c in &ring[..n.min(AHEAD)] {
+            f.insert(c);
         }
     });
     f
 }
 
-/// The mixed keys of `candidates` (in increasing order) whose image under `map` is in `set`, checked one by
-/// one (in parallel over the partitions).
+/// The mixed keys of `candidates` (in increasing order) whose image under `map` is in `set`, in increasing
+/// order. With `sorted`, `map` keeps the order of keys (the identity): the candidates and the set are read
+/// side by side; else the images are sorted first. Either way, a merge over the parts of the set the
+/// candidates fall in (cheaper than a lookup each: the set is read in order, a few bytes an entry).
 fn members<C: Counter>(
     candidates: &KeyLevel,
     set: &Frozen<C>,
+    sorted: bool,
     map: impl Fn(u64) -> u64 + Sync,
 ) -> Vec<u64> {
-    let lists: Vec<Vec<u64>> = candidates
+    // (image, candidate), by image.
+    let mut pairs: Vec<(u64, u64)> = candidates
         .parts
         .par_iter()
         .enumerate()
-        .map(|(q, p)| {
+        .flat_map_iter(|(q, p)| {
             p.reader(candidates.layout.base(q), 0, p.blocks())
-                .map(|e| e.0)
-                .filter(|&h| set.contains(map(h)))
-                .collect()
+                .map(|(h, _, _)| (map(h), h))
         })
         .collect();
-    lists.concat()
+    if !sorted {
+        pairs.par_sort_unstable();
+    }
+    // Chunks of candidates, each merged with the set from its first image on.
+    const CHUNK: usize = 4096;
+    let mut found: Vec<u64> = pairs
+        .par_chunks(CHUNK)
+        .flat_map_iter(|chunk| {
+            let mut it = set.iter_from(chunk[0].0).map(|e| e.0).peekable();
+            chunk
+                .iter()
+                .filter(move |&&(m, _)| {
+                    while it.next_if(|&x| x < m).is_some() {}
+                    it.peek() == Some(&m)
+                })
+                .map(|&(_, h)| h)
+                .collect::<Vec<u64>>()
+        })
+        .collect();
+    if !sorted {
+        found.par_sort_unstable();
+    }
+    found
 }
 
 /// One step of a keys-only walk from `level` (with `pegs` pegs), keeping what `filter` may hold: the level

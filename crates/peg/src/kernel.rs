@@ -506,7 +506,7 @@ impl Kernel {
         #[cfg(target_arch = "x86_64")]
         if self.avx2_ok() {
             // SAFETY: the CPU has the features (checked by `avx2_ok`).
-            return unsafe { avx2::summary(self, key) }.1;
+            return unsafe { avx2::max_image(self, key) };
         }
         self.images(key)[..self.rows * LANES]
             .iter()
@@ -852,6 +852,20 @@ pub(crate) mod avx2 {
             h[0].max(h[1]).max(h[2].max(h[3])),
             fixed,
         )
+    }
+
+    /// The largest image of `key`.
+    #[target_feature(enable = "avx2")]
+    pub fn max_image(k: &Kernel, key: u64) -> u64 {
+        let im = images(k, key);
+        let mut hi = max64(im[0], im[1]);
+        if k.rows == 2 {
+            hi = max64(hi, max64(im[2], im[3]));
+        }
+        let mut h = [0u64; 4];
+        // SAFETY: writes four lanes.
+        unsafe { _mm256_storeu_si256(h.as_mut_ptr().cast(), hi) };
+        h[0].max(h[1]).max(h[2].max(h[3]))
     }
 
     /// The larger of each pair of lanes (signed: positions are below 2^63).

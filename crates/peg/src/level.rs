@@ -12,7 +12,7 @@
 
 use std::marker::PhantomData;
 
-use crate::counter::Counter;
+use crate::counter::{Counter, SrcIndex};
 
 /// Entries per block of a frozen partition; each block starts from a stored key (a checkpoint), so a partition
 /// can be read from any block and searched by bisection over its checkpoints.
@@ -237,9 +237,9 @@ impl TableKey for u64 {
 /// it adds in the round's table of source counters.
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
 #[repr(C)]
-pub(crate) struct Rec<K> {
+pub(crate) struct Rec<K, S = u32> {
     pub key: K,
-    pub src: u32,
+    pub src: S,
 }
 
 type Shared<T> = std::sync::Mutex<Vec<T>>;
@@ -252,9 +252,9 @@ fn lock<T>(m: &Shared<T>) -> std::sync::MutexGuard<'_, Vec<T>> {
 /// counters of finished rounds. Taking memory from the system and giving it back at every level cost a page
 /// fault for every 4 KiB touched again, and unmapping it an interrupt to the other core to flush its address
 /// translations.
-pub(crate) struct Pool<K, C> {
+pub(crate) struct Pool<K, C: Counter> {
     tables: Shared<(Vec<K>, Vec<[C; 2]>)>,
-    bufs: Shared<Vec<Rec<K>>>,
+    bufs: Shared<Vec<Rec<K, C::Src>>>,
     srcs: Shared<Vec<[C; 2]>>,
     /// Buffers for putting a table's entries in order: (mixed key, slot).
     order: Shared<Vec<(u64, u32)>>,
@@ -328,12 +328,12 @@ impl<K: TableKey, C: Counter> Pool<K, C> {
     }
 
     /// An empty record buffer, with room for about `cap` records.
-    pub fn take_buf(&self, cap: usize) -> Vec<Rec<K>> {
+    pub fn take_buf(&self, cap: usize) -> Vec<Rec<K, C::Src>> {
         take_vec(&self.bufs, cap)
     }
 
     /// Give a record buffer back.
-    pub fn give_buf(&self, v: Vec<Rec<K>>) {
+    pub fn give_buf(&self, v: Vec<Rec<K, C::Src>>) {
         lock(&self.bufs).push(v);
     }
 
@@ -526,7 +526,7 @@ impl<K: TableKey, C: Counter> Table<K, C> {
     }
 
     /// Add the records `recs`, whose counters are in `srcs`.
-    pub fn add_recs(&mut self, recs: &[Rec<K>], srcs: &[[C; 2]]) -> Option<()> {
+    pub fn add_recs(&mut self, recs: &[Rec<K, C::Src>], srcs: &[[C; 2]]) -> Option<()> {
         #[cfg(target_arch = "x86_64")]
         if crate::kernel::has_avx512() {
             // SAFETY: the CPU has AVX-512 F (checked just above).
@@ -538,13 +538,13 @@ impl<K: TableKey, C: Counter> Table<K, C> {
             return unsafe { self.add_recs_avx2(recs, srcs) };
         }
         recs.iter()
-            .try_for_each(|r| self.add(r.key, source(srcs, r.src)?))
+            .try_for_each(|r| self.add(r.key, source(srcs, r.src.get())?))
     }
 
     /// [`Table::add_recs`] comparing a cache line of keys at a time, with AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,popcnt")]
-    fn add_recs_avx2(&mut self, mut recs: &[Rec<K>], srcs: &[[C; 2]]) -> Option<()> {
+    fn add_recs_avx2(&mut self, mut recs: &[Rec<K, C::Src>], srcs: &[[C; 2]]) -> Option<()> {
         use std::arch::x86_64::*;
         let narrow = std::mem::size_of::<K>() == 4;
         let lanes = if narrow { 16 } else { 8 };
@@ -563,7 +563,10 @@ impl<K: TableKey, C: Counter> Table<K, C> {
             let mut done = 0usize;
             for (j, r) in recs[..n].iter().enumerate() {
                 // The source counters are spread over a few MiB: fetch them ahead.
-                if counted && let Some(c) = recs.get(j + 64).and_then(|a| srcs.get(a.src as usize))
+                if counted
+                    && let Some(c) = recs
+                        .get(j + 64)
+                        .and_then(|a| srcs.get(a.src.get() as usize))
                 {
                     prefetch(c);
                 }
@@ -603,7 +606,7 @@ impl<K: TableKey, C: Counter> Table<K, C> {
                 // SAFETY: `i` is in the window, inside `keys`; `counts` has as many slots as `keys`.
                 unsafe { *keys.get_unchecked_mut(i) = r.key };
                 if counted {
-                    let c = srcs.get(r.src as usize)?;
+                    let c = srcs.get(r.src.get() as usize)?;
                     // SAFETY: as above.
                     let s = unsafe { counts.get_unchecked_mut(i) };
                     s[0] = s[0].add(c[0])?;
@@ -618,7 +621,7 @@ impl<K: TableKey, C: Counter> Table<K, C> {
                 && let Some(r) = recs.first()
             {
                 let i = self.find_or_grow(r.key, self.home(r.key));
-                self.add_at(i, r.key, source(srcs, r.src)?)?;
+                self.add_at(i, r.key, source(srcs, r.src.get())?)?;
                 recs = &recs[1..];
             }
         }
@@ -628,7 +631,7 @@ impl<K: TableKey, C: Counter> Table<K, C> {
     /// [`Table::add_recs`] comparing a cache line of keys at a time.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f")]
-    fn add_recs_avx512(&mut self, mut recs: &[Rec<K>], srcs: &[[C; 2]]) -> Option<()> {
+    fn add_recs_avx512(&mut self, mut recs: &[Rec<K, C::Src>], srcs: &[[C; 2]]) -> Option<()> {
         use std::arch::x86_64::*;
         let narrow = std::mem::size_of::<K>() == 4;
         let lanes = if narrow { 16 } else { 8 };
@@ -645,7 +648,10 @@ impl<K: TableKey, C: Counter> Table<K, C> {
             let mut done = 0usize;
             for (j, r) in recs[..n].iter().enumerate() {
                 // The source counters are spread over a few MiB: fetch them ahead.
-                if let Some(c) = recs.get(j + 64).and_then(|a| srcs.get(a.src as usize)) {
+                if let Some(c) = recs
+                    .get(j + 64)
+                    .and_then(|a| srcs.get(a.src.get() as usize))
+                {
                     prefetch(c);
                 }
                 let home = ((u128::from(r.key.frac(lsh)) * cap) >> 64) as usize;
@@ -670,7 +676,7 @@ impl<K: TableKey, C: Counter> Table<K, C> {
                 let t = m.trailing_zeros();
                 let i = home + t as usize;
                 added += (empty >> t & 1) as usize;
-                let c = source(srcs, r.src)?;
+                let c = source(srcs, r.src.get())?;
                 // SAFETY: `i` is in the window, inside `keys`; `counts` has as many slots as `keys`.
                 let s = unsafe {
                     *keys.get_unchecked_mut(i) = r.key;
@@ -687,7 +693,7 @@ impl<K: TableKey, C: Counter> Table<K, C> {
                 && let Some(r) = recs.first()
             {
                 let i = self.find_or_grow(r.key, self.home(r.key));
-                self.add_at(i, r.key, source(srcs, r.src)?)?;
+                self.add_at(i, r.key, source(srcs, r.src.get())?)?;
                 recs = &recs[1..];
             }
         }
@@ -1100,6 +1106,13 @@ impl<C: Counter> Part<C> {
         }
     }
 
+    /// The block that holds the mixed key `h` if the partition (whose smallest key is `base`) holds it: the
+    /// last block whose checkpoint is below it (the first block for the smallest keys).
+    pub fn block_of(&self, base: u64, h: u64) -> usize {
+        let l = h.saturating_sub(base);
+        self.ck.partition_point(|&c| c < l).max(1) - 1
+    }
+
     /// Whether the mixed key `h` (in this partition, whose smallest key is `base`) is present.
     pub fn contains(&self, base: u64, h: u64) -> bool {
         let l = h - base;
@@ -1208,6 +1221,17 @@ impl<C: Counter> Frozen<C> {
             .flat_map(|(q, p)| p.reader(self.layout.base(q), 0, p.blocks()))
     }
 
+    /// The entries in increasing key order from the block that would hold the mixed key `h` on (so every entry
+    /// of at least `h`, and a few before it).
+    pub fn iter_from(&self, h: u64) -> impl Iterator<Item = (u64, C, C)> + '_ {
+        let q0 = self.layout.part(h).min(self.parts.len());
+        self.parts[q0..].iter().enumerate().flat_map(move |(i, p)| {
+            let base = self.layout.base(q0 + i);
+            let from = if i == 0 { p.block_of(base, h) } else { 0 };
+            p.reader(base, from, p.blocks())
+        })
+    }
+
     /// Whether the mixed key `h` is present.
     pub fn contains(&self, h: u64) -> bool {
         let q = self.layout.part(h);
@@ -1247,6 +1271,15 @@ impl KeyFilter {
         let i = (h >> self.shift) as usize;
         if let Some(w) = self.bits.get(i >> 6) {
             w.fetch_or(1 << (i & 63), std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
+    /// Ask the CPU to bring the bit of the mixed key `h` into the cache, to be set.
+    #[inline(always)]
+    pub fn prefetch_insert(&self, h: u64) {
+        let i = (h >> self.shift) as usize;
+        if let Some(w) = self.bits.get(i >> 6) {
+            prefetch_write(w as *const std::sync::atomic::AtomicU64);
         }
     }
 

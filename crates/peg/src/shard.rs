@@ -33,7 +33,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::Symmetry;
 use crate::count::{Count, CountError, Level, add};
-use crate::counter::{Counter, NoCount};
+use crate::counter::{Counter, NoCount, SrcIndex};
 use crate::enumerate::{
     Acc, BASE_BYTES, CounterWidth, Ctx, NARROW_KEY_BITS, Progress, StepError, Worker, block_len,
     estimate, expand_dispatch, next_pegs, round_records,
@@ -499,9 +499,10 @@ pub enum ShardError {
     /// A process would pass its memory limit.
     #[error(
         "stopped before the level with {pegs} pegs: process {process} would need about {} of memory and its limit is {} \
-         (the levels before it had {classes_so_far} positions up to symmetry; raise the limit with --max-memory, \
+         (the levels before it had {} up to symmetry; raise the limit with --max-memory, \
          or spread the run over more processes)",
-        crate::count::fmt_bytes(*.needed), crate::count::fmt_bytes(*.limit)
+        crate::count::fmt_bytes(*.needed), crate::count::fmt_bytes(*.limit),
+        crate::count::positions(*.classes_so_far)
     )]
     Memory {
         /// The process.
@@ -1088,12 +1089,12 @@ fn read_share<N: Counter>(
 }
 
 /// Records received from one worker: its counters, and the records of each partition.
-type Received<K, D> = (Arc<Vec<[D; 2]>>, Vec<Vec<Rec<K>>>);
+type Received<K, D> = (Arc<Vec<[D; 2]>>, Vec<Vec<Rec<K, <D as Counter>::Src>>>);
 
 /// The buffers sent to a worker of the same process.
-struct LocalBody<K, D> {
+struct LocalBody<K, D: Counter> {
     srcs: Arc<Vec<[D; 2]>>,
-    recs: Vec<Vec<Rec<K>>>,
+    recs: Vec<Vec<Rec<K, D::Src>>>,
 }
 
 /// Counters of a step's records and bytes.
@@ -1121,7 +1122,7 @@ struct Built<K, D> {
 /// Byte-pack the records of partitions `recs` for a worker of another process, with the counters they use
 /// (renumbered).
 fn encode<K: TableKey, D: Counter>(
-    recs: &[Vec<Rec<K>>],
+    recs: &[Vec<Rec<K, D::Src>>],
     srcs: &[[D; 2]],
     remap: &mut Vec<u32>,
 ) -> Vec<u8> {
@@ -1138,12 +1139,12 @@ fn encode<K: TableKey, D: Counter>(
     for part in recs {
         out.extend_from_slice(&(part.len() as u32).to_le_bytes());
         for r in part {
-            let s = r.src as usize;
+            let s = r.src.get() as usize;
             let i = match remap.get(s) {
                 Some(&i) if i != u32::MAX => i,
                 _ => {
                     let i = used.len() as u32;
-                    used.push(r.src);
+                    used.push(r.src.get());
                     if let Some(m) = remap.get_mut(s) {
                         *m = i;
                     }
@@ -1169,7 +1170,7 @@ fn decode<K: TableKey, D: Counter>(
     bytes: &[u8],
     parts: usize,
     pool: &Pool<K, D>,
-) -> Result<(Vec<[D; 2]>, Vec<Vec<Rec<K>>>), String> {
+) -> Result<(Vec<[D; 2]>, Vec<Vec<Rec<K, D::Src>>>), String> {
     let kb = std::mem::size_of::<K>();
     let cb = std::mem::size_of::<D>();
     let mut at = 0usize;
@@ -1207,7 +1208,7 @@ fn decode<K: TableKey, D: Counter>(
             kbuf[..kb].copy_from_slice(&r[..kb]);
             v.push(Rec {
                 key: K::from_bits(u64::from_le_bytes(kbuf)),
-                src: u32_at(&r[kb..]),
+                src: D::Src::new(u32_at(&r[kb..])),
             });
         }
         recs.push(v);
@@ -1228,7 +1229,9 @@ fn decode<K: TableKey, D: Counter>(
             srcs.push([counter(&c[..cb])?, counter(&c[cb..])?]);
         }
     }
-    if recs.iter().flatten().any(|r| r.src as usize >= ns) {
+    // (Records without counters carry no index: they refer to nothing.)
+    let counted = std::mem::size_of::<D::Src>() > 0;
+    if counted && recs.iter().flatten().any(|r| r.src.get() as usize >= ns) {
         return Err("a parcel's record refers to counters it does not have".to_string());
     }
     if at != bytes.len() {
@@ -1345,7 +1348,7 @@ fn build<K: TableKey, S: Counter, D: Counter, T: Transport + ?Sized>(
                 }
                 Body::Wire(bytes)
             } else {
-                let recs: Vec<Vec<Rec<K>>> = w.bufs[dlo..dhi]
+                let recs: Vec<Vec<Rec<K, D::Src>>> = w.bufs[dlo..dhi]
                     .iter_mut()
                     .map(|b| std::mem::replace(b, pool.take_buf(per_buf)))
                     .collect();

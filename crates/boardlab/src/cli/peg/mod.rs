@@ -571,6 +571,8 @@ struct FinishableJson<'a> {
     holes: usize,
     start: Vec<String>,
     finish: Option<&'a str>,
+    /// Whether the start's position class allows the finish (when false, the set is empty for that reason).
+    class_allows_finish: bool,
     /// The board's symmetries that fix the start (the classes' group).
     symmetries: usize,
     /// Finishable positions over all levels.
@@ -586,6 +588,8 @@ struct SolutionsJson<'a> {
     holes: usize,
     start: Vec<String>,
     finish: Option<&'a str>,
+    /// Whether the start's position class allows the finish (when false, every count is zero for that reason).
+    class_allows_finish: bool,
     #[serde(flatten)]
     solutions: &'a peg::Solutions,
 }
@@ -625,6 +629,7 @@ fn finishable(a: FinishArgs, out: &Output, counts: bool) -> anyhow::Result<ExitC
                 holes: b.holes(),
                 start: vacancies(b, start),
                 finish: finish_name,
+                class_allows_finish: problem.class_allows_finish(),
                 solutions: s,
             })?,
             None => out.print_json(&FinishableJson {
@@ -632,6 +637,7 @@ fn finishable(a: FinishArgs, out: &Output, counts: bool) -> anyhow::Result<ExitC
                 holes: b.holes(),
                 start: vacancies(b, start),
                 finish: finish_name,
+                class_allows_finish: problem.class_allows_finish(),
                 symmetries: problem.group().len(),
                 finishable: set.positions(),
                 finishable_classes: set.classes(),
@@ -682,6 +688,12 @@ fn finishable(a: FinishArgs, out: &Output, counts: bool) -> anyhow::Result<ExitC
             "solutions (one peg {target}): {} in the full tree, {} in the normal tree",
             sep(s.solutions_full),
             sep(s.solutions_normal)
+        )?;
+    }
+    if !problem.class_allows_finish() {
+        outln!(
+            "(one peg {target} cannot be reached from this start: play keeps the position class, and no \
+             one-peg position {target} is in the start's class)"
         )?;
     }
     Ok(ExitCode::SUCCESS)
