@@ -273,6 +273,32 @@ pub struct TableInfo {
     pub collisions: u64,
 }
 
+impl TableInfo {
+    /// The figures of `tables` after a search whose counters are `stats` (`false_hits` only when the tables
+    /// verify their hits). The CLI's `mouse analyse --json` reports the same object.
+    pub fn new<P: mousecats::BoardPosition>(
+        tables: &mousecats::tt::TranspositionTables<P>,
+        stats: &mousecats::TableStats,
+    ) -> TableInfo {
+        let config = tables.config();
+        TableInfo {
+            index_bits: config.index_bits,
+            lock_bits: config.lock_bits,
+            verify: config.verify,
+            entries: tables.capacity(),
+            used_entries: tables.used_entries(),
+            bytes: tables.memory_bytes(),
+            probes: stats.probes,
+            hits: stats.hits,
+            empty: stats.empty,
+            lock_mismatches: stats.lock_mismatches,
+            false_hits: config.verify.then_some(stats.false_hits),
+            stores: stats.stores,
+            collisions: stats.collisions,
+        }
+    }
+}
+
 /// The engine's analysis of a position.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Analysis {
@@ -622,24 +648,7 @@ pub async fn analyse(
             let tables = (!result.perfect)
                 .then(|| engine.tables())
                 .flatten()
-                .map(|t| {
-                    let s = result.table_stats;
-                    TableInfo {
-                        index_bits: t.config().index_bits,
-                        lock_bits: t.config().lock_bits,
-                        verify: t.config().verify,
-                        entries: t.capacity(),
-                        used_entries: t.used_entries(),
-                        bytes: t.memory_bytes(),
-                        probes: s.probes,
-                        hits: s.hits,
-                        empty: s.empty,
-                        lock_mismatches: s.lock_mismatches,
-                        false_hits: t.config().verify.then_some(s.false_hits),
-                        stores: s.stores,
-                        collisions: s.collisions,
-                    }
-                });
+                .map(|t| TableInfo::new(t, &result.table_stats));
             Ok(Analysis {
                 position: pos.to_string(),
                 hash: format!("{:016x}", pos.hash()),

@@ -7,7 +7,7 @@ use mousecats::search::check_depth;
 use mousecats::solve::MAX_TABLE_SIZE;
 use mousecats::{
     BoardPosition, Engine, EngineConfig, Level, Rule, Score, SearchResult, Side, Solution,
-    TableConfig, TableStats,
+    TableConfig,
 };
 use serde::Serialize;
 
@@ -16,23 +16,7 @@ use super::{
     position_and_rule, value_phrase, winner_phrase, with_position,
 };
 use crate::output::Output;
-
-#[derive(Serialize)]
-struct StatsJson {
-    index_bits: u8,
-    lock_bits: u8,
-    verify: bool,
-    entries: usize,
-    used_entries: usize,
-    bytes: usize,
-    probes: u64,
-    hits: u64,
-    empty: u64,
-    lock_mismatches: u64,
-    false_hits: Option<u64>,
-    stores: u64,
-    collisions: u64,
-}
+use crate::serve::mouse::TableInfo;
 
 /// A score: `kind` is `eval` (value in evaluation units, positive good for the side to move), `win` or
 /// `loss` (value in plies, for the side to move).
@@ -94,7 +78,7 @@ struct AnalyseJson {
     nodes_per_second: f64,
     stopped_by_time: bool,
     iterations: Vec<IterationJson>,
-    tables: Option<StatsJson>,
+    tables: Option<TableInfo>,
     /// `null` where the whole table is not kept (beyond 10x10) or with `--no-exact`.
     exact: Option<ExactJson>,
 }
@@ -203,24 +187,9 @@ fn analyse<P: BoardPosition>(
     } else {
         None
     };
-    let stats = engine.tables().map(|t| {
-        let s: TableStats = result.table_stats;
-        StatsJson {
-            index_bits: t.config().index_bits,
-            lock_bits: t.config().lock_bits,
-            verify: t.config().verify,
-            entries: t.capacity(),
-            used_entries: t.used_entries(),
-            bytes: t.memory_bytes(),
-            probes: s.probes,
-            hits: s.hits,
-            empty: s.empty,
-            lock_mismatches: s.lock_mismatches,
-            false_hits: t.config().verify.then_some(s.false_hits),
-            stores: s.stores,
-            collisions: s.collisions,
-        }
-    });
+    let stats = engine
+        .tables()
+        .map(|t| TableInfo::new(t, &result.table_stats));
     let over = pos.outcome(rule);
     let pv: Vec<String> = result.pv.iter().map(ToString::to_string).collect();
 
