@@ -6,22 +6,17 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::HashMap;
+mod cluster_common;
+
+use cluster_common::{bin, finish, text};
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-fn bin() -> &'static str {
-    env!("CARGO_BIN_EXE_boardlab")
-}
-
 fn run(args: &[&str]) -> Output {
     Command::new(bin()).args(args).output().unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
 }
 
 /// Each command's output, computed once.
@@ -159,25 +154,6 @@ fn spawn(args: &[&str], process: usize, hosts: &str, extra: &[&str]) -> Child {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap()
-}
-
-/// Wait for a process at most `limit`; its output.
-fn finish(mut c: Child, limit: Duration) -> Output {
-    let t = Instant::now();
-    loop {
-        if c.try_wait().unwrap().is_some() {
-            return c.wait_with_output().unwrap();
-        }
-        if t.elapsed() > limit {
-            c.kill().unwrap();
-            let out = c.wait_with_output().unwrap();
-            panic!(
-                "a process did not end within {limit:?}: {}",
-                text(&out.stderr)
-            );
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
 }
 
 /// Every process of `args` (one per entry, with its extra arguments) fails within `limit` with a message

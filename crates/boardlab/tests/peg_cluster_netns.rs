@@ -8,17 +8,12 @@
 // Test helpers outside #[test] functions unwrap too: a failure is a test failure.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod cluster_common;
+
+use cluster_common::{bin, finish, text};
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
-
-fn bin() -> &'static str {
-    env!("CARGO_BIN_EXE_boardlab")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
 
 fn ip(args: &[&str]) -> Result<(), String> {
     let out = Command::new("ip")
@@ -111,24 +106,6 @@ impl Drop for Net {
             let _ = ip(&["netns", "del", &self.ns(i)]);
         }
         let _ = ip(&["netns", "del", &self.bridge()]);
-    }
-}
-
-fn finish(mut c: Child, limit: Duration) -> Output {
-    let t = Instant::now();
-    loop {
-        if c.try_wait().unwrap().is_some() {
-            return c.wait_with_output().unwrap();
-        }
-        if t.elapsed() > limit {
-            c.kill().unwrap();
-            let out = c.wait_with_output().unwrap();
-            panic!(
-                "a process did not end within {limit:?}: {}",
-                text(&out.stderr)
-            );
-        }
-        std::thread::sleep(Duration::from_millis(20));
     }
 }
 

@@ -1551,6 +1551,41 @@ fn agree_end<T: Transport + ?Sized>(
     Ok(Verdict::Done(total, next))
 }
 
+/// One level step with 128-bit counters from the share `src` (narrow or already wide): build, then conclude;
+/// an overflow even at 128 bits is the error [`CountError::Overflow`]. `limits` are the processes' memory
+/// limits and the number of classes so far, as [`conclude`] takes them.
+#[allow(clippy::too_many_arguments)]
+fn step_wide<K: TableKey, S: Counter, T: Transport + ?Sized>(
+    sh: &Sh<'_>,
+    ctx: &Ctx<'_>,
+    src: &ShareLevel<S>,
+    expected: usize,
+    net: &mut T,
+    wide_pool: &Pool<K, u128>,
+    traffic: &mut Traffic,
+    (limits, so_far): (&[Option<u64>], u64),
+    freeze_secs: &mut f64,
+) -> Result<(Acc, u64, ShareLevel<u128>), ShardError> {
+    let b = build::<K, S, u128, T>(sh, ctx, src, expected, net, wide_pool, traffic)?;
+    let conclusion = conclude(
+        sh,
+        net,
+        ctx,
+        b,
+        wide_pool,
+        true,
+        limits,
+        so_far,
+        freeze_secs,
+    )?;
+    conclusion.ok_or_else(|| {
+        CountError::Overflow {
+            pegs: next_pegs(ctx.k, ctx.pegs),
+        }
+        .into()
+    })
+}
+
 /// Freeze this worker's tables into its share of the next level (unless its step failed) and agree with the
 /// others on the step: the summed statistics, the next level's size and the share, or `None` when the level
 /// must be built again with 128-bit counters.
@@ -1787,7 +1822,7 @@ fn run_with<N: Counter, K: TableKey, T: Transport + ?Sized, H: LevelHook<N>>(
                 )? {
                     Some((acc, n, s)) => (acc, n, AnyShare::Narrow(s), false),
                     None => {
-                        let b = build::<K, N, u128, T>(
+                        let (acc, n, s) = step_wide::<K, N, T>(
                             sh,
                             &ctx,
                             src,
@@ -1795,27 +1830,15 @@ fn run_with<N: Counter, K: TableKey, T: Transport + ?Sized, H: LevelHook<N>>(
                             net,
                             &wide_pool,
                             &mut traffic,
-                        )?;
-                        let conclusion = conclude(
-                            sh,
-                            net,
-                            &ctx,
-                            b,
-                            &wide_pool,
-                            true,
-                            &limits,
-                            so_far,
+                            (&limits, so_far),
                             &mut freeze_secs,
                         )?;
-                        let (acc, n, s) = conclusion.ok_or(CountError::Overflow {
-                            pegs: next_pegs(k, pegs),
-                        })?;
                         (acc, n, AnyShare::Wide(s), true)
                     }
                 }
             }
             AnyShare::Wide(src) => {
-                let b = build::<K, u128, u128, T>(
+                let (acc, n, s) = step_wide::<K, u128, T>(
                     sh,
                     &ctx,
                     src,
@@ -1823,21 +1846,9 @@ fn run_with<N: Counter, K: TableKey, T: Transport + ?Sized, H: LevelHook<N>>(
                     net,
                     &wide_pool,
                     &mut traffic,
-                )?;
-                let conclusion = conclude(
-                    sh,
-                    net,
-                    &ctx,
-                    b,
-                    &wide_pool,
-                    true,
-                    &limits,
-                    so_far,
+                    (&limits, so_far),
                     &mut freeze_secs,
                 )?;
-                let (acc, n, s) = conclusion.ok_or(CountError::Overflow {
-                    pegs: next_pegs(k, pegs),
-                })?;
                 (acc, n, AnyShare::Wide(s), false)
             }
         };

@@ -111,6 +111,32 @@ pub(crate) fn arg<T: serde::de::DeserializeOwned>(a: &Value, what: &str) -> Resu
     serde_json::from_value(a.clone()).map_err(|e| ApiError::bad(format!("action {what}: {e}")))
 }
 
+/// Where the game of a request comes from: a new game's options, or the save file the request sent.
+pub(crate) enum Start<N> {
+    /// Action `new`, with its options.
+    New(N),
+    /// Any other action, on this game.
+    Saved(SaveFile),
+}
+
+impl<N> Start<N> {
+    /// The game of a request for the action `name` with argument `a`: for `new`, the options `new` reads
+    /// from `a`; for any other action, the request's save file, which must hold a game of `game`.
+    pub(crate) fn of(
+        name: &str,
+        a: &Value,
+        save: Option<Value>,
+        game: GameKind,
+        new: impl FnOnce(&Value) -> Result<N, ApiError>,
+    ) -> Result<Self, ApiError> {
+        if name == "new" {
+            new(a).map(Start::New)
+        } else {
+            load_save(save, game).map(Start::Saved)
+        }
+    }
+}
+
 /// The request's save file, checked: present, a boardlab save of a version this program reads, of `game`.
 pub(crate) fn load_save(save: Option<Value>, game: GameKind) -> Result<SaveFile, ApiError> {
     let value = save.ok_or_else(|| {

@@ -6,10 +6,10 @@ use std::time::Duration;
 use axum::Json;
 use axum::extract::State;
 use play::mouse::{MouseError, MouseOptions, MouseSession};
-use play::{Env, GameKind, Message, SaveFile};
+use play::{Env, GameKind, Message};
 use serde_json::Value;
 
-use super::{SessionAnswer, SessionRequest, action, arg, damaged, load_save, time_left};
+use super::{SessionAnswer, SessionRequest, Start, action, arg, damaged, time_left};
 use crate::serve::AppState;
 use crate::serve::error::{ApiError, ApiResult, Body};
 use crate::serve::jobs::Cancel;
@@ -36,11 +36,7 @@ pub async fn mouse_session(
 ) -> ApiResult<SessionAnswer> {
     let (name, a) = action(&req.action)?;
     let env = app.env.clone();
-    let start = if name == "new" {
-        Start::New(arg(&a, "new")?)
-    } else {
-        Start::Saved(load_save(req.save, GameKind::Mouse)?)
-    };
+    let start = Start::of(&name, &a, req.save, GameKind::Mouse, |a| arg(a, "new"))?;
     let answer = app
         .jobs
         .run("mouse", move |cancel| run(&env, start, &name, &a, cancel))
@@ -48,16 +44,10 @@ pub async fn mouse_session(
     Ok(Json(answer))
 }
 
-/// Where the game of a request comes from.
-enum Start {
-    New(MouseOptions),
-    Saved(SaveFile),
-}
-
 /// Run one action on the game; the engine thinks within the request's time.
 fn run(
     env: &Env,
-    start: Start,
+    start: Start<MouseOptions>,
     name: &str,
     a: &Value,
     cancel: &Cancel,

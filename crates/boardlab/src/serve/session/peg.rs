@@ -7,11 +7,11 @@ use std::time::{Duration, Instant};
 use axum::Json;
 use axum::extract::State;
 use play::peg::{Answer, PegError, PegSession};
-use play::{Env, GameKind, Message, SaveFile};
+use play::{Env, GameKind, Message};
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::{SessionAnswer, SessionRequest, action, arg, damaged, load_save, time_left};
+use super::{SessionAnswer, SessionRequest, Start, action, arg, damaged, time_left};
 use crate::serve::AppState;
 use crate::serve::error::{ApiError, ApiResult, Body};
 use crate::serve::jobs::Cancel;
@@ -49,13 +49,10 @@ pub async fn peg_session(
 ) -> ApiResult<SessionAnswer> {
     let (name, a) = action(&req.action)?;
     let env = app.peg_env.clone();
-    let start = if name == "new" {
-        let spec: ProblemSpec = arg(&a, "new")?;
-        let problem = spec.setup().map_err(|e| e.context("new"))?.problem;
-        Start::New(problem)
-    } else {
-        Start::Saved(load_save(req.save, GameKind::Peg)?)
-    };
+    let start = Start::of(&name, &a, req.save, GameKind::Peg, |a| {
+        let spec: ProblemSpec = arg(a, "new")?;
+        Ok(spec.setup().map_err(|e| e.context("new"))?.problem)
+    })?;
     let answer = app
         .jobs
         .run("peg", move |cancel| run(&env, start, &name, &a, cancel))
@@ -63,16 +60,10 @@ pub async fn peg_session(
     Ok(Json(answer))
 }
 
-/// Where the game of a request comes from.
-enum Start {
-    New(peg::Problem),
-    Saved(SaveFile),
-}
-
 /// Run one action on the game, then let the indicator answer for the new position within the time left.
 fn run(
     env: &Env,
-    start: Start,
+    start: Start<peg::Problem>,
     name: &str,
     a: &Value,
     cancel: &Cancel,

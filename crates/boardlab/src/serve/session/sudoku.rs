@@ -5,12 +5,12 @@ use std::sync::Arc;
 use axum::Json;
 use axum::extract::State;
 use play::sudoku::{End, Mode, Puzzle, Setup, SudokuError, SudokuSession};
-use play::{Env, GameKind, Message, SaveFile};
+use play::{Env, GameKind, Message};
 use serde::Deserialize;
 use serde_json::Value;
 use sudoku::Grid;
 
-use super::{SessionAnswer, SessionRequest, action, arg, damaged, load_save};
+use super::{SessionAnswer, SessionRequest, Start, action, arg, damaged};
 use crate::serve::AppState;
 use crate::serve::error::{ApiError, ApiResult, Body};
 
@@ -64,22 +64,12 @@ pub async fn sudoku_session(
 ) -> ApiResult<SessionAnswer> {
     let (name, a) = action(&req.action)?;
     let env = app.env.clone();
-    let start = if name == "new" {
-        Start::New(arg(&a, "new")?)
-    } else {
-        Start::Saved(load_save(req.save, GameKind::Sudoku)?)
-    };
+    let start = Start::of(&name, &a, req.save, GameKind::Sudoku, |a| arg(a, "new"))?;
     let answer = app
         .jobs
         .run("sudoku", move |_| run(&env, start, &name, &a))
         .await?;
     Ok(Json(answer))
-}
-
-/// Where the game of a request comes from.
-enum Start {
-    New(SudokuNew),
-    Saved(SaveFile),
 }
 
 /// A new game as `n` says, and its first message.
@@ -141,7 +131,12 @@ fn new_game(n: SudokuNew, env: &Env) -> Result<(SudokuSession, Message), ApiErro
 }
 
 /// Run one action on the game (on the blocking pool: a new puzzle and a hint take a moment).
-fn run(env: &Env, start: Start, name: &str, a: &Value) -> Result<SessionAnswer, ApiError> {
+fn run(
+    env: &Env,
+    start: Start<SudokuNew>,
+    name: &str,
+    a: &Value,
+) -> Result<SessionAnswer, ApiError> {
     let (mut s, msg) = match start {
         Start::New(n) => new_game(n, env)?,
         Start::Saved(save) => {
