@@ -247,6 +247,17 @@ trait Isa {
     fn stack_spread(m: u32, s: usize) -> u32;
 }
 
+/// For each band-digit index `9b + d`, `(b, d)`.
+static BAND_DIGIT: [(u8, u8); 27] = {
+    let mut t = [(0u8, 0u8); 27];
+    let mut i = 0;
+    while i < 27 {
+        t[i] = ((i / 9) as u8, (i % 9) as u8);
+        i += 1;
+    }
+    t
+};
+
 /// For each band, the other two.
 const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [2, 0], [0, 1]];
 
@@ -696,7 +707,8 @@ impl State {
             if w == 0 {
                 return false;
             }
-            let (b, d) = (i / 9, i % 9);
+            let (b, d) = BAND_DIGIT[i];
+            let (b, d) = (usize::from(b), usize::from(d));
             self.f[i] = w;
             vdirty |= ((w != old) as u32) << d;
             let new = I::lone_in_row(w) & self.unsolved[b];
