@@ -239,6 +239,10 @@ trait Isa {
     /// Over the nine digits of a band (`f[base..base + 9]`): the cells with exactly two candidates.
     fn two_candidates(f: &[u32; 27], base: usize) -> u32;
 
+    /// For each digit `d`, the words `f[base1 + d]` (low 32 bits) and `f[base2 + d]` (high 32 bits) side by
+    /// side.
+    fn side_by_side(f: &[u32; 27], base1: usize, base2: usize) -> [u64; 9];
+
     /// The digits (bit `d`) whose word `f[base + d]` has cell `c`.
     fn cell_digits(f: &[u32; 27], base: usize, c: usize) -> u32;
 
@@ -325,6 +329,11 @@ impl Isa for Portable {
             ones |= x;
         }
         (ones, twos)
+    }
+
+    #[inline(always)]
+    fn side_by_side(f: &[u32; 27], base1: usize, base2: usize) -> [u64; 9] {
+        std::array::from_fn(|d| u64::from(f[base1 + d]) | u64::from(f[base2 + d]) << 32)
     }
 
     #[inline(always)]
@@ -452,6 +461,30 @@ impl Isa for Avx2 {
         };
         let x = f[base + 8];
         (o | x, t | (o & x))
+    }
+
+    #[inline(always)]
+    fn side_by_side(f: &[u32; 27], base1: usize, base2: usize) -> [u64; 9] {
+        use std::arch::x86_64::{
+            __m256i, _mm256_loadu_si256, _mm256_permute2x128_si256, _mm256_storeu_si256,
+            _mm256_unpackhi_epi32, _mm256_unpacklo_epi32,
+        };
+        assert!(base1 <= 18 && base2 <= 18);
+        let mut out = [0u64; 9];
+        // SAFETY: as for `candidate_counts` (the eight words at each base lie inside `f`); the two stores
+        // write `out[0..8]`. Interleaving the two halves gives digits (0, 1, 4, 5) and (2, 3, 6, 7); the lane
+        // swaps put them in order.
+        unsafe {
+            let lo = _mm256_loadu_si256(f.as_ptr().add(base1).cast::<__m256i>());
+            let hi = _mm256_loadu_si256(f.as_ptr().add(base2).cast::<__m256i>());
+            let a = _mm256_unpacklo_epi32(lo, hi);
+            let b = _mm256_unpackhi_epi32(lo, hi);
+            let p = out.as_mut_ptr().cast::<__m256i>();
+            _mm256_storeu_si256(p, _mm256_permute2x128_si256::<0x20>(a, b));
+            _mm256_storeu_si256(p.add(1), _mm256_permute2x128_si256::<0x31>(a, b));
+        }
+        out[8] = u64::from(f[base1 + 8]) | u64::from(f[base2 + 8]) << 32;
+        out
     }
 
     #[inline(always)]
@@ -1018,16 +1051,6 @@ impl State {
         for (b, p) in pair.iter_mut().enumerate() {
             *p = I::two_candidates(&self.f, 9 * b) & self.unsolved[b];
         }
-        // For each band-digit, the digit's words in the other two bands side by side (the first in the low 32
-        // bits, the second above): a cell's column there is one mask away.
-        let mut far = [0u64; 27];
-        for b in 0..3 {
-            let [b1, b2] = OTHER_BANDS[b];
-            for d in 0..9 {
-                far[9 * b + d] =
-                    u64::from(self.f[9 * b1 + d]) | u64::from(self.f[9 * b2 + d]) << 32;
-            }
-        }
         // The best cell as one key, compared without branches: the score above the cell's place, which is
         // stored so that the first cell in band order wins a tie.
         let mut best = 0u32;
@@ -1042,7 +1065,9 @@ impl State {
             let near_pairs = u64::from(pair[b]) * (1 | 1 << 32);
             let far_pairs = u64::from(pair[b1]) | u64::from(pair[b2]) << 32;
             let fb = &self.f[9 * b..9 * b + 9];
-            let farb = &far[9 * b..9 * b + 9];
+            // Each digit's words in the other two bands side by side (the first in the low 32 bits, the
+            // second above): a cell's column there is one mask away.
+            let farb = I::side_by_side(&self.f, 9 * b1, 9 * b2);
             while pairs != 0 {
                 let c = pairs.trailing_zeros() as usize;
                 pairs &= pairs - 1;
@@ -1682,6 +1707,12 @@ mod tests {
                     Portable::candidate_counts(&f, base),
                     "{f:?}"
                 );
+                for base2 in [0, 9, 18] {
+                    assert_eq!(
+                        Avx2::side_by_side(&f, base, base2),
+                        Portable::side_by_side(&f, base, base2)
+                    );
+                }
                 assert_eq!(
                     Avx2::two_candidates(&f, base),
                     Portable::two_candidates(&f, base),
