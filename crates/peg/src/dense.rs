@@ -189,7 +189,6 @@ impl<'r> Layer<'r> {
         self.cum[(x >> self.r.lo_bits) as usize] + u32::from(self.r.lo_rank[lo])
     }
 
-
     /// The last prefix whose first rank is at most `rank`.
     fn prefix(&self, rank: u32) -> usize {
         self.cum.partition_point(|&c| c <= rank).saturating_sub(1)
@@ -223,7 +222,8 @@ impl Iterator for Keys<'_> {
             self.h += 1;
         }
         let h = self.h;
-        let c = (l.pegs - h.count_ones()) as usize * STATES + usize::from(l.state ^ l.r.hi_state[h]);
+        let c =
+            (l.pegs - h.count_ones()) as usize * STATES + usize::from(l.state ^ l.r.hi_state[h]);
         let lo = l.r.lo_list[(l.r.lo_off[c] + r - l.cum[h]) as usize];
         Some((h as u64) << l.r.lo_bits | u64::from(lo))
     }
@@ -300,7 +300,9 @@ impl Bits {
         if let Some(o) = and
             && o.words.len() > n
         {
-            o.words[n..].par_iter().for_each(|w| w.store(0, Ordering::Relaxed));
+            o.words[n..]
+                .par_iter()
+                .for_each(|w| w.store(0, Ordering::Relaxed));
         }
         parts.concat()
     }
@@ -802,4 +804,86 @@ fn walks(
         found[k] = d.step(kf, &found[k + 1], Some(&back))?;
     }
     Ok(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every position of a layer, by brute force, in increasing order.
+    fn layer_positions(board: &Board, pegs: u32, state: u8) -> Vec<u64> {
+        let n = board.holes() as u32;
+        (0u64..1 << n)
+            .filter(|&x| {
+                x.count_ones() == pegs && board.position_class(Position::from_bits(x)) == state
+            })
+            .collect()
+    }
+
+    #[test]
+    fn ranks_number_a_layer_in_order_and_back() {
+        for name in ["triangle", "english"] {
+            let b = Board::builtin(name).unwrap();
+            let r = Ranks::new(&b);
+            let n = b.holes() as u32;
+            // Small boards: every layer; the English board: a few layers of few pegs (2^33 positions in all).
+            let pegs: Vec<u32> = if n <= 16 {
+                (0..=n).collect()
+            } else {
+                vec![1, 2, 3, n - 2, n - 1]
+            };
+            for &p in &pegs {
+                for state in 0..16u8 {
+                    let want: Vec<u64> = if n <= 16 || p <= 3 {
+                        layer_positions_small(&b, p, state)
+                    } else {
+                        // The complements of the layer of n - p pegs, class of the full board XOR state.
+                        let c = b.position_class(b.full()) ^ state;
+                        let mut v: Vec<u64> = layer_positions_small(&b, n - p, c)
+                            .iter()
+                            .map(|&x| b.full().bits() ^ x)
+                            .collect();
+                        v.sort_unstable();
+                        v
+                    };
+                    let layer = Layer::new(&r, p, state).unwrap();
+                    assert_eq!(
+                        layer.len(),
+                        want.len() as u64,
+                        "{name} {p} pegs class {state}"
+                    );
+                    assert_eq!(r.layer_len(p, state), want.len() as u64);
+                    let ranks: Vec<u32> = want.iter().map(|&x| layer.rank(x)).collect();
+                    assert!(ranks.iter().enumerate().all(|(i, &x)| x as usize == i));
+                    let back: Vec<u64> = layer.keys(&ranks).collect();
+                    assert_eq!(back, want);
+                }
+            }
+        }
+    }
+
+    /// The positions of a layer with few pegs (or of a small board), by brute force over subsets of holes.
+    fn layer_positions_small(board: &Board, pegs: u32, state: u8) -> Vec<u64> {
+        let n = board.holes() as u32;
+        if n <= 16 {
+            return layer_positions(board, pegs, state);
+        }
+        let mut out = Vec::new();
+        let mut pick = |x: u64| {
+            if board.position_class(Position::from_bits(x)) == state {
+                out.push(x);
+            }
+        };
+        match pegs {
+            0 => pick(0),
+            1 => (0..n).for_each(|a| pick(1 << a)),
+            2 => (0..n).for_each(|a| (0..a).for_each(|b| pick(1 << a | 1 << b))),
+            3 => (0..n).for_each(|a| {
+                (0..a).for_each(|b| (0..b).for_each(|c| pick(1 << a | 1 << b | 1 << c)))
+            }),
+            _ => unreachable!("only layers of at most three pegs"),
+        }
+        out.sort_unstable();
+        out
+    }
 }
