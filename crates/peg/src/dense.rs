@@ -19,6 +19,7 @@
 //! keep, use the general walks of [`crate::enumerate`] ([`meet`] returns `None`).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
@@ -144,7 +145,7 @@ struct Layer<'r> {
     pegs: u32,
     state: u8,
     /// `cum[h]`: positions of the layer below the prefix `h << lo_bits` (one entry more at the end).
-    cum: Vec<u32>,
+    cum: Arc<Vec<u32>>,
 }
 
 impl<'r> Layer<'r> {
@@ -168,7 +169,7 @@ impl<'r> Layer<'r> {
             r,
             pegs,
             state,
-            cum,
+            cum: Arc::new(cum),
         })
     }
 
@@ -235,15 +236,10 @@ struct Bits {
 }
 
 impl Bits {
-    fn new() -> Bits {
-        Bits { words: Vec::new() }
-    }
-
-    /// Make room for `bits` bits (all clear).
-    fn reserve(&mut self, bits: u64) {
-        let n = bits.div_ceil(64) as usize;
-        if self.words.len() < n {
-            self.words.resize_with(n, || AtomicU64::new(0));
+    /// A bit set of `bits` bits, all clear.
+    fn new(bits: u64) -> Bits {
+        Bits {
+            words: (0..bits.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
         }
     }
 
@@ -252,8 +248,7 @@ impl Bits {
     }
 
     /// Set the bits of `ranks`.
-    fn set_all(&mut self, len: u64, ranks: &[u32]) {
-        self.reserve(len);
+    fn set_all(&self, ranks: &[u32]) {
         let words = &self.words;
         ranks.par_chunks(CHUNK).for_each(|c| {
             for &r in c {
@@ -263,39 +258,56 @@ impl Bits {
     }
 
     /// The ranks of the bits set (in increasing order) in the first `len` bits, and in `and` when given; both
-    /// are left clear.
+    /// are left clear. Two passes: the bits counted per chunk of words, then written straight to their place.
     fn take(&self, len: u64, and: Option<&Bits>) -> Vec<u32> {
-        let n = len.div_ceil(64) as usize;
-        let words = &self.words[..n.min(self.words.len())];
-        let parts: Vec<Vec<u32>> = words
-            .par_chunks(WORD_CHUNK)
-            .enumerate()
-            .map(|(c, ws)| {
-                let base = c * WORD_CHUNK;
-                let mut out = Vec::new();
-                for (i, w) in ws.iter().enumerate() {
-                    let mut x = w.load(Ordering::Relaxed);
-                    if x != 0 {
-                        w.store(0, Ordering::Relaxed);
-                    }
-                    if let Some(o) = and
-                        && let Some(ow) = o.words.get(base + i)
-                    {
-                        let y = ow.load(Ordering::Relaxed);
-                        if y != 0 {
-                            ow.store(0, Ordering::Relaxed);
-                        }
-                        x &= y;
-                    }
-                    let at = ((base + i) * 64) as u32;
-                    while x != 0 {
-                        out.push(at + x.trailing_zeros());
-                        x &= x - 1;
-                    }
-                }
-                out
+        let n = (len.div_ceil(64) as usize).min(self.words.len());
+        let words = &self.words[..n];
+        let word = |i: usize| {
+            let x = words[i].load(Ordering::Relaxed);
+            match and.and_then(|o| o.words.get(i)) {
+                Some(o) => x & o.load(Ordering::Relaxed),
+                None => x,
+            }
+        };
+        let counts: Vec<usize> = (0..n.div_ceil(WORD_CHUNK))
+            .into_par_iter()
+            .map(|c| {
+                (c * WORD_CHUNK..((c + 1) * WORD_CHUNK).min(n))
+                    .map(|i| word(i).count_ones() as usize)
+                    .sum()
             })
             .collect();
+        let total: usize = counts.iter().sum();
+        let mut out = vec![0u32; total];
+        let mut slices = Vec::with_capacity(counts.len());
+        let mut rest = &mut out[..];
+        for &c in &counts {
+            let (a, b) = rest.split_at_mut(c);
+            slices.push(a);
+            rest = b;
+        }
+        slices.into_par_iter().enumerate().for_each(|(c, dst)| {
+            let mut k = 0;
+            let first = c * WORD_CHUNK;
+            for (i, w) in words
+                .iter()
+                .enumerate()
+                .take((first + WORD_CHUNK).min(n))
+                .skip(first)
+            {
+                let mut x = word(i);
+                w.store(0, Ordering::Relaxed);
+                if let Some(o) = and.and_then(|o| o.words.get(i)) {
+                    o.store(0, Ordering::Relaxed);
+                }
+                let at = (i * 64) as u32;
+                while x != 0 {
+                    dst[k] = at + x.trailing_zeros();
+                    k += 1;
+                    x &= x - 1;
+                }
+            }
+        });
         // Bits of `and` past those of this set.
         if let Some(o) = and
             && o.words.len() > n
@@ -304,7 +316,7 @@ impl Bits {
                 .par_iter()
                 .for_each(|w| w.store(0, Ordering::Relaxed));
         }
-        parts.concat()
+        out
     }
 }
 
@@ -315,6 +327,8 @@ struct Sink<'a> {
     bits: &'a Bits,
     ring: [u32; RING],
     next: usize,
+    /// Positions pushed.
+    count: u64,
 }
 
 impl<'a> Sink<'a> {
@@ -324,6 +338,7 @@ impl<'a> Sink<'a> {
             bits,
             ring: [u32::MAX; RING],
             next: 0,
+            count: 0,
         }
     }
 
@@ -333,6 +348,7 @@ impl<'a> Sink<'a> {
         prefetch_write(&self.bits.words[(r >> 6) as usize] as *const AtomicU64);
         let old = std::mem::replace(&mut self.ring[self.next], r);
         self.next = (self.next + 1) % RING;
+        self.count += 1;
         if old != u32::MAX {
             self.set(old);
         }
@@ -500,6 +516,9 @@ struct Dense<'a> {
     /// The bit set a step builds, and the one it is intersected with.
     out: Bits,
     and: Bits,
+    /// Prefix tables of the layers used last (`cum` of [`Layer`]), by pegs.
+    cache: Mutex<Vec<(u32, Arc<Vec<u32>>)>>,
+    stats: Option<crate::enumerate::StatsSink<'a>>,
 }
 
 /// Why a dense walk stopped: an error to report, or a reason to use the general walks instead.
@@ -508,12 +527,29 @@ enum Stop {
     Fallback,
 }
 
-/// The layer of `pegs` pegs and class `state`, or the general walks when it is too big.
-fn layer(ranks: &Ranks, pegs: u32, state: u8) -> Result<Layer<'_>, Stop> {
-    Layer::new(ranks, pegs, state).ok_or(Stop::Fallback)
-}
-
 impl Dense<'_> {
+    /// The layer of `pegs` pegs (its prefix table from the cache when it was used lately).
+    fn layer(&self, pegs: u32) -> Result<Layer<'_>, Stop> {
+        let mut cache = self
+            .cache
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((_, cum)) = cache.iter().find(|e| e.0 == pegs) {
+            return Ok(Layer {
+                r: &self.ranks,
+                pegs,
+                state: self.state,
+                cum: Arc::clone(cum),
+            });
+        }
+        let l = Layer::new(&self.ranks, pegs, self.state).ok_or(Stop::Fallback)?;
+        if cache.len() >= 4 {
+            cache.remove(0);
+        }
+        cache.push((pegs, Arc::clone(&l.cum)));
+        Ok(l)
+    }
+
     fn check(&self, held: u64) -> Result<(), Stop> {
         if self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
             return Err(Stop::Error(CountError::Cancelled));
@@ -526,7 +562,7 @@ impl Dense<'_> {
     }
 
     /// The successors of `from` by `k`'s moves, normalized; with `and`, only those in it.
-    fn step(&mut self, k: &Kernel, from: &Level, and: Option<&Level>) -> Result<Level, Stop> {
+    fn step(&self, k: &Kernel, from: &Level, and: Option<&Level>) -> Result<Level, Stop> {
         let pegs = if k.reverse {
             from.pegs + 1
         } else {
@@ -535,30 +571,50 @@ impl Dense<'_> {
         if from.len() == 0 || pegs == 0 || pegs as usize > k.holes {
             return Ok(Level::empty(pegs));
         }
-        let src = layer(&self.ranks, from.pegs, self.state)?;
-        let dst = layer(&self.ranks, pegs, self.state)?;
+        let src = self.layer(from.pegs)?;
+        let dst = self.layer(pegs)?;
         let len = dst.len();
-        self.out.reserve(len);
         if let Some(a) = and {
-            self.and.set_all(len, &a.ranks);
+            self.and.set_all(&a.ranks);
         }
         let (out, portable) = (&self.out, self.portable);
-        from.ranks.par_chunks(CHUNK).for_each(|c| {
-            let mut sink = Sink::new(&dst, out);
-            expand(k, portable, src.keys(c), &mut sink);
-            sink.flush();
-        });
+        let t = std::time::Instant::now();
+        let records: u64 = from
+            .ranks
+            .par_chunks(CHUNK)
+            .map(|c| {
+                let mut sink = Sink::new(&dst, out);
+                expand(k, portable, src.keys(c), &mut sink);
+                sink.flush();
+                sink.count
+            })
+            .sum();
+        let expand_secs = t.elapsed().as_secs_f64();
         let ranks = self.out.take(len, and.map(|_| &self.and));
+        if let Some(stats) = self.stats {
+            let total_secs = t.elapsed().as_secs_f64();
+            stats(&crate::enumerate::StepStats {
+                pegs: from.pegs,
+                sources: from.len() as u64,
+                records,
+                next_classes: ranks.len() as u64,
+                rounds: 1,
+                expand_secs,
+                merge_secs: total_secs - expand_secs,
+                total_secs,
+                next_bytes: (ranks.len() * 4) as u64,
+                ..Default::default()
+            });
+        }
         Ok(Level { pegs, ranks })
     }
 
     /// The normal forms (under `k`'s group) of the complements of `from`'s positions, as a level.
-    fn complements(&mut self, k: &Kernel, from: &Level) -> Result<Level, Stop> {
+    fn complements(&self, k: &Kernel, from: &Level) -> Result<Level, Stop> {
         let pegs = k.holes as u32 - from.pegs;
-        let src = layer(&self.ranks, from.pegs, self.state)?;
-        let dst = layer(&self.ranks, pegs, self.state)?;
+        let src = self.layer(from.pegs)?;
+        let dst = self.layer(pegs)?;
         let len = dst.len();
-        self.out.reserve(len);
         let (out, full) = (&self.out, self.full);
         from.ranks.par_chunks(CHUNK).for_each(|c| {
             let mut sink = Sink::new(&dst, out);
@@ -594,7 +650,7 @@ impl Dense<'_> {
         if level.len() == 0 {
             return Ok(KeyLevel::empty(bits));
         }
-        let layer = layer(&self.ranks, level.pegs, self.state)?;
+        let layer = self.layer(level.pegs)?;
         let mut keys: Vec<u64> = level
             .ranks
             .par_chunks(CHUNK)
@@ -660,17 +716,19 @@ pub(crate) fn meet(
     if widest > MAX_LAYER_BITS || opts.max_memory.is_some_and(|m| widest / 4 > m / 2) {
         return None;
     }
-    let mut d = Dense {
+    let d = Dense {
         ranks,
         state,
         full,
         portable: opts.portable,
         cancel: opts.cancel,
         max_memory: opts.max_memory,
-        out: Bits::new(),
-        and: Bits::new(),
+        out: Bits::new(widest),
+        and: Bits::new(widest),
+        cache: Mutex::new(Vec::new()),
+        stats: opts.stats,
     };
-    match walks(&mut d, problem, kf, kr, holes, self_dual) {
+    match walks(&d, problem, kf, kr, holes, self_dual) {
         Ok(found) => {
             let mixer = Mixer::new(n as u32);
             let mut levels = Vec::with_capacity(n + 1);
@@ -690,7 +748,7 @@ pub(crate) fn meet(
 
 /// The walks of [`meet`]: the finishable levels, indexed by pegs.
 fn walks(
-    d: &mut Dense<'_>,
+    d: &Dense<'_>,
     problem: &Problem,
     kf: &Kernel,
     kr: &Kernel,
@@ -705,7 +763,7 @@ fn walks(
     let mut bwd_levels: Vec<Option<Level>> = (0..=n).map(|_| None).collect();
     let first = |d: &Dense<'_>, k: &Kernel, keys: &[u64]| -> Result<Level, Stop> {
         let pegs = keys.first().map_or(0, |x| x.count_ones());
-        let layer = layer(&d.ranks, pegs, d.state)?;
+        let layer = d.layer(pegs)?;
         let mut ranks: Vec<u32> = keys.iter().map(|&x| layer.rank(k.normalize(x).0)).collect();
         ranks.sort_unstable();
         ranks.dedup();
