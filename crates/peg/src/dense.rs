@@ -154,21 +154,15 @@ impl<'r> Layer<'r> {
         if r.layer_len(pegs, state) > MAX_LAYER_BITS {
             return None;
         }
-        // The low values completing a prefix, by its number of pegs and class.
-        let hi_pegs = r.hi_hist.len() / STATES;
-        let mut need = vec![0u32; hi_pegs * STATES];
-        for a in 0..hi_pegs.min(pegs as usize + 1) {
-            for s in 0..STATES {
-                // At most 2^16.
-                need[a * STATES + s] = r.lo_count(pegs - a as u32, state ^ s as u8) as u32;
-            }
-        }
         let mut cum = Vec::with_capacity(r.hi_state.len() + 1);
         let mut total = 0u32;
         cum.push(0);
         for (h, &s) in r.hi_state.iter().enumerate() {
-            // Below `MAX_LAYER_BITS` (checked above): no overflow.
-            total += need[h.count_ones() as usize * STATES + usize::from(s)];
+            let a = h.count_ones();
+            if a <= pegs {
+                // Below `MAX_LAYER_BITS` (checked above): no overflow.
+                total += r.lo_count(pegs - a, state ^ s) as u32;
+            }
             cum.push(total);
         }
         Some(Layer {
@@ -329,13 +323,8 @@ impl Bits {
 /// Sets the bits of positions in a layer's bit set, each word asked for [`RING`] positions before it is
 /// written.
 struct Sink<'a> {
-    /// The layer's prefix table, the low bits' ranks, and the low bits' count ([`Layer::rank`]).
-    cum: &'a [u32],
-    lo_rank: &'a [u16],
-    lo_bits: u32,
-    #[cfg(debug_assertions)]
     layer: &'a Layer<'a>,
-    words: &'a [AtomicU64],
+    bits: &'a Bits,
     ring: [u32; RING],
     next: usize,
     /// Positions pushed.
@@ -345,12 +334,8 @@ struct Sink<'a> {
 impl<'a> Sink<'a> {
     fn new(layer: &'a Layer<'a>, bits: &'a Bits) -> Sink<'a> {
         Sink {
-            cum: &layer.cum,
-            lo_rank: &layer.r.lo_rank,
-            lo_bits: layer.r.lo_bits,
-            #[cfg(debug_assertions)]
             layer,
-            words: &bits.words,
+            bits,
             ring: [u32::MAX; RING],
             next: 0,
             count: 0,
@@ -359,13 +344,8 @@ impl<'a> Sink<'a> {
 
     #[inline(always)]
     fn push(&mut self, x: u64) {
-        #[cfg(debug_assertions)]
-        let want = self.layer.rank(x);
-        let r = self.cum[(x >> self.lo_bits) as usize]
-            + u32::from(self.lo_rank[(x & ((1u64 << self.lo_bits) - 1)) as usize]);
-        #[cfg(debug_assertions)]
-        debug_assert_eq!(r, want);
-        prefetch_write(&self.words[(r >> 6) as usize] as *const AtomicU64);
+        let r = self.layer.rank(x);
+        prefetch_write(&self.bits.words[(r >> 6) as usize] as *const AtomicU64);
         let old = std::mem::replace(&mut self.ring[self.next], r);
         self.next = (self.next + 1) % RING;
         self.count += 1;
@@ -376,7 +356,7 @@ impl<'a> Sink<'a> {
 
     #[inline(always)]
     fn set(&self, r: u32) {
-        let w = &self.words[(r >> 6) as usize];
+        let w = &self.bits.words[(r >> 6) as usize];
         let b = 1u64 << (r & 63);
         // Most successors are repeats: read first, write only a new bit.
         if w.load(Ordering::Relaxed) & b == 0 {
@@ -419,14 +399,14 @@ impl Level {
 
 /// The successors (by `k`'s moves: jumps, or jumps taken back) of the positions `keys`, normalized, into
 /// `sink` (those `k`'s pagoda test keeps).
-fn expand(k: &Kernel, portable: bool, keys: Keys<'_>, dst: &Layer<'_>, bits: &Bits) -> u64 {
+fn expand(k: &Kernel, portable: bool, keys: Keys<'_>, sink: &mut Sink<'_>) {
     #[cfg(target_arch = "x86_64")]
     if !portable && k.avx2_ok() && k.dgroups <= 2 {
         // SAFETY: `avx2_ok` checked that the CPU has the features `expand_avx2` is compiled for.
-        return unsafe { expand_avx2(k, keys, dst, bits) };
+        unsafe { expand_avx2(k, keys, sink) };
+        return;
     }
     let _ = portable;
-    let mut sink = Sink::new(dst, bits);
     for key in keys {
         let mut imgs = [[0u64; LANES]; 2];
         for (row, im) in imgs.iter_mut().enumerate().take(k.rows) {
@@ -447,14 +427,12 @@ fn expand(k: &Kernel, portable: bool, keys: Keys<'_>, dst: &Layer<'_>, bits: &Bi
             }
         }
     }
-    sink.flush();
-    sink.count
 }
 
 /// [`expand`] with the AVX2 kernel (as the general walks' `expand_avx2`, without counters).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
-fn expand_avx2(k: &Kernel, keys: Keys<'_>, dst: &Layer<'_>, bits: &Bits) -> u64 {
+fn expand_avx2(k: &Kernel, keys: Keys<'_>, sink: &mut Sink<'_>) {
     use std::arch::x86_64::*;
 
     use crate::kernel::avx2;
@@ -464,8 +442,6 @@ fn expand_avx2(k: &Kernel, keys: Keys<'_>, dst: &Layer<'_>, bits: &Bits) -> u64 
     let mut vals = [0u64; 256 + 4];
     let mut moves = [0u8; 256];
     let mut legal = [0u64; 8];
-    // Here, not in the caller: its fields stay in registers.
-    let mut sink = Sink::new(dst, bits);
     for key in keys {
         let kv = _mm256_set1_epi64x(key as i64);
         let im: [__m256i; 4] = if one_pass {
@@ -527,8 +503,6 @@ fn expand_avx2(k: &Kernel, keys: Keys<'_>, dst: &Layer<'_>, bits: &Bits) -> u64 
             sink.push(v);
         }
     }
-    sink.flush();
-    sink.count
 }
 
 /// The dense walks of one problem.
@@ -608,7 +582,12 @@ impl Dense<'_> {
         let records: u64 = from
             .ranks
             .par_chunks(CHUNK)
-            .map(|c| expand(k, portable, src.keys(c), &dst, out))
+            .map(|c| {
+                let mut sink = Sink::new(&dst, out);
+                expand(k, portable, src.keys(c), &mut sink);
+                sink.flush();
+                sink.count
+            })
             .sum();
         let expand_secs = t.elapsed().as_secs_f64();
         let ranks = self.out.take(len, and.map(|_| &self.and));
