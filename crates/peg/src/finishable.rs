@@ -139,6 +139,9 @@ impl Finishable {
         let n = board.holes();
         let levels = if holes.is_empty() {
             vec![KeyLevel::empty(n as u32); n + 1]
+        } else if let Some(levels) = crate::dense::meet(problem, &forward, &reverse, &holes, &opts)
+        {
+            levels?
         } else if narrow_keys(&kernel) {
             meet::<u32>(problem, &forward, &reverse, &holes, &opts)?
         } else {

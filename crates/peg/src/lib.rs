@@ -3,6 +3,7 @@
 pub mod board;
 pub mod count;
 pub(crate) mod counter;
+pub(crate) mod dense;
 pub mod enumerate;
 pub mod finish;
 pub mod finishable;

@@ -1,0 +1,947 @@
+//! The finishable set's walks over dense bit sets, one bit per position of a level's *layer*.
+//!
+//! The walks of [`Finishable::build`](crate::Finishable::build) keep keys only (no counters). On boards of up
+//! to [`MAX_HOLES`] holes, the positions a level can hold are few enough to be numbered densely: a level of a
+//! walk holds positions with the same number of pegs `k` and the same position class `c` (play keeps the
+//! class, and the symmetries used keep it on the positions of a walk, see [`meet`]), and these positions, its
+//! *layer*, are numbered in increasing order of their bits by their *rank*. On the English board the widest
+//! layer, 16 pegs of one class, has about C(33, 16) / 16 = 73 million positions: a bit set of 9 MB.
+//!
+//! So a step of a walk is: for each class of the level, its successors' normal forms, each ranked (two table
+//! lookups and an add: the rank of the high bits' prefix in the layer, plus the rank of the low 16 bits among
+//! the values with their number of pegs and class) and its bit set in the next level's bit set (the bit's
+//! word asked for from memory some successors ahead, and only written when the bit is not set already: most
+//! successors are repeats). The next level is then the bit set read in order: its ranks, increasing. There is
+//! no record written and read back, no table, no sort; duplicates cost one cached read each. A level kept is a
+//! list of ranks (4 bytes a class), and a level intersected with another is the AND of their bit sets.
+//!
+//! Boards with more holes, layers too big for the memory allowed, or a start whose class the walk cannot
+//! keep, use the general walks of [`crate::enumerate`] ([`meet`] returns `None`).
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use rayon::prelude::*;
+
+use crate::board::Board;
+use crate::count::CountError;
+use crate::counter::NoCount;
+use crate::enumerate::{KeyLevel, Options};
+use crate::kernel::{Kernel, LANES};
+use crate::level::{Frozen, Mixer, Slot, prefetch_write};
+use crate::position::Position;
+use crate::problem::{Finish, Problem};
+
+/// Boards with at most this many holes may use the dense walks (the prefix table has `2^(holes - 16)`
+/// entries of 4 bytes: 1 MiB at 34 holes).
+pub(crate) const MAX_HOLES: u32 = 34;
+/// Low bits of a position ranked by one table.
+const LO_MAX: u32 = 16;
+/// Position classes are bytes.
+const STATES: usize = 256;
+/// The largest layer the dense walks take, in bits (a bit set of 128 MiB).
+const MAX_LAYER_BITS: u64 = 1 << 30;
+/// Ranks of a level per task.
+const CHUNK: usize = 8192;
+/// Words of a bit set per task when it is read.
+const WORD_CHUNK: usize = 4096;
+/// Successors waiting for their bit set's word to come from memory.
+const RING: usize = 16;
+
+/// The tables that rank positions of a board inside their layer (see the [module documentation](self)).
+pub(crate) struct Ranks {
+    lo_bits: u32,
+    /// `lo_rank[l]`: how many values below `l` (of `lo_bits` bits) have its number of pegs and its class.
+    lo_rank: Vec<u16>,
+    /// `lo_off[pegs * STATES + class]`: where the values with that number of pegs and class start in
+    /// `lo_list` (one entry more at the end).
+    lo_off: Vec<u32>,
+    /// The values of `lo_bits` bits, by number of pegs, class, and value.
+    lo_list: Vec<u16>,
+    /// `lo_state[l]`: the class of the position `l` (for debug checks).
+    lo_state: Vec<u8>,
+    /// `hi_state[h]`: the class of the position `h << lo_bits`.
+    hi_state: Vec<u8>,
+    /// `hi_hist[pegs * STATES + class]`: how many prefixes have that number of pegs and class.
+    hi_hist: Vec<u64>,
+}
+
+impl Ranks {
+    /// The tables of `board` (which must have at most [`MAX_HOLES`] holes).
+    fn new(board: &Board) -> Ranks {
+        let n = board.holes() as u32;
+        let lo_bits = n.min(LO_MAX);
+        let hi_bits = n - lo_bits;
+        // The class is linear (each of its bits is a parity of pegs on a set of holes): the class of a position
+        // is the XOR of the classes of its low and high parts.
+        let class = |x: u64| board.position_class(Position::from_bits(x));
+        let lo_n = 1usize << lo_bits;
+        let idx = |l: usize, s: u8| l.count_ones() as usize * STATES + usize::from(s);
+        let lo_state: Vec<u8> = (0..lo_n).map(|l| class(l as u64)).collect();
+        let mut count = vec![0u32; (lo_bits as usize + 1) * STATES];
+        let mut lo_rank = vec![0u16; lo_n];
+        for (l, r) in lo_rank.iter_mut().enumerate() {
+            let c = idx(l, lo_state[l]);
+            // At most C(16, 8) values share a number of pegs: below 2^16.
+            *r = count[c] as u16;
+            count[c] += 1;
+        }
+        let mut lo_off = vec![0u32; count.len() + 1];
+        for i in 0..count.len() {
+            lo_off[i + 1] = lo_off[i] + count[i];
+        }
+        let mut lo_list = vec![0u16; lo_n];
+        for l in 0..lo_n {
+            let c = idx(l, lo_state[l]);
+            lo_list[(lo_off[c] + u32::from(lo_rank[l])) as usize] = l as u16;
+        }
+        let hi_state: Vec<u8> = (0..1usize << hi_bits)
+            .map(|h| class((h as u64) << lo_bits))
+            .collect();
+        let mut hi_hist = vec![0u64; (hi_bits as usize + 1) * STATES];
+        for (h, &s) in hi_state.iter().enumerate() {
+            hi_hist[idx(h, s)] += 1;
+        }
+        Ranks {
+            lo_bits,
+            lo_rank,
+            lo_off,
+            lo_list,
+            lo_state,
+            hi_state,
+            hi_hist,
+        }
+    }
+
+    /// Values of the low bits with `pegs` pegs and class `state`.
+    fn lo_count(&self, pegs: u32, state: u8) -> u64 {
+        if pegs > self.lo_bits {
+            return 0;
+        }
+        let c = pegs as usize * STATES + usize::from(state);
+        u64::from(self.lo_off[c + 1] - self.lo_off[c])
+    }
+
+    /// Positions with `pegs` pegs and class `state`: the size of their layer.
+    fn layer_len(&self, pegs: u32, state: u8) -> u64 {
+        let hi_pegs = self.hi_hist.len() / STATES;
+        (0..hi_pegs.min(pegs as usize + 1))
+            .flat_map(|a| (0..STATES).map(move |s| (a, s)))
+            .map(|(a, s)| {
+                let n = self.hi_hist[a * STATES + s];
+                if n == 0 {
+                    0
+                } else {
+                    n * self.lo_count(pegs - a as u32, state ^ s as u8)
+                }
+            })
+            .sum()
+    }
+}
+
+/// The positions with one number of pegs and one class, numbered in increasing order.
+struct Layer<'r> {
+    r: &'r Ranks,
+    pegs: u32,
+    state: u8,
+    /// `cum[h]`: positions of the layer below the prefix `h << lo_bits` (one entry more at the end).
+    cum: Arc<Vec<u32>>,
+}
+
+impl<'r> Layer<'r> {
+    /// The layer, or `None` when it has more than [`MAX_LAYER_BITS`] positions.
+    fn new(r: &'r Ranks, pegs: u32, state: u8) -> Option<Layer<'r>> {
+        if r.layer_len(pegs, state) > MAX_LAYER_BITS {
+            return None;
+        }
+        let mut cum = Vec::with_capacity(r.hi_state.len() + 1);
+        let mut total = 0u32;
+        cum.push(0);
+        for (h, &s) in r.hi_state.iter().enumerate() {
+            let a = h.count_ones();
+            if a <= pegs {
+                // Below `MAX_LAYER_BITS` (checked above): no overflow.
+                total += r.lo_count(pegs - a, state ^ s) as u32;
+            }
+            cum.push(total);
+        }
+        Some(Layer {
+            r,
+            pegs,
+            state,
+            cum: Arc::new(cum),
+        })
+    }
+
+    /// Number of positions.
+    fn len(&self) -> u64 {
+        u64::from(self.cum.last().copied().unwrap_or(0))
+    }
+
+    /// The rank of `x`, a position of the layer.
+    #[inline(always)]
+    fn rank(&self, x: u64) -> u32 {
+        debug_assert_eq!(x.count_ones(), self.pegs);
+        let lo = (x & ((1u64 << self.r.lo_bits) - 1)) as usize;
+        debug_assert_eq!(
+            self.r.hi_state[(x >> self.r.lo_bits) as usize] ^ self.r.lo_state[lo],
+            self.state
+        );
+        self.cum[(x >> self.r.lo_bits) as usize] + u32::from(self.r.lo_rank[lo])
+    }
+
+    /// The last prefix whose first rank is at most `rank`.
+    fn prefix(&self, rank: u32) -> usize {
+        self.cum.partition_point(|&c| c <= rank).saturating_sub(1)
+    }
+
+    /// The positions of increasing ranks `ranks`.
+    fn keys<'a>(&'a self, ranks: &'a [u32]) -> Keys<'a> {
+        Keys {
+            layer: self,
+            h: ranks.first().map_or(0, |&r| self.prefix(r)),
+            ranks: ranks.iter(),
+        }
+    }
+}
+
+/// The positions of increasing ranks of a layer (the prefix walked forward).
+struct Keys<'a> {
+    layer: &'a Layer<'a>,
+    h: usize,
+    ranks: std::slice::Iter<'a, u32>,
+}
+
+impl Iterator for Keys<'_> {
+    type Item = u64;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<u64> {
+        let &r = self.ranks.next()?;
+        let l = self.layer;
+        while l.cum[self.h + 1] <= r {
+            self.h += 1;
+        }
+        let h = self.h;
+        let c =
+            (l.pegs - h.count_ones()) as usize * STATES + usize::from(l.state ^ l.r.hi_state[h]);
+        let lo = l.r.lo_list[(l.r.lo_off[c] + r - l.cum[h]) as usize];
+        Some((h as u64) << l.r.lo_bits | u64::from(lo))
+    }
+}
+
+/// A bit set over a layer, shared by the threads that set its bits.
+struct Bits {
+    words: Vec<AtomicU64>,
+}
+
+impl Bits {
+    /// A bit set of `bits` bits, all clear.
+    fn new(bits: u64) -> Bits {
+        Bits {
+            words: (0..bits.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    fn bytes(&self) -> u64 {
+        (self.words.capacity() * 8) as u64
+    }
+
+    /// Set the bits of `ranks`.
+    fn set_all(&self, ranks: &[u32]) {
+        let words = &self.words;
+        ranks.par_chunks(CHUNK).for_each(|c| {
+            for &r in c {
+                words[(r >> 6) as usize].fetch_or(1 << (r & 63), Ordering::Relaxed);
+            }
+        });
+    }
+
+    /// The ranks of the bits set (in increasing order) in the first `len` bits, and in `and` when given; both
+    /// are left clear. Two passes: the bits counted per chunk of words, then written straight to their place.
+    fn take(&self, len: u64, and: Option<&Bits>) -> Vec<u32> {
+        let n = (len.div_ceil(64) as usize).min(self.words.len());
+        let words = &self.words[..n];
+        let word = |i: usize| {
+            let x = words[i].load(Ordering::Relaxed);
+            match and.and_then(|o| o.words.get(i)) {
+                Some(o) => x & o.load(Ordering::Relaxed),
+                None => x,
+            }
+        };
+        let counts: Vec<usize> = (0..n.div_ceil(WORD_CHUNK))
+            .into_par_iter()
+            .map(|c| {
+                (c * WORD_CHUNK..((c + 1) * WORD_CHUNK).min(n))
+                    .map(|i| word(i).count_ones() as usize)
+                    .sum()
+            })
+            .collect();
+        let total: usize = counts.iter().sum();
+        let mut out = vec![0u32; total];
+        let mut slices = Vec::with_capacity(counts.len());
+        let mut rest = &mut out[..];
+        for &c in &counts {
+            let (a, b) = rest.split_at_mut(c);
+            slices.push(a);
+            rest = b;
+        }
+        slices.into_par_iter().enumerate().for_each(|(c, dst)| {
+            let mut k = 0;
+            let first = c * WORD_CHUNK;
+            for (i, w) in words
+                .iter()
+                .enumerate()
+                .take((first + WORD_CHUNK).min(n))
+                .skip(first)
+            {
+                let mut x = word(i);
+                w.store(0, Ordering::Relaxed);
+                if let Some(o) = and.and_then(|o| o.words.get(i)) {
+                    o.store(0, Ordering::Relaxed);
+                }
+                let at = (i * 64) as u32;
+                while x != 0 {
+                    dst[k] = at + x.trailing_zeros();
+                    k += 1;
+                    x &= x - 1;
+                }
+            }
+        });
+        // Bits of `and` past those of this set.
+        if let Some(o) = and
+            && o.words.len() > n
+        {
+            o.words[n..]
+                .par_iter()
+                .for_each(|w| w.store(0, Ordering::Relaxed));
+        }
+        out
+    }
+}
+
+/// Sets the bits of positions in a layer's bit set, each word asked for [`RING`] positions before it is
+/// written.
+struct Sink<'a> {
+    layer: &'a Layer<'a>,
+    bits: &'a Bits,
+    ring: [u32; RING],
+    next: usize,
+    /// Positions pushed.
+    count: u64,
+}
+
+impl<'a> Sink<'a> {
+    fn new(layer: &'a Layer<'a>, bits: &'a Bits) -> Sink<'a> {
+        Sink {
+            layer,
+            bits,
+            ring: [u32::MAX; RING],
+            next: 0,
+            count: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, x: u64) {
+        let r = self.layer.rank(x);
+        prefetch_write(&self.bits.words[(r >> 6) as usize] as *const AtomicU64);
+        let old = std::mem::replace(&mut self.ring[self.next], r);
+        self.next = (self.next + 1) % RING;
+        self.count += 1;
+        if old != u32::MAX {
+            self.set(old);
+        }
+    }
+
+    #[inline(always)]
+    fn set(&self, r: u32) {
+        let w = &self.bits.words[(r >> 6) as usize];
+        let b = 1u64 << (r & 63);
+        // Most successors are repeats: read first, write only a new bit.
+        if w.load(Ordering::Relaxed) & b == 0 {
+            w.fetch_or(b, Ordering::Relaxed);
+        }
+    }
+
+    fn flush(&mut self) {
+        for i in 0..RING {
+            let r = std::mem::replace(&mut self.ring[i], u32::MAX);
+            if r != u32::MAX {
+                self.set(r);
+            }
+        }
+    }
+}
+
+/// A level of a dense walk: the ranks of its positions (normal forms) in the layer of `pegs` pegs, increasing.
+struct Level {
+    pegs: u32,
+    ranks: Vec<u32>,
+}
+
+impl Level {
+    fn empty(pegs: u32) -> Level {
+        Level {
+            pegs,
+            ranks: Vec::new(),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.ranks.len()
+    }
+
+    fn bytes(&self) -> u64 {
+        (self.ranks.capacity() * 4) as u64
+    }
+}
+
+/// The successors (by `k`'s moves: jumps, or jumps taken back) of the positions `keys`, normalized, into
+/// `sink` (those `k`'s pagoda test keeps).
+fn expand(k: &Kernel, portable: bool, keys: Keys<'_>, sink: &mut Sink<'_>) {
+    #[cfg(target_arch = "x86_64")]
+    if !portable && k.avx2_ok() && k.dgroups <= 2 {
+        // SAFETY: `avx2_ok` checked that the CPU has the features `expand_avx2` is compiled for.
+        unsafe { expand_avx2(k, keys, sink) };
+        return;
+    }
+    let _ = portable;
+    for key in keys {
+        let mut imgs = [[0u64; LANES]; 2];
+        for (row, im) in imgs.iter_mut().enumerate().take(k.rows) {
+            *im = k.images_portable(key, row);
+        }
+        let slack = k.prune.as_ref().map(|p| p.slack(key));
+        for (wi, &word) in k.legal_portable(key).iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let j = wi * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if let (Some(slack), Some(p)) = (slack, &k.prune)
+                    && p.delta[j] > slack
+                {
+                    continue;
+                }
+                sink.push(k.min_successor(&imgs, j));
+            }
+        }
+    }
+}
+
+/// [`expand`] with the AVX2 kernel (as the general walks' `expand_avx2`, without counters).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
+fn expand_avx2(k: &Kernel, keys: Keys<'_>, sink: &mut Sink<'_>) {
+    use std::arch::x86_64::*;
+
+    use crate::kernel::avx2;
+    let one_pass = !k.nib_both.is_empty();
+    let rows = k.rows;
+    let top = _mm256_set1_epi64x(i64::MAX);
+    let mut vals = [0u64; 256 + 4];
+    let mut moves = [0u8; 256];
+    let mut legal = [0u64; 8];
+    for key in keys {
+        let kv = _mm256_set1_epi64x(key as i64);
+        let im: [__m256i; 4] = if one_pass {
+            let [a, b, over, to] = avx2::images_dirs(k, key);
+            legal[..4].copy_from_slice(&avx2::legal4(k.reverse, kv, over, to, &k.dir_valid[0]));
+            [a, b, top, top]
+        } else {
+            for (g, valid) in k.dir_valid.iter().enumerate() {
+                let [over, to] = avx2::dirs(k, g, key);
+                legal[4 * g..4 * g + 4]
+                    .copy_from_slice(&avx2::legal4(k.reverse, kv, over, to, valid));
+            }
+            avx2::images(k, key)
+        };
+        let mut n = 0usize;
+        for (d, dir) in k.dirs.iter().enumerate() {
+            let mut bits = legal[d];
+            while bits != 0 {
+                let x = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                // `n` is below the number of jumps, at most 256 (`avx2_ok`): inside `moves`.
+                moves[n & 255] = dir.ids8[x & 63];
+                n += 1;
+            }
+        }
+        n = k.prune_moves(key, &mut moves, n);
+        let mut g = 0usize;
+        while g < n {
+            let line = |i: usize| &k.move_images[usize::from(moves[(g + i) & 255]) * rows];
+            // SAFETY: reads the eight `u64` of a move's images; writes four `u64` inside `vals`.
+            unsafe {
+                let succ = |l: &[u64; LANES]| {
+                    avx2::min64(
+                        _mm256_xor_si256(im[0], _mm256_loadu_si256(l.as_ptr().cast())),
+                        _mm256_xor_si256(im[1], _mm256_loadu_si256(l.as_ptr().add(4).cast())),
+                    )
+                };
+                let mut batch = [succ(line(0)), succ(line(1)), succ(line(2)), succ(line(3))];
+                if rows == 2 {
+                    for (i, b) in batch.iter_mut().enumerate() {
+                        let l = &k.move_images[usize::from(moves[(g + i) & 255]) * rows + 1];
+                        *b = avx2::min64(
+                            *b,
+                            avx2::min64(
+                                _mm256_xor_si256(im[2], _mm256_loadu_si256(l.as_ptr().cast())),
+                                _mm256_xor_si256(
+                                    im[3],
+                                    _mm256_loadu_si256(l.as_ptr().add(4).cast()),
+                                ),
+                            ),
+                        );
+                    }
+                }
+                _mm256_storeu_si256(vals.as_mut_ptr().add(g).cast(), avx2::reduce4(&batch));
+            }
+            g += 4;
+        }
+        for &v in &vals[..n] {
+            sink.push(v);
+        }
+    }
+}
+
+/// The dense walks of one problem.
+struct Dense<'a> {
+    ranks: Ranks,
+    state: u8,
+    full: u64,
+    portable: bool,
+    cancel: Option<&'a AtomicBool>,
+    max_memory: Option<u64>,
+    /// The bit set a step builds, and the one it is intersected with.
+    out: Bits,
+    and: Bits,
+    /// Prefix tables of the layers used last (`cum` of [`Layer`]), by pegs.
+    cache: Mutex<Vec<(u32, Arc<Vec<u32>>)>>,
+    stats: Option<crate::enumerate::StatsSink<'a>>,
+}
+
+/// Why a dense walk stopped: an error to report, or a reason to use the general walks instead.
+enum Stop {
+    Error(CountError),
+    Fallback,
+}
+
+impl Dense<'_> {
+    /// The layer of `pegs` pegs (its prefix table from the cache when it was used lately).
+    fn layer(&self, pegs: u32) -> Result<Layer<'_>, Stop> {
+        let mut cache = self
+            .cache
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((_, cum)) = cache.iter().find(|e| e.0 == pegs) {
+            return Ok(Layer {
+                r: &self.ranks,
+                pegs,
+                state: self.state,
+                cum: Arc::clone(cum),
+            });
+        }
+        let l = Layer::new(&self.ranks, pegs, self.state).ok_or(Stop::Fallback)?;
+        if cache.len() >= 4 {
+            cache.remove(0);
+        }
+        cache.push((pegs, Arc::clone(&l.cum)));
+        Ok(l)
+    }
+
+    fn check(&self, held: u64) -> Result<(), Stop> {
+        if self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            return Err(Stop::Error(CountError::Cancelled));
+        }
+        let used = held + self.out.bytes() + self.and.bytes() + (4 << 20);
+        if self.max_memory.is_some_and(|m| used > m) {
+            return Err(Stop::Fallback);
+        }
+        Ok(())
+    }
+
+    /// The successors of `from` by `k`'s moves, normalized; with `and`, only those in it.
+    fn step(&self, k: &Kernel, from: &Level, and: Option<&Level>) -> Result<Level, Stop> {
+        let pegs = if k.reverse {
+            from.pegs + 1
+        } else {
+            from.pegs.saturating_sub(1)
+        };
+        if from.len() == 0 || pegs == 0 || pegs as usize > k.holes {
+            return Ok(Level::empty(pegs));
+        }
+        let src = self.layer(from.pegs)?;
+        let dst = self.layer(pegs)?;
+        let len = dst.len();
+        if let Some(a) = and {
+            self.and.set_all(&a.ranks);
+        }
+        let (out, portable) = (&self.out, self.portable);
+        let t = std::time::Instant::now();
+        let records: u64 = from
+            .ranks
+            .par_chunks(CHUNK)
+            .map(|c| {
+                let mut sink = Sink::new(&dst, out);
+                expand(k, portable, src.keys(c), &mut sink);
+                sink.flush();
+                sink.count
+            })
+            .sum();
+        let expand_secs = t.elapsed().as_secs_f64();
+        let ranks = self.out.take(len, and.map(|_| &self.and));
+        if let Some(stats) = self.stats {
+            let total_secs = t.elapsed().as_secs_f64();
+            stats(&crate::enumerate::StepStats {
+                pegs: from.pegs,
+                sources: from.len() as u64,
+                records,
+                next_classes: ranks.len() as u64,
+                rounds: 1,
+                expand_secs,
+                merge_secs: total_secs - expand_secs,
+                total_secs,
+                next_bytes: (ranks.len() * 4) as u64,
+                ..Default::default()
+            });
+        }
+        Ok(Level { pegs, ranks })
+    }
+
+    /// The normal forms (under `k`'s group) of the complements of `from`'s positions, as a level.
+    fn complements(&self, k: &Kernel, from: &Level) -> Result<Level, Stop> {
+        let pegs = k.holes as u32 - from.pegs;
+        let src = self.layer(from.pegs)?;
+        let dst = self.layer(pegs)?;
+        let len = dst.len();
+        let (out, full) = (&self.out, self.full);
+        from.ranks.par_chunks(CHUNK).for_each(|c| {
+            let mut sink = Sink::new(&dst, out);
+            for x in src.keys(c) {
+                sink.push(full ^ k.max_image(x));
+            }
+            sink.flush();
+        });
+        Ok(Level {
+            pegs,
+            ranks: self.out.take(len, None),
+        })
+    }
+
+    /// The ranks in both `a` and `b` (same number of pegs).
+    fn intersect(a: &Level, b: &Level) -> Level {
+        let mut out = Vec::new();
+        let mut it = b.ranks.iter().peekable();
+        for &r in &a.ranks {
+            while it.next_if(|&&x| x < r).is_some() {}
+            if it.peek() == Some(&&r) {
+                out.push(r);
+            }
+        }
+        Level {
+            pegs: a.pegs,
+            ranks: out,
+        }
+    }
+
+    /// A level as the general walks store it (mixed keys, partitioned and packed).
+    fn key_level(&self, level: &Level, mixer: &Mixer, bits: u32) -> Result<KeyLevel, Stop> {
+        if level.len() == 0 {
+            return Ok(KeyLevel::empty(bits));
+        }
+        let layer = self.layer(level.pegs)?;
+        let mut keys: Vec<u64> = level
+            .ranks
+            .par_chunks(CHUNK)
+            .flat_map_iter(|c| layer.keys(c).map(|x| mixer.mix(x)).collect::<Vec<_>>())
+            .collect();
+        keys.par_sort_unstable();
+        Ok(Frozen::from_entries(
+            bits,
+            keys.into_iter()
+                .map(|h| Slot {
+                    h,
+                    full: NoCount,
+                    norm: NoCount,
+                })
+                .collect(),
+        ))
+    }
+}
+
+fn held(levels: &[Option<Level>]) -> u64 {
+    levels.iter().flatten().map(Level::bytes).sum()
+}
+
+/// The finishable set of `problem` by meeting in the middle (as the general `meet` of
+/// [`crate::finishable`]: the same steps, the same pagoda tests in `kf` and `kr`, with dense walks), as levels
+/// indexed by pegs; `None` when the dense walks cannot be used (see the [module documentation](self)) or would
+/// need more memory than `opts` allows.
+///
+/// Every position of a walk has the start's class, and so do its images under the symmetries of `kf`'s group:
+/// a forward position is the start XOR a sum of jumps' holes, its image the start's image (the start itself:
+/// the group fixes it) XOR a sum of jumps' holes (a symmetry maps a jump onto a jump), and a jump's holes have
+/// class 0 (play keeps the class); a backward position is a finish hole XOR jumps', and the group maps the finish
+/// holes (all of the start's class) onto themselves. The complements used when the start is the full board
+/// less the finish hole have the class of the full board XORed with the start's: checked, else `None`.
+pub(crate) fn meet(
+    problem: &Problem,
+    kf: &Kernel,
+    kr: &Kernel,
+    holes: &[usize],
+    opts: &Options<'_>,
+) -> Option<Result<Vec<KeyLevel>, CountError>> {
+    let board = problem.board();
+    let n = board.holes();
+    if n as u32 > MAX_HOLES || holes.is_empty() {
+        return None;
+    }
+    let full = board.full().bits();
+    let start = problem.start();
+    let state = board.position_class(start);
+    let self_dual = match problem.finish() {
+        Finish::Hole(h) => start.bits() == full ^ 1u64 << h,
+        Finish::Anywhere => false,
+    };
+    if self_dual && board.position_class(board.full()) != 0 {
+        return None;
+    }
+    let ranks = Ranks::new(board);
+    // The widest layer the walks may use, two bit sets of it.
+    let widest = (1..=start.pegs())
+        .map(|p| ranks.layer_len(p, state))
+        .max()
+        .unwrap_or(0);
+    if widest > MAX_LAYER_BITS || opts.max_memory.is_some_and(|m| widest / 4 > m / 2) {
+        return None;
+    }
+    let d = Dense {
+        ranks,
+        state,
+        full,
+        portable: opts.portable,
+        cancel: opts.cancel,
+        max_memory: opts.max_memory,
+        out: Bits::new(widest),
+        and: Bits::new(widest),
+        cache: Mutex::new(Vec::new()),
+        stats: opts.stats,
+    };
+    match walks(&d, problem, kf, kr, holes, self_dual) {
+        Ok(found) => {
+            let mixer = Mixer::new(n as u32);
+            let mut levels = Vec::with_capacity(n + 1);
+            for l in &found {
+                match d.key_level(l, &mixer, n as u32) {
+                    Ok(k) => levels.push(k),
+                    Err(Stop::Fallback) => return None,
+                    Err(Stop::Error(e)) => return Some(Err(e)),
+                }
+            }
+            Some(Ok(levels))
+        }
+        Err(Stop::Fallback) => None,
+        Err(Stop::Error(e)) => Some(Err(e)),
+    }
+}
+
+/// The walks of [`meet`]: the finishable levels, indexed by pegs.
+fn walks(
+    d: &Dense<'_>,
+    problem: &Problem,
+    kf: &Kernel,
+    kr: &Kernel,
+    holes: &[usize],
+    self_dual: bool,
+) -> Result<Vec<Level>, Stop> {
+    let n = problem.board().holes();
+    let start = problem.start();
+    let s = start.pegs() as usize;
+    let mut found: Vec<Level> = (0..=n as u32).map(Level::empty).collect();
+    let mut fwd_levels: Vec<Option<Level>> = (0..=n).map(|_| None).collect();
+    let mut bwd_levels: Vec<Option<Level>> = (0..=n).map(|_| None).collect();
+    let first = |d: &Dense<'_>, k: &Kernel, keys: &[u64]| -> Result<Level, Stop> {
+        let pegs = keys.first().map_or(0, |x| x.count_ones());
+        let layer = d.layer(pegs)?;
+        let mut ranks: Vec<u32> = keys.iter().map(|&x| layer.rank(k.normalize(x).0)).collect();
+        ranks.sort_unstable();
+        ranks.dedup();
+        Ok(Level { pegs, ranks })
+    };
+    let mut fwd = first(d, kf, &[start.bits()])?;
+    let m;
+    if self_dual {
+        m = n / 2;
+        let partner = n - m;
+        while fwd.pegs as usize > partner {
+            if fwd.len() == 0 {
+                return Ok(found);
+            }
+            d.check(held(&fwd_levels) + fwd.bytes())?;
+            let next = d.step(kf, &fwd, None)?;
+            let pegs = fwd.pegs as usize;
+            fwd_levels[pegs] = Some(std::mem::replace(&mut fwd, next));
+        }
+        if fwd.pegs as usize != partner || fwd.len() == 0 {
+            return Ok(found);
+        }
+        d.check(held(&fwd_levels) + fwd.bytes())?;
+        if partner == m {
+            let comp = d.complements(kf, &fwd)?;
+            found[m] = Dense::intersect(&fwd, &comp);
+            fwd_levels[m] = Some(fwd);
+        } else {
+            let comp = d.complements(kf, &fwd)?;
+            found[m] = d.step(kf, &fwd, Some(&comp))?;
+            drop(comp);
+            found[partner] = d.complements(kf, &found[m])?;
+            fwd_levels[partner] = Some(fwd);
+        }
+    } else {
+        let finishes: Vec<u64> = holes.iter().map(|&h| 1u64 << h).collect();
+        let mut bwd = first(d, kr, &finishes)?;
+        while fwd.pegs > bwd.pegs + 1 {
+            if fwd.len() == 0 || bwd.len() == 0 {
+                return Ok(found);
+            }
+            d.check(held(&fwd_levels) + held(&bwd_levels) + fwd.bytes() + bwd.bytes())?;
+            if fwd.len() <= bwd.len() {
+                let next = d.step(kf, &fwd, None)?;
+                let pegs = fwd.pegs as usize;
+                fwd_levels[pegs] = Some(std::mem::replace(&mut fwd, next));
+            } else {
+                let next = d.step(kr, &bwd, None)?;
+                let pegs = bwd.pegs as usize;
+                bwd_levels[pegs] = Some(std::mem::replace(&mut bwd, next));
+            }
+        }
+        if fwd.len() == 0 || bwd.len() == 0 {
+            return Ok(found);
+        }
+        d.check(held(&fwd_levels) + held(&bwd_levels) + fwd.bytes() + bwd.bytes())?;
+        if fwd.pegs == bwd.pegs {
+            // A start with one peg.
+            m = fwd.pegs as usize;
+            found[m] = Dense::intersect(&fwd, &bwd);
+            fwd_levels[m] = Some(fwd);
+            bwd_levels[m] = Some(bwd);
+        } else if fwd.len() <= bwd.len() {
+            m = bwd.pegs as usize;
+            found[m] = d.step(kf, &fwd, Some(&bwd))?;
+            let p = fwd.pegs as usize;
+            fwd_levels[p] = Some(fwd);
+            bwd_levels[m] = Some(bwd);
+        } else {
+            m = fwd.pegs as usize;
+            found[m] = d.step(kr, &bwd, Some(&fwd))?;
+            let p = bwd.pegs as usize;
+            bwd_levels[p] = Some(bwd);
+            fwd_levels[m] = Some(fwd);
+        }
+    }
+    // Outwards to the start: the reachable positions with a jump into the finishable ones one peg fewer.
+    let first_up = if self_dual { n - m + 1 } else { m + 1 };
+    for k in first_up..=s {
+        let Some(reach) = fwd_levels[k].take() else {
+            break;
+        };
+        d.check(held(&fwd_levels) + held(&bwd_levels) + reach.bytes())?;
+        found[k] = d.step(kr, &found[k - 1], Some(&reach))?;
+    }
+    // Outwards to the finish.
+    for k in (1..m).rev() {
+        if self_dual {
+            found[k] = d.complements(kf, &found[n - k])?;
+            continue;
+        }
+        let Some(back) = bwd_levels[k].take() else {
+            break;
+        };
+        d.check(held(&fwd_levels) + held(&bwd_levels) + back.bytes())?;
+        found[k] = d.step(kf, &found[k + 1], Some(&back))?;
+    }
+    Ok(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every position of a layer, by brute force, in increasing order.
+    fn layer_positions(board: &Board, pegs: u32, state: u8) -> Vec<u64> {
+        let n = board.holes() as u32;
+        (0u64..1 << n)
+            .filter(|&x| {
+                x.count_ones() == pegs && board.position_class(Position::from_bits(x)) == state
+            })
+            .collect()
+    }
+
+    #[test]
+    fn ranks_number_a_layer_in_order_and_back() {
+        for name in ["triangle", "english"] {
+            let b = Board::builtin(name).unwrap();
+            let r = Ranks::new(&b);
+            let n = b.holes() as u32;
+            // Small boards: every layer; the English board: a few layers of few pegs (2^33 positions in all).
+            let pegs: Vec<u32> = if n <= 16 {
+                (0..=n).collect()
+            } else {
+                vec![1, 2, 3, n - 2, n - 1]
+            };
+            for &p in &pegs {
+                for state in 0..16u8 {
+                    let want: Vec<u64> = if n <= 16 || p <= 3 {
+                        layer_positions_small(&b, p, state)
+                    } else {
+                        // The complements of the layer of n - p pegs, class of the full board XOR state.
+                        let c = b.position_class(b.full()) ^ state;
+                        let mut v: Vec<u64> = layer_positions_small(&b, n - p, c)
+                            .iter()
+                            .map(|&x| b.full().bits() ^ x)
+                            .collect();
+                        v.sort_unstable();
+                        v
+                    };
+                    let layer = Layer::new(&r, p, state).unwrap();
+                    assert_eq!(
+                        layer.len(),
+                        want.len() as u64,
+                        "{name} {p} pegs class {state}"
+                    );
+                    assert_eq!(r.layer_len(p, state), want.len() as u64);
+                    let ranks: Vec<u32> = want.iter().map(|&x| layer.rank(x)).collect();
+                    assert!(ranks.iter().enumerate().all(|(i, &x)| x as usize == i));
+                    let back: Vec<u64> = layer.keys(&ranks).collect();
+                    assert_eq!(back, want);
+                }
+            }
+        }
+    }
+
+    /// The positions of a layer with few pegs (or of a small board), by brute force over subsets of holes.
+    fn layer_positions_small(board: &Board, pegs: u32, state: u8) -> Vec<u64> {
+        let n = board.holes() as u32;
+        if n <= 16 {
+            return layer_positions(board, pegs, state);
+        }
+        let mut out = Vec::new();
+        let mut pick = |x: u64| {
+            if board.position_class(Position::from_bits(x)) == state {
+                out.push(x);
+            }
+        };
+        match pegs {
+            0 => pick(0),
+            1 => (0..n).for_each(|a| pick(1 << a)),
+            2 => (0..n).for_each(|a| (0..a).for_each(|b| pick(1 << a | 1 << b))),
+            3 => (0..n).for_each(|a| {
+                (0..a).for_each(|b| (0..b).for_each(|c| pick(1 << a | 1 << b | 1 << c)))
+            }),
+            _ => unreachable!("only layers of at most three pegs"),
+        }
+        out.sort_unstable();
+        out
+    }
+}
