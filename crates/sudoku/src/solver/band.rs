@@ -1762,15 +1762,20 @@ mod tests {
                         break;
                     }
                     let (b, c) = s.pick_cell::<Portable>();
-                    let d = (0..9)
-                        .find(|&d| s.f[9 * b + d] & (1 << c) != 0)
-                        .unwrap_or(0);
-                    s.f[9 * b + d] &= !ROW_BOX[c] | 1 << c;
-                    s.dirty |= 1 << (9 * b + d);
+                    guess_first(&mut s, b, c);
                 }
             }
         }
         assert!(checked > 1000, "{checked}");
+    }
+
+    /// Guess the first candidate digit of cell `c` of band `b` (place it, as the search's first branch does).
+    fn guess_first(s: &mut State, b: usize, c: usize) {
+        let d = (0..9)
+            .find(|&d| s.f[9 * b + d] & (1 << c) != 0)
+            .unwrap_or(0);
+        s.f[9 * b + d] &= !ROW_BOX[c] | 1 << c;
+        s.dirty |= 1 << (9 * b + d);
     }
 
     /// Along a search path of each puzzle (the first digit of each guess), `pick` chooses the cell that
@@ -1785,11 +1790,7 @@ mod tests {
                 let (b, c) = s.pick_cell_slow();
                 assert_eq!(pick(&s), (b, c), "{g}");
                 picks += 1;
-                let d = (0..9)
-                    .find(|&d| s.f[9 * b + d] & (1 << c) != 0)
-                    .unwrap_or(0);
-                s.f[9 * b + d] &= !ROW_BOX[c] | 1 << c;
-                s.dirty |= 1 << (9 * b + d);
+                guess_first(&mut s, b, c);
             }
         }
         assert!(picks > 300, "{picks}");
