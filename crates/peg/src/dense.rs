@@ -433,72 +433,15 @@ fn expand(k: &Kernel, portable: bool, keys: Keys<'_>, sink: &mut Sink<'_>) {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
 fn expand_avx2(k: &Kernel, keys: Keys<'_>, sink: &mut Sink<'_>) {
-    use std::arch::x86_64::*;
-
     use crate::kernel::avx2;
-    let one_pass = !k.nib_both.is_empty();
-    let rows = k.rows;
-    let top = _mm256_set1_epi64x(i64::MAX);
     let mut vals = [0u64; 256 + 4];
     let mut moves = [0u8; 256];
     let mut legal = [0u64; 8];
     for key in keys {
-        let kv = _mm256_set1_epi64x(key as i64);
-        let im: [__m256i; 4] = if one_pass {
-            let [a, b, over, to] = avx2::images_dirs(k, key);
-            legal[..4].copy_from_slice(&avx2::legal4(k.reverse, kv, over, to, &k.dir_valid[0]));
-            [a, b, top, top]
-        } else {
-            for (g, valid) in k.dir_valid.iter().enumerate() {
-                let [over, to] = avx2::dirs(k, g, key);
-                legal[4 * g..4 * g + 4]
-                    .copy_from_slice(&avx2::legal4(k.reverse, kv, over, to, valid));
-            }
-            avx2::images(k, key)
-        };
-        let mut n = 0usize;
-        for (d, dir) in k.dirs.iter().enumerate() {
-            let mut bits = legal[d];
-            while bits != 0 {
-                let x = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                // `n` is below the number of jumps, at most 256 (`avx2_ok`): inside `moves`.
-                moves[n & 255] = dir.ids8[x & 63];
-                n += 1;
-            }
-        }
-        n = k.prune_moves(key, &mut moves, n);
-        let mut g = 0usize;
-        while g < n {
-            let line = |i: usize| &k.move_images[usize::from(moves[(g + i) & 255]) * rows];
-            // SAFETY: reads the eight `u64` of a move's images; writes four `u64` inside `vals`.
-            unsafe {
-                let succ = |l: &[u64; LANES]| {
-                    avx2::min64(
-                        _mm256_xor_si256(im[0], _mm256_loadu_si256(l.as_ptr().cast())),
-                        _mm256_xor_si256(im[1], _mm256_loadu_si256(l.as_ptr().add(4).cast())),
-                    )
-                };
-                let mut batch = [succ(line(0)), succ(line(1)), succ(line(2)), succ(line(3))];
-                if rows == 2 {
-                    for (i, b) in batch.iter_mut().enumerate() {
-                        let l = &k.move_images[usize::from(moves[(g + i) & 255]) * rows + 1];
-                        *b = avx2::min64(
-                            *b,
-                            avx2::min64(
-                                _mm256_xor_si256(im[2], _mm256_loadu_si256(l.as_ptr().cast())),
-                                _mm256_xor_si256(
-                                    im[3],
-                                    _mm256_loadu_si256(l.as_ptr().add(4).cast()),
-                                ),
-                            ),
-                        );
-                    }
-                }
-                _mm256_storeu_si256(vals.as_mut_ptr().add(g).cast(), avx2::reduce4(&batch));
-            }
-            g += 4;
-        }
+        let im = avx2::images_legal(k, key, &mut legal);
+        let n = avx2::move_ids(k, &legal, &mut moves);
+        let n = k.prune_moves(key, &mut moves, n);
+        avx2::successors(k, &im, &moves, n, &mut vals);
         for &v in &vals[..n] {
             sink.push(v);
         }

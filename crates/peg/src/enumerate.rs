@@ -558,35 +558,18 @@ fn expand_avx2<K: TableKey, S: Counter, D: Counter>(
     src: Reader<'_, S>,
     w: &mut Worker<K, D>,
 ) -> Result<(), StepError> {
-    use std::arch::x86_64::*;
-
     use crate::kernel::avx2;
     let k = ctx.k;
     let keys_only = std::mem::size_of::<D>() == 0;
-    let one_pass = !k.nib_both.is_empty();
     let ndirs = k.dirs.len();
-    let rows = k.rows;
     let prune = k.prune.as_ref();
-    let top = _mm256_set1_epi64x(i64::MAX);
     let mut acc = w.acc;
     let mut vals = [0u64; 256 + 4];
     let mut moves = [0u8; 256];
     let mut legal = [0u64; 8];
     for (h, full, norm) in src {
         let key = ctx.mixer.unmix(h);
-        let kv = _mm256_set1_epi64x(key as i64);
-        let im: [__m256i; 4] = if one_pass {
-            let [a, b, over, to] = avx2::images_dirs(k, key);
-            legal[..4].copy_from_slice(&avx2::legal4(k.reverse, kv, over, to, &k.dir_valid[0]));
-            [a, b, top, top]
-        } else {
-            for (g, valid) in k.dir_valid.iter().enumerate() {
-                let [over, to] = avx2::dirs(k, g, key);
-                legal[4 * g..4 * g + 4]
-                    .copy_from_slice(&avx2::legal4(k.reverse, kv, over, to, valid));
-            }
-            avx2::images(k, key)
-        };
+        let im = avx2::images_legal(k, key, &mut legal);
         let dead = legal[..ndirs].iter().all(|&l| l == 0);
         let (tw, nw) = (full.to_u128(), norm.to_u128());
         if keys_only {
@@ -600,54 +583,12 @@ fn expand_avx2<K: TableKey, S: Counter, D: Counter>(
             continue;
         }
         // The legal moves as indices (bytes), direction by direction; then without those the pruning test
-        // drops.
-        let mut n = 0usize;
-        for (d, dir) in k.dirs.iter().enumerate() {
-            let mut bits = legal[d];
-            while bits != 0 {
-                let x = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                // `n` is below the number of jumps, at most 256: inside `moves`.
-                moves[n & 255] = dir.ids8[x & 63];
-                n += 1;
-            }
-        }
+        // drops; then the successors' normal forms.
+        let mut n = avx2::move_ids(k, &legal, &mut moves);
         if prune.is_some() {
             n = k.prune_moves(key, &mut moves, n);
         }
-        // The successors' normal forms, four at a time (the last group's lanes past `n` are not used: the
-        // entries after the moves are valid indices, left from earlier classes or zero).
-        let mut g = 0usize;
-        while g < n {
-            let line = |i: usize| &k.move_images[usize::from(moves[(g + i) & 255]) * rows];
-            // SAFETY: reads the eight `u64` of a move's images; writes four `u64` inside `vals`.
-            unsafe {
-                let succ = |l: &[u64; LANES]| {
-                    avx2::min64(
-                        _mm256_xor_si256(im[0], _mm256_loadu_si256(l.as_ptr().cast())),
-                        _mm256_xor_si256(im[1], _mm256_loadu_si256(l.as_ptr().add(4).cast())),
-                    )
-                };
-                let mut batch = [succ(line(0)), succ(line(1)), succ(line(2)), succ(line(3))];
-                if rows == 2 {
-                    for (i, b) in batch.iter_mut().enumerate() {
-                        let l = &k.move_images[usize::from(moves[(g + i) & 255]) * rows + 1];
-                        *b = avx2::min64(
-                            *b,
-                            avx2::min64(
-                                _mm256_xor_si256(im[2], _mm256_loadu_si256(l.as_ptr().cast())),
-                                _mm256_xor_si256(
-                                    im[3],
-                                    _mm256_loadu_si256(l.as_ptr().add(4).cast()),
-                                ),
-                            ),
-                        );
-                    }
-                }
-                _mm256_storeu_si256(vals.as_mut_ptr().add(g).cast(), avx2::reduce4(&batch));
-            }
-            g += 4;
-        }
+        avx2::successors(k, &im, &moves, n, &mut vals);
         if n == 0 {
             continue;
         }

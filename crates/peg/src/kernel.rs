@@ -885,6 +885,91 @@ pub(crate) mod avx2 {
         }
     }
 
+    /// The images of `key` ([`images`]) and its legal moves as bit masks over their `from` holes, one per
+    /// direction, in `legal` (one pass over the chunks for both where the kernel has [`Kernel::nib_both`]).
+    #[inline]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
+    pub fn images_legal(k: &Kernel, key: u64, legal: &mut [u64; 8]) -> [__m256i; 4] {
+        let kv = _mm256_set1_epi64x(key as i64);
+        if !k.nib_both.is_empty() {
+            let [a, b, over, to] = images_dirs(k, key);
+            legal[..4].copy_from_slice(&legal4(k.reverse, kv, over, to, &k.dir_valid[0]));
+            let top = _mm256_set1_epi64x(i64::MAX);
+            return [a, b, top, top];
+        }
+        for (g, valid) in k.dir_valid.iter().enumerate() {
+            let [over, to] = dirs(k, g, key);
+            legal[4 * g..4 * g + 4].copy_from_slice(&legal4(k.reverse, kv, over, to, valid));
+        }
+        images(k, key)
+    }
+
+    /// The legal moves of `legal` (from [`images_legal`]) as move indices in `moves`, direction by
+    /// direction; returns how many.
+    #[inline]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
+    pub fn move_ids(k: &Kernel, legal: &[u64; 8], moves: &mut [u8; 256]) -> usize {
+        let mut n = 0usize;
+        for (d, dir) in k.dirs.iter().enumerate() {
+            let mut bits = legal[d];
+            while bits != 0 {
+                let x = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                // `n` is below the number of jumps, at most 256 (`avx2_ok`): inside `moves`.
+                moves[n & 255] = dir.ids8[x & 63];
+                n += 1;
+            }
+        }
+        n
+    }
+
+    /// The normal forms of the successors of the position whose images are `im` by the first `n` moves of
+    /// `moves`, into `vals[..n]`, four at a time (the last group's lanes past `n` are computed from the
+    /// entries after the moves, valid indices left from earlier positions or zero, and not used).
+    #[inline]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
+    pub fn successors(
+        k: &Kernel,
+        im: &[__m256i; 4],
+        moves: &[u8; 256],
+        n: usize,
+        vals: &mut [u64; 256 + 4],
+    ) {
+        let rows = k.rows;
+        let load = |l: &[u64; LANES], half: usize| {
+            // SAFETY: reads four of the eight `u64` of `l`.
+            unsafe { _mm256_loadu_si256(l.as_ptr().add(4 * half).cast()) }
+        };
+        let mut g = 0usize;
+        while g < n {
+            let line = |i: usize, row: usize| {
+                &k.move_images[usize::from(moves[(g + i) & 255]) * rows + row]
+            };
+            let succ = |i: usize| {
+                let l = line(i, 0);
+                let mut m = min64(
+                    _mm256_xor_si256(im[0], load(l, 0)),
+                    _mm256_xor_si256(im[1], load(l, 1)),
+                );
+                if rows == 2 {
+                    let l = line(i, 1);
+                    m = min64(
+                        m,
+                        min64(
+                            _mm256_xor_si256(im[2], load(l, 0)),
+                            _mm256_xor_si256(im[3], load(l, 1)),
+                        ),
+                    );
+                }
+                m
+            };
+            let batch = [succ(0), succ(1), succ(2), succ(3)];
+            // SAFETY: `g < n <= 256`, so the four lanes at `g` are inside `vals` (256 + 4 entries).
+            unsafe { _mm256_storeu_si256(vals.as_mut_ptr().add(g & 255).cast(), reduce4(&batch)) };
+            g += 4;
+        }
+    }
+
     /// The number of symmetries of the group that fix `key`, from its images.
     #[inline]
     #[target_feature(enable = "avx2,popcnt")]
