@@ -42,6 +42,7 @@ fn error_line(msg: &str) {
 }
 
 fn main() -> ExitCode {
+    fixed_mmap_threshold();
     let cli = Cli::parse();
     let out = Output::new(cli.json);
     if cli.json && matches!(cli.command, None | Some(Command::Play(_))) {
@@ -86,3 +87,22 @@ fn main() -> ExitCode {
         }
     }
 }
+
+/// Serve every allocation of 64 KiB or more with its own mapping, given back to the system when freed.
+///
+/// glibc starts with that rule at 128 KiB but raises the threshold each time such a block is freed (up to 32
+/// MiB), and from then on the peg enumeration's partition tables and frozen levels come from the heap, where
+/// freed and live blocks interleave: the French board from c2 peaked 18% above the memory estimate that
+/// `--max-memory` is checked against (22.4 GiB against 19,498 MiB), from the centre 6% above it. With the
+/// threshold fixed, the centre's peak is 3% below its estimate.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn fixed_mmap_threshold() {
+    // SAFETY: `mallopt` changes a parameter of the allocator and nothing else; it runs before any other thread.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 64 << 10);
+    }
+}
+
+/// Elsewhere the system's allocator keeps its own rules.
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn fixed_mmap_threshold() {}
