@@ -19,16 +19,14 @@
 //! keep, use the general walks of [`crate::enumerate`] ([`meet`] returns `None`).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
 use crate::board::Board;
 use crate::count::CountError;
-use crate::counter::NoCount;
-use crate::enumerate::{KeyLevel, Options};
+use crate::enumerate::Options;
 use crate::kernel::{Kernel, LANES};
-use crate::level::{Frozen, Mixer, Slot, prefetch_write};
+use crate::level::prefetch_write;
 use crate::position::Position;
 use crate::problem::{Finish, Problem};
 
@@ -145,34 +143,30 @@ struct Layer<'r> {
     pegs: u32,
     state: u8,
     /// `cum[h]`: positions of the layer below the prefix `h << lo_bits` (one entry more at the end).
-    cum: Arc<Vec<u32>>,
+    cum: &'r [u32],
 }
 
-impl<'r> Layer<'r> {
-    /// The layer, or `None` when it has more than [`MAX_LAYER_BITS`] positions.
-    fn new(r: &'r Ranks, pegs: u32, state: u8) -> Option<Layer<'r>> {
-        if r.layer_len(pegs, state) > MAX_LAYER_BITS {
-            return None;
-        }
-        let mut cum = Vec::with_capacity(r.hi_state.len() + 1);
-        let mut total = 0u32;
-        cum.push(0);
-        for (h, &s) in r.hi_state.iter().enumerate() {
-            let a = h.count_ones();
-            if a <= pegs {
-                // Below `MAX_LAYER_BITS` (checked above): no overflow.
-                total += r.lo_count(pegs - a, state ^ s) as u32;
-            }
-            cum.push(total);
-        }
-        Some(Layer {
-            r,
-            pegs,
-            state,
-            cum: Arc::new(cum),
-        })
+/// The prefix table of the layer of `pegs` pegs and class `state` (`cum` of [`Layer`]), or `None` when the
+/// layer has more than [`MAX_LAYER_BITS`] positions.
+fn prefix_table(r: &Ranks, pegs: u32, state: u8) -> Option<Vec<u32>> {
+    if r.layer_len(pegs, state) > MAX_LAYER_BITS {
+        return None;
     }
+    let mut cum = Vec::with_capacity(r.hi_state.len() + 1);
+    let mut total = 0u32;
+    cum.push(0);
+    for (h, &s) in r.hi_state.iter().enumerate() {
+        let a = h.count_ones();
+        if a <= pegs {
+            // Below `MAX_LAYER_BITS` (checked above): no overflow.
+            total += r.lo_count(pegs - a, state ^ s) as u32;
+        }
+        cum.push(total);
+    }
+    Some(cum)
+}
 
+impl Layer<'_> {
     /// Number of positions.
     fn len(&self) -> u64 {
         u64::from(self.cum.last().copied().unwrap_or(0))
@@ -238,9 +232,14 @@ struct Bits {
 impl Bits {
     /// A bit set of `bits` bits, all clear.
     fn new(bits: u64) -> Bits {
-        Bits {
-            words: (0..bits.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
-        }
+        let words: Vec<AtomicU64> = (0..bits.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
+        // The zeroed memory comes from the system untouched: write it now, so that the walks' first reads of
+        // a word do not map a shared zero page that their first write must then copy (a fault and a flush of
+        // the other threads' address translations, per page).
+        words
+            .par_chunks(512)
+            .for_each(|c| c.iter().for_each(|w| w.store(0, Ordering::Relaxed)));
+        Bits { words }
     }
 
     fn bytes(&self) -> u64 {
@@ -459,8 +458,8 @@ struct Dense<'a> {
     /// The bit set a step builds, and the one it is intersected with.
     out: Bits,
     and: Bits,
-    /// Prefix tables of the layers used last (`cum` of [`Layer`]), by pegs.
-    cache: Mutex<Vec<(u32, Arc<Vec<u32>>)>>,
+    /// Prefix tables of the layers (`cum` of [`Layer`]), by pegs; `None` for layers too big.
+    tables: Vec<Option<Vec<u32>>>,
     stats: Option<crate::enumerate::StatsSink<'a>>,
 }
 
@@ -471,37 +470,39 @@ enum Stop {
 }
 
 impl Dense<'_> {
-    /// The layer of `pegs` pegs (its prefix table from the cache when it was used lately).
+    /// The layer of `pegs` pegs.
     fn layer(&self, pegs: u32) -> Result<Layer<'_>, Stop> {
-        let mut cache = self
-            .cache
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some((_, cum)) = cache.iter().find(|e| e.0 == pegs) {
-            return Ok(Layer {
-                r: &self.ranks,
-                pegs,
-                state: self.state,
-                cum: Arc::clone(cum),
-            });
-        }
-        let l = Layer::new(&self.ranks, pegs, self.state).ok_or(Stop::Fallback)?;
-        if cache.len() >= 4 {
-            cache.remove(0);
-        }
-        cache.push((pegs, Arc::clone(&l.cum)));
-        Ok(l)
+        let cum = self
+            .tables
+            .get(pegs as usize)
+            .and_then(Option::as_deref)
+            .ok_or(Stop::Fallback)?;
+        Ok(Layer {
+            r: &self.ranks,
+            pegs,
+            state: self.state,
+            cum,
+        })
     }
 
     fn check(&self, held: u64) -> Result<(), Stop> {
         if self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
             return Err(Stop::Error(CountError::Cancelled));
         }
-        let used = held + self.out.bytes() + self.and.bytes() + (4 << 20);
+        let used = held + self.out.bytes() + self.and.bytes() + self.table_bytes() + (4 << 20);
         if self.max_memory.is_some_and(|m| used > m) {
             return Err(Stop::Fallback);
         }
         Ok(())
+    }
+
+    /// Bytes of the prefix tables.
+    fn table_bytes(&self) -> u64 {
+        self.tables
+            .iter()
+            .flatten()
+            .map(|t| t.capacity() as u64 * 4)
+            .sum()
     }
 
     /// The successors of `from` by `k`'s moves, normalized; with `and`, only those in it.
@@ -588,28 +589,21 @@ impl Dense<'_> {
         }
     }
 
-    /// A level as the general walks store it (mixed keys, partitioned and packed).
-    fn key_level(&self, level: &Level, mixer: &Mixer, bits: u32) -> Result<KeyLevel, Stop> {
+    /// The positions of a level, in increasing order.
+    fn keys(&self, level: &Level) -> Result<Vec<u64>, Stop> {
         if level.len() == 0 {
-            return Ok(KeyLevel::empty(bits));
+            return Ok(Vec::new());
         }
         let layer = self.layer(level.pegs)?;
-        let mut keys: Vec<u64> = level
-            .ranks
-            .par_chunks(CHUNK)
-            .flat_map_iter(|c| layer.keys(c).map(|x| mixer.mix(x)).collect::<Vec<_>>())
-            .collect();
-        keys.par_sort_unstable();
-        Ok(Frozen::from_entries(
-            bits,
-            keys.into_iter()
-                .map(|h| Slot {
-                    h,
-                    full: NoCount,
-                    norm: NoCount,
-                })
-                .collect(),
-        ))
+        let mut keys = vec![0u64; level.len()];
+        keys.par_chunks_mut(CHUNK)
+            .zip(level.ranks.par_chunks(CHUNK))
+            .for_each(|(out, c)| {
+                for (o, x) in out.iter_mut().zip(layer.keys(c)) {
+                    *o = x;
+                }
+            });
+        Ok(keys)
     }
 }
 
@@ -619,7 +613,9 @@ fn held(levels: &[Option<Level>]) -> u64 {
 
 /// The finishable set of `problem` by meeting in the middle (as the general `meet` of
 /// [`crate::finishable`]: the same steps, the same pagoda tests in `kf` and `kr`, with dense walks), as levels
-/// indexed by pegs; `None` when the dense walks cannot be used (see the [module documentation](self)) or would
+/// indexed by pegs, each the normal forms (under `kf`'s group) of its positions in increasing order. When the
+/// start is the full board less the finish hole, the levels below the middle are `None`: each is the
+/// complements of the level of as many pegs as it has holes (see [`crate::finishable`]). `None` when the dense walks cannot be used (see the [module documentation](self)) or would
 /// need more memory than `opts` allows.
 ///
 /// Every position of a walk has the start's class, and so do its images under the symmetries of `kf`'s group:
@@ -634,7 +630,7 @@ pub(crate) fn meet(
     kr: &Kernel,
     holes: &[usize],
     opts: &Options<'_>,
-) -> Option<Result<Vec<KeyLevel>, CountError>> {
+) -> Option<Result<Vec<Option<Vec<u64>>>, CountError>> {
     let board = problem.board();
     let n = board.holes();
     if n as u32 > MAX_HOLES || holes.is_empty() {
@@ -659,6 +655,10 @@ pub(crate) fn meet(
     if widest > MAX_LAYER_BITS || opts.max_memory.is_some_and(|m| widest / 4 > m / 2) {
         return None;
     }
+    let tables = (0..=n as u32)
+        .into_par_iter()
+        .map(|p| prefix_table(&ranks, p, state))
+        .collect();
     let d = Dense {
         ranks,
         state,
@@ -668,18 +668,20 @@ pub(crate) fn meet(
         max_memory: opts.max_memory,
         out: Bits::new(widest),
         and: Bits::new(widest),
-        cache: Mutex::new(Vec::new()),
+        tables,
         stats: opts.stats,
     };
     match walks(&d, problem, kf, kr, holes, self_dual) {
         Ok(found) => {
-            let mixer = Mixer::new(n as u32);
             let mut levels = Vec::with_capacity(n + 1);
             for l in &found {
-                match d.key_level(l, &mixer, n as u32) {
-                    Ok(k) => levels.push(k),
-                    Err(Stop::Fallback) => return None,
-                    Err(Stop::Error(e)) => return Some(Err(e)),
+                match l {
+                    Some(l) => match d.keys(l) {
+                        Ok(k) => levels.push(Some(k)),
+                        Err(Stop::Fallback) => return None,
+                        Err(Stop::Error(e)) => return Some(Err(e)),
+                    },
+                    None => levels.push(None),
                 }
             }
             Some(Ok(levels))
@@ -697,7 +699,7 @@ fn walks(
     kr: &Kernel,
     holes: &[usize],
     self_dual: bool,
-) -> Result<Vec<Level>, Stop> {
+) -> Result<Vec<Option<Level>>, Stop> {
     let n = problem.board().holes();
     let start = problem.start();
     let s = start.pegs() as usize;
@@ -719,7 +721,7 @@ fn walks(
         let partner = n - m;
         while fwd.pegs as usize > partner {
             if fwd.len() == 0 {
-                return Ok(found);
+                return Ok(found.into_iter().map(Some).collect());
             }
             d.check(held(&fwd_levels) + fwd.bytes())?;
             let next = d.step(kf, &fwd, None)?;
@@ -727,7 +729,7 @@ fn walks(
             fwd_levels[pegs] = Some(std::mem::replace(&mut fwd, next));
         }
         if fwd.pegs as usize != partner || fwd.len() == 0 {
-            return Ok(found);
+            return Ok(found.into_iter().map(Some).collect());
         }
         d.check(held(&fwd_levels) + fwd.bytes())?;
         if partner == m {
@@ -746,7 +748,7 @@ fn walks(
         let mut bwd = first(d, kr, &finishes)?;
         while fwd.pegs > bwd.pegs + 1 {
             if fwd.len() == 0 || bwd.len() == 0 {
-                return Ok(found);
+                return Ok(found.into_iter().map(Some).collect());
             }
             d.check(held(&fwd_levels) + held(&bwd_levels) + fwd.bytes() + bwd.bytes())?;
             if fwd.len() <= bwd.len() {
@@ -760,7 +762,7 @@ fn walks(
             }
         }
         if fwd.len() == 0 || bwd.len() == 0 {
-            return Ok(found);
+            return Ok(found.into_iter().map(Some).collect());
         }
         d.check(held(&fwd_levels) + held(&bwd_levels) + fwd.bytes() + bwd.bytes())?;
         if fwd.pegs == bwd.pegs {
@@ -792,19 +794,23 @@ fn walks(
         d.check(held(&fwd_levels) + held(&bwd_levels) + reach.bytes())?;
         found[k] = d.step(kr, &found[k - 1], Some(&reach))?;
     }
+    if self_dual {
+        // Below the middle: the complements of the levels above it, left to the caller.
+        return Ok(found
+            .into_iter()
+            .enumerate()
+            .map(|(k, l)| (k >= m || k == 0).then_some(l))
+            .collect());
+    }
     // Outwards to the finish.
     for k in (1..m).rev() {
-        if self_dual {
-            found[k] = d.complements(kf, &found[n - k])?;
-            continue;
-        }
         let Some(back) = bwd_levels[k].take() else {
             break;
         };
         d.check(held(&fwd_levels) + held(&bwd_levels) + back.bytes())?;
         found[k] = d.step(kf, &found[k + 1], Some(&back))?;
     }
-    Ok(found)
+    Ok(found.into_iter().map(Some).collect())
 }
 
 #[cfg(test)]
@@ -847,7 +853,13 @@ mod tests {
                         v.sort_unstable();
                         v
                     };
-                    let layer = Layer::new(&r, p, state).unwrap();
+                    let cum = prefix_table(&r, p, state).unwrap();
+                    let layer = Layer {
+                        r: &r,
+                        pegs: p,
+                        state,
+                        cum: &cum,
+                    };
                     assert_eq!(
                         layer.len(),
                         want.len() as u64,

@@ -17,7 +17,8 @@
 //! When the start is the full board less the finish hole, the backward side is the forward side complemented (a
 //! position can reach the finish exactly when its complement can be reached from the start), so the forward side
 //! alone is enumerated, to half the board, and the finishable set below the middle is the complement of the one
-//! above it.
+//! above it. The dense walks ([`crate::dense`]) keep it that way: a position below the middle is looked up by
+//! its complement, and the levels below the middle are only made when the solution counts need them.
 
 use rayon::prelude::*;
 use serde::Serialize;
@@ -89,10 +90,29 @@ pub struct Finishable {
     /// Forward kernel of the symmetries that fix both the start and the set of finish holes.
     kernel: Kernel,
     mixer: Mixer,
-    /// `levels[k]`: the mixed normal forms (under the kernel's group) of the finishable positions with `k` pegs.
-    levels: Vec<KeyLevel>,
+    levels: Levels,
     /// From the start's number of pegs down to one.
     rows: Vec<FinishableLevel>,
+}
+
+/// The finishable positions by number of pegs, as normal forms under the kernel of a [`Finishable`].
+#[derive(Debug, Clone)]
+enum Levels {
+    /// From the general walks: `levels[k]` holds the mixed normal forms of the positions with `k` pegs.
+    Mixed(Vec<KeyLevel>),
+    /// From the dense walks: `levels[k]` holds the normal forms of the positions with `k` pegs in increasing
+    /// order, or is `None` when they are the complements of the positions of the level of as many pegs as
+    /// the board has holes without `k` (a self-dual problem, below its middle).
+    Plain(Vec<Option<Vec<u64>>>),
+}
+
+impl Levels {
+    fn bytes(&self) -> u64 {
+        match self {
+            Levels::Mixed(l) => l.iter().map(KeyLevel::bytes).sum(),
+            Levels::Plain(l) => l.iter().flatten().map(|v| v.capacity() as u64 * 8).sum(),
+        }
+    }
 }
 
 /// The holes a single last peg may end on for a game from `start`: those of the finish whose one-peg position
@@ -114,6 +134,16 @@ impl Finishable {
     /// [`CountError::MemoryLimit`] when the search would need more memory than `opts.max_memory`;
     /// [`CountError::Cancelled`] when `opts.cancel` is set.
     pub fn build(problem: &Problem, opts: &Options<'_>) -> Result<Finishable, CountError> {
+        Finishable::build_with(problem, opts, true)
+    }
+
+    /// [`Finishable::build`], with the dense walks where they can be used when `dense` is set, else with the
+    /// general walks.
+    fn build_with(
+        problem: &Problem,
+        opts: &Options<'_>,
+        dense: bool,
+    ) -> Result<Finishable, CountError> {
         let board = problem.board();
         let start = problem.start();
         let holes = finish_holes(board, start, problem.finish());
@@ -138,36 +168,57 @@ impl Finishable {
         };
         let n = board.holes();
         let levels = if holes.is_empty() {
-            vec![KeyLevel::empty(n as u32); n + 1]
-        } else if let Some(levels) = crate::dense::meet(problem, &forward, &reverse, &holes, &opts)
+            Levels::Mixed(vec![KeyLevel::empty(n as u32); n + 1])
+        } else if let Some(levels) = dense
+            .then(|| crate::dense::meet(problem, &forward, &reverse, &holes, &opts))
+            .flatten()
         {
-            levels?
+            Levels::Plain(levels?)
         } else if narrow_keys(&kernel) {
-            meet::<u32>(problem, &forward, &reverse, &holes, &opts)?
+            Levels::Mixed(meet::<u32>(problem, &forward, &reverse, &holes, &opts)?)
         } else {
-            meet::<u64>(problem, &forward, &reverse, &holes, &opts)?
+            Levels::Mixed(meet::<u64>(problem, &forward, &reverse, &holes, &opts)?)
         };
         let mixer = Mixer::new(n as u32);
         let same = group.len() == problem.group().len();
         let g = Kernel::new(board, problem.group());
-        let rows = (1..=start.pegs())
+        let mut rows: Vec<FinishableLevel> = (1..=start.pegs())
             .rev()
             .map(|pegs| {
-                let level = &levels[pegs as usize];
-                let positions = level
-                    .parts
-                    .par_iter()
-                    .enumerate()
-                    .map(|(q, p)| {
-                        p.reader(level.layout.base(q), 0, p.blocks())
-                            .map(|(h, _, _)| kernel.class_size(mixer.unmix(h)))
-                            .sum::<u64>()
-                    })
-                    .sum();
-                let classes = if same {
-                    level.len() as u64
-                } else {
-                    regroup(&g, &mixer, level).len() as u64
+                let (positions, classes) = match &levels {
+                    Levels::Mixed(l) => {
+                        let level = &l[pegs as usize];
+                        let positions = level
+                            .parts
+                            .par_iter()
+                            .enumerate()
+                            .map(|(q, p)| {
+                                p.reader(level.layout.base(q), 0, p.blocks())
+                                    .map(|(h, _, _)| kernel.class_size(mixer.unmix(h)))
+                                    .sum::<u64>()
+                            })
+                            .sum();
+                        let classes = if same {
+                            level.len() as u64
+                        } else {
+                            regroup(&g, &mixer, level.iter().map(|e| mixer.unmix(e.0))).len() as u64
+                        };
+                        (positions, classes)
+                    }
+                    // Filled in below from the level they are the complements of.
+                    Levels::Plain(l) => match &l[pegs as usize] {
+                        None => (0, 0),
+                        Some(keys) => {
+                            let positions =
+                                keys.par_iter().map(|&x| kernel.class_size(x)).sum::<u64>();
+                            let classes = if same {
+                                keys.len() as u64
+                            } else {
+                                regroup(&g, &mixer, keys.iter().copied()).len() as u64
+                            };
+                            (positions, classes)
+                        }
+                    },
                 };
                 FinishableLevel {
                     pegs,
@@ -176,6 +227,17 @@ impl Finishable {
                 }
             })
             .collect();
+        // Complements: as many positions, and classes (a symmetry maps complements to complements).
+        if let Levels::Plain(l) = &levels {
+            let s = start.pegs() as usize;
+            for k in 1..=s {
+                if l[k].is_none() && n - k <= s && n - k >= 1 {
+                    let partner = rows[s - (n - k)];
+                    rows[s - k].positions = partner.positions;
+                    rows[s - k].classes = partner.classes;
+                }
+            }
+        }
         Ok(Finishable {
             problem: problem.clone(),
             kernel,
@@ -207,16 +269,58 @@ impl Finishable {
 
     /// Bytes of memory the set uses.
     pub fn bytes(&self) -> u64 {
-        self.levels.iter().map(KeyLevel::bytes).sum()
+        self.levels.bytes()
     }
 
     /// Whether `pos` is in the set: reachable from the start, and able to reach the finish. For a position of a
     /// game played from the start, that is whether the game can still be won. One lookup.
     pub fn contains(&self, pos: Position) -> bool {
-        let pos = Position::from_bits(pos.bits() & self.problem.board().full().bits());
-        self.levels.get(pos.pegs() as usize).is_some_and(|l| {
-            l.len() > 0 && l.contains(self.mixer.mix(self.kernel.normalize(pos.bits()).0))
-        })
+        let full = self.problem.board().full().bits();
+        let pos = pos.bits() & full;
+        let k = pos.count_ones() as usize;
+        match &self.levels {
+            Levels::Mixed(l) => l.get(k).is_some_and(|l| {
+                l.len() > 0 && l.contains(self.mixer.mix(self.kernel.normalize(pos).0))
+            }),
+            Levels::Plain(l) => match l.get(k) {
+                None => false,
+                Some(Some(keys)) => keys.binary_search(&self.kernel.normalize(pos).0).is_ok(),
+                // A complement of the level of `holes - k` pegs.
+                Some(None) => l
+                    .get(self.problem.board().holes() - k)
+                    .and_then(Option::as_ref)
+                    .is_some_and(|keys| {
+                        keys.binary_search(&self.kernel.normalize(full ^ pos).0)
+                            .is_ok()
+                    }),
+            },
+        }
+    }
+
+    /// The normal forms (under the kernel's group) of the finishable positions with `pegs` pegs, in no
+    /// particular order.
+    fn plain_keys(&self, pegs: u32) -> Vec<u64> {
+        let k = pegs as usize;
+        match &self.levels {
+            Levels::Mixed(l) => l.get(k).map_or_else(Vec::new, |l| {
+                l.iter().map(|e| self.mixer.unmix(e.0)).collect()
+            }),
+            Levels::Plain(l) => match l.get(k) {
+                None => Vec::new(),
+                Some(Some(keys)) => keys.clone(),
+                Some(None) => {
+                    let board = self.problem.board();
+                    let full = board.full().bits();
+                    l.get(board.holes() - k)
+                        .and_then(Option::as_ref)
+                        .map_or_else(Vec::new, |keys| {
+                            keys.par_iter()
+                                .map(|&x| full ^ self.kernel.max_image(x))
+                                .collect()
+                        })
+                }
+            },
+        }
     }
 
     /// A solution from `pos` (following any jump that stays in the set), or `None` when `pos` is not in the set.
@@ -268,14 +372,16 @@ impl Finishable {
         let mut levels = Vec::new();
         // (G-class, finishable positions in it), by mixed key, for the level with `pegs` pegs.
         let keep_of = |pegs: u32| -> Vec<(u64, u64)> {
-            let level = &self.levels[pegs as usize];
+            let keys = self.plain_keys(pegs);
             if same {
-                level
-                    .iter()
-                    .map(|(h, _, _)| (h, g.class_size(self.mixer.unmix(h))))
-                    .collect()
+                let mut v: Vec<(u64, u64)> = keys
+                    .par_iter()
+                    .map(|&x| (self.mixer.mix(x), g.class_size(x)))
+                    .collect();
+                v.par_sort_unstable_by_key(|e| e.0);
+                v
             } else {
-                regroup_sizes(g, &self.kernel, &self.mixer, level)
+                regroup_sizes(g, &self.kernel, &self.mixer, &keys)
             }
         };
         let mut keep = keep_of(start.pegs());
@@ -457,36 +563,25 @@ fn restrict<C: Counter>(
     Ok((Frozen::from_entries(g.holes as u32, out), full, normal))
 }
 
-/// The classes of `g`'s group that hold the classes of `level` (mixed keys of normal forms under a subgroup):
-/// their mixed keys, increasing, without repeats.
-fn regroup(g: &Kernel, mixer: &Mixer, level: &KeyLevel) -> Vec<u64> {
-    let mut keys: Vec<u64> = level
-        .parts
+/// The classes of `g`'s group that hold the classes `keys` (normal forms under a subgroup): their mixed keys,
+/// increasing, without repeats.
+fn regroup(g: &Kernel, mixer: &Mixer, keys: impl Iterator<Item = u64>) -> Vec<u64> {
+    let keys: Vec<u64> = keys.collect();
+    let mut keys: Vec<u64> = keys
         .par_iter()
-        .enumerate()
-        .flat_map_iter(|(q, p)| {
-            p.reader(level.layout.base(q), 0, p.blocks())
-                .map(|(h, _, _)| mixer.mix(g.normalize(mixer.unmix(h)).0))
-        })
+        .map(|&x| mixer.mix(g.normalize(x).0))
         .collect();
     keys.par_sort_unstable();
     keys.dedup();
     keys
 }
 
-/// [`regroup`], with the number of positions of `level`'s classes (of `sub`'s group) in each class of `g`'s.
-fn regroup_sizes(g: &Kernel, sub: &Kernel, mixer: &Mixer, level: &KeyLevel) -> Vec<(u64, u64)> {
-    let mut keys: Vec<(u64, u64)> = level
-        .parts
+/// [`regroup`], with the number of positions of the classes `keys` (of `sub`'s group) in each class of
+/// `g`'s.
+fn regroup_sizes(g: &Kernel, sub: &Kernel, mixer: &Mixer, keys: &[u64]) -> Vec<(u64, u64)> {
+    let mut keys: Vec<(u64, u64)> = keys
         .par_iter()
-        .enumerate()
-        .flat_map_iter(|(q, p)| {
-            p.reader(level.layout.base(q), 0, p.blocks())
-                .map(|(h, _, _)| {
-                    let pos = mixer.unmix(h);
-                    (mixer.mix(g.normalize(pos).0), sub.class_size(pos))
-                })
-        })
+        .map(|&pos| (mixer.mix(g.normalize(pos).0), sub.class_size(pos)))
         .collect();
     keys.par_sort_unstable_by_key(|e| e.0);
     let mut out: Vec<(u64, u64)> = Vec::with_capacity(keys.len());
@@ -839,4 +934,73 @@ fn one_step<K: TableKey>(
         .map(keys_of)
         .unwrap_or_else(|| KeyLevel::empty(k.holes as u32));
     Ok((back, keys_of(walk.into_level())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The dense walks and the general ones give the same set: the same rows, the same answer for every
+    /// position reachable from the start, the same solution counts. Self-dual problems (whose levels below the
+    /// middle the dense walks leave as complements), a finish with fewer symmetries than the start (d4 to d1
+    /// on the English board), and a finish anywhere.
+    #[test]
+    fn dense_and_general_walks_agree() {
+        let t = Board::builtin("triangle").unwrap();
+        let e = Board::english();
+        let cases = [
+            Problem::from_names(t.clone(), &["1"], Some("1")).unwrap(),
+            Problem::from_names(t.clone(), &["1"], None).unwrap(),
+            Problem::from_names(t.clone(), &["4"], Some("4")).unwrap(),
+            Problem::from_names(t, &["2"], None).unwrap(),
+            Problem::from_names(e.clone(), &["d4"], Some("d4")).unwrap(),
+            Problem::from_names(e, &["d4"], Some("d1")).unwrap(),
+        ];
+        let opts = Options::default();
+        for p in &cases {
+            let label = format!("start {:#x} finish {:?}", p.start().bits(), p.finish());
+            let a = Finishable::build_with(p, &opts, true).unwrap();
+            let b = Finishable::build_with(p, &opts, false).unwrap();
+            assert!(matches!(a.levels, Levels::Plain(_)), "{label}");
+            assert!(matches!(b.levels, Levels::Mixed(_)), "{label}");
+            assert_eq!(a.levels(), b.levels(), "{label}");
+            assert_eq!(
+                a.solutions(&opts).unwrap(),
+                b.solutions(&opts).unwrap(),
+                "{label}"
+            );
+            // Every level's keys, and membership, position by position on the small board; on the English
+            // board a sample: the positions of random games from the start.
+            for pegs in 1..=p.start().pegs() {
+                let mut x = a.plain_keys(pegs);
+                let mut y = b.plain_keys(pegs);
+                x.sort_unstable();
+                y.sort_unstable();
+                assert_eq!(x, y, "{label} {pegs} pegs");
+            }
+            let board = p.board();
+            let mut seen = 0;
+            let mut pos = p.start();
+            let mut rng = 0x2545_F491_4F6C_DD1Du64;
+            for _ in 0..2000 {
+                assert_eq!(
+                    a.contains(pos),
+                    b.contains(pos),
+                    "{label} {:#x}",
+                    pos.bits()
+                );
+                seen += usize::from(a.contains(pos));
+                let moves = board.legal_moves(pos);
+                if moves.is_empty() {
+                    pos = p.start();
+                    continue;
+                }
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                pos = pos.apply(moves[(rng % moves.len() as u64) as usize]);
+            }
+            assert_eq!(seen > 0, a.classes() > 0, "{label}");
+        }
+    }
 }
