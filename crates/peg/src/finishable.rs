@@ -482,8 +482,8 @@ fn pruned(
 
 /// Games played at random from `starts` (jumps, or jumps taken back with `reverse`) until the position has
 /// `pegs` pegs or no jump is left: the positions they end on (a sample for the pagoda search).
-fn random_games(board: &Board, starts: &[u64], pegs: u32, reverse: bool) -> Vec<u64> {
-    const GAMES: u64 = 4096;
+fn random_games(board: &Board, starts: &[u64], pegs_at: u32, reverse: bool) -> Vec<u64> {
+    const GAMES: u64 = 1024;
     let mut x = 0x9E37_79B9_7F4A_7C15u64;
     let mut rand = move || {
         x ^= x << 13;
@@ -491,32 +491,43 @@ fn random_games(board: &Board, starts: &[u64], pegs: u32, reverse: bool) -> Vec<
         x ^= x << 17;
         x
     };
+    // Per move: the holes that must hold pegs and the one that must be empty (jumps taken back: the other way
+    // round), and the holes a jump flips.
+    let rules: Vec<(u64, u64, u64)> = board
+        .moves()
+        .iter()
+        .map(|m| {
+            let (from, over, to) = (1u64 << m.from(), 1u64 << m.over(), 1u64 << m.to());
+            let flip = from | over | to;
+            if reverse {
+                (to, from | over, flip)
+            } else {
+                (from | over, to, flip)
+            }
+        })
+        .collect();
+    let mut legal = Vec::with_capacity(rules.len());
     (0..GAMES)
         .map(|i| {
-            let mut pos = Position::from_bits(starts[(i as usize) % starts.len()]);
+            let mut pos = starts[(i as usize) % starts.len()];
             loop {
+                let pegs = pos.count_ones();
                 let done = if reverse {
-                    pos.pegs() >= pegs
+                    pegs >= pegs_at
                 } else {
-                    pos.pegs() <= pegs
+                    pegs <= pegs_at
                 };
-                let moves: Vec<Move> = board
-                    .moves()
-                    .iter()
-                    .copied()
-                    .filter(|m| {
-                        if reverse {
-                            m.is_undoable(pos)
-                        } else {
-                            m.is_legal(pos)
-                        }
-                    })
-                    .collect();
-                if done || moves.is_empty() {
-                    return pos.bits();
+                legal.clear();
+                legal.extend(
+                    rules
+                        .iter()
+                        .filter(|&&(full, empty, _)| pos & full == full && pos & empty == 0)
+                        .map(|r| r.2),
+                );
+                if done || legal.is_empty() {
+                    return pos;
                 }
-                let m = moves[(rand() % moves.len() as u64) as usize];
-                pos = if reverse { pos.undo(m) } else { pos.apply(m) };
+                pos ^= legal[(rand() % legal.len() as u64) as usize];
             }
         })
         .collect()

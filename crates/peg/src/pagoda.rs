@@ -88,11 +88,17 @@ pub(crate) fn search(
     };
     let step = (sample.len() / SCORED).max(1);
     let sample: Vec<Vec<i64>> = sample.iter().step_by(step).map(|&p| counts(p)).collect();
+    // `by_orbit[o][i]`: the pegs of sample position `i` on orbit `o`.
+    let by_orbit: Vec<Vec<i64>> = (0..norbits)
+        .map(|o| sample.iter().map(|c| c[o]).collect())
+        .collect();
     let start_counts = counts(start);
     let mut best: Option<(usize, Vec<i64>)> = None;
     let mut w = vec![0i64; norbits];
     let mut nodes = 0usize;
     let mut stack = vec![(0usize, -range - 1)];
+    // `partial[o + 1][i]`: the weight of sample position `i` on the orbits up to `o`, with the weights given.
+    let mut partial = vec![vec![0i64; sample.len()]; norbits + 1];
     // Depth-first over the orbits' weights.
     while let Some(&mut (o, ref mut v)) = stack.last_mut() {
         *v += 1;
@@ -108,25 +114,24 @@ pub(crate) fn search(
         if !checks[o].iter().all(|&(a, b, c)| w[a] + w[b] - w[c] >= 0) {
             continue;
         }
+        let (done, rest) = partial.split_at_mut(o + 1);
+        for ((p, &q), &c) in rest[0].iter_mut().zip(&done[o]).zip(&by_orbit[o]) {
+            *p = q + c * w[o];
+        }
         if o + 1 < norbits {
             stack.push((o + 1, -range - 1));
             continue;
         }
         // A pagoda: score it.
+        let weights = &partial[norbits];
         let pruned = match side {
             Side::Forward => {
                 let limit = finish.iter().map(|&h| w[orbit[h]]).min().unwrap_or(0);
-                sample
-                    .iter()
-                    .filter(|c| c.iter().zip(&w).map(|(a, b)| a * b).sum::<i64>() < limit)
-                    .count()
+                weights.iter().filter(|&&x| x < limit).count()
             }
             Side::Backward => {
                 let limit: i64 = start_counts.iter().zip(&w).map(|(a, b)| a * b).sum();
-                sample
-                    .iter()
-                    .filter(|c| c.iter().zip(&w).map(|(a, b)| a * b).sum::<i64>() > limit)
-                    .count()
+                weights.iter().filter(|&&x| x > limit).count()
             }
         };
         if best.as_ref().is_none_or(|b| pruned > b.0) {
