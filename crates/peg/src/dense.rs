@@ -17,16 +17,20 @@
 //!
 //! Boards with more holes, layers too big for the memory allowed, or a start whose class the walk cannot
 //! keep, use the general walks of [`crate::enumerate`] ([`meet`] returns `None`).
+//!
+//! The solution counts over a finishable set found this way are counted here too ([`count_paths`]): level by
+//! level from the start, each finishable position pulls the paths of the finishable positions one jump above
+//! it, looked up by rank in a bit set of the level above (no records, no sorting, no table of counters).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
 use crate::board::Board;
-use crate::count::CountError;
+use crate::count::{CountError, add};
 use crate::enumerate::Options;
-use crate::kernel::{Kernel, LANES};
-use crate::level::prefetch_write;
+use crate::kernel::{Kernel, LANES, MOVE_WORDS};
+use crate::level::{prefetch, prefetch_write};
 use crate::position::Position;
 use crate::problem::{Finish, Problem};
 
@@ -43,6 +47,8 @@ const MAX_LAYER_BITS: u64 = 1 << 30;
 const CHUNK: usize = 8192;
 /// Words of a bit set per task when it is read.
 const WORD_CHUNK: usize = 4096;
+/// Positions of a level whose jumps' origins [`count_paths`] looks up together.
+const PULL: usize = 256;
 /// Successors waiting for their bit set's word to come from memory.
 const RING: usize = 16;
 
@@ -396,22 +402,29 @@ impl Level {
     }
 }
 
-/// The successors (by `k`'s moves: jumps, or jumps taken back) of the positions `keys`, normalized, into
-/// `sink` (those `k`'s pagoda test keeps).
-fn expand(k: &Kernel, portable: bool, keys: Keys<'_>, sink: &mut Sink<'_>) {
+/// For each position of `keys`, `f(position, successors)`: its successors by `k`'s moves (jumps, or jumps taken
+/// back), normalized, those `k`'s pagoda tests keep.
+fn each_successors<F: FnMut(u64, &[u64])>(
+    k: &Kernel,
+    portable: bool,
+    keys: impl Iterator<Item = u64>,
+    mut f: F,
+) {
     #[cfg(target_arch = "x86_64")]
     if !portable && k.avx2_ok() && k.dgroups <= 2 {
-        // SAFETY: `avx2_ok` checked that the CPU has the features `expand_avx2` is compiled for.
-        unsafe { expand_avx2(k, keys, sink) };
+        // SAFETY: `avx2_ok` checked that the CPU has the features `each_successors_avx2` is compiled for.
+        unsafe { each_successors_avx2(k, keys, &mut f) };
         return;
     }
     let _ = portable;
+    let mut vals = Vec::with_capacity(MOVE_WORDS * 64);
     for key in keys {
         let mut imgs = [[0u64; LANES]; 2];
         for (row, im) in imgs.iter_mut().enumerate().take(k.rows) {
             *im = k.images_portable(key, row);
         }
         let slack = k.prune.as_ref().map(|p| p.slack(key));
+        vals.clear();
         for (wi, &word) in k.legal_portable(key).iter().enumerate() {
             let mut bits = word;
             while bits != 0 {
@@ -422,16 +435,21 @@ fn expand(k: &Kernel, portable: bool, keys: Keys<'_>, sink: &mut Sink<'_>) {
                 {
                     continue;
                 }
-                sink.push(k.min_successor(&imgs, j));
+                vals.push(k.min_successor(&imgs, j));
             }
         }
+        f(key, &vals);
     }
 }
 
-/// [`expand`] with the AVX2 kernel (as the general walks' `expand_avx2`, without counters).
+/// [`each_successors`] with the AVX2 kernel (as the general walks' `expand_avx2`, without counters).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
-fn expand_avx2(k: &Kernel, keys: Keys<'_>, sink: &mut Sink<'_>) {
+fn each_successors_avx2<F: FnMut(u64, &[u64])>(
+    k: &Kernel,
+    keys: impl Iterator<Item = u64>,
+    f: &mut F,
+) {
     use crate::kernel::avx2;
     let mut vals = [0u64; 256 + 4];
     let mut moves = [0u8; 256];
@@ -441,9 +459,7 @@ fn expand_avx2(k: &Kernel, keys: Keys<'_>, sink: &mut Sink<'_>) {
         let n = avx2::move_ids(k, &legal, &mut moves);
         let n = k.prune_moves(key, &mut moves, n);
         avx2::successors(k, &im, &moves, n, &mut vals);
-        for &v in &vals[..n] {
-            sink.push(v);
-        }
+        f(key, &vals[..n]);
     }
 }
 
@@ -528,7 +544,11 @@ impl Dense<'_> {
             .par_chunks(CHUNK)
             .map(|c| {
                 let mut sink = Sink::new(&dst, out);
-                expand(k, portable, src.keys(c), &mut sink);
+                each_successors(k, portable, src.keys(c), |_, succ| {
+                    for &v in succ {
+                        sink.push(v);
+                    }
+                });
                 sink.flush();
                 sink.count
             })
@@ -811,6 +831,208 @@ fn walks(
         found[k] = d.step(kf, &found[k + 1], Some(&back))?;
     }
     Ok(found.into_iter().map(Some).collect())
+}
+
+/// A level of a finishable set for [`count_paths`]: its positions' ranks as a bit set over their layer, each
+/// word beside the number of bits set before it (one cache line for both), so that a position's index in the
+/// level is one lookup.
+struct Indexed {
+    /// `(word, bits set in the words before it)`.
+    blocks: Vec<(u64, u64)>,
+}
+
+impl Indexed {
+    /// The bit set of `ranks` (increasing) over a layer of `len` positions, in the buffer of `self` (whose
+    /// blocks are all clear): only the blocks of `ranks` are written.
+    fn fill(&mut self, ranks: impl Iterator<Item = u32>, len: u64) {
+        let n = len.div_ceil(64) as usize;
+        if self.blocks.len() < n {
+            self.blocks.resize(n, (0, 0));
+        }
+        for (i, r) in ranks.enumerate() {
+            let b = &mut self.blocks[(r >> 6) as usize];
+            if b.0 == 0 {
+                // The first rank of the block: the number of ranks before it.
+                b.1 = i as u64;
+            }
+            b.0 |= 1 << (r & 63);
+        }
+    }
+
+    /// Clear the blocks of `ranks` (those [`Indexed::fill`] was given).
+    fn clear(&mut self, ranks: impl Iterator<Item = u32>) {
+        for r in ranks {
+            self.blocks[(r >> 6) as usize] = (0, 0);
+        }
+    }
+
+    /// Ask for the block of rank `r` from memory.
+    #[inline(always)]
+    fn prefetch(&self, r: u32) {
+        prefetch(&self.blocks[(r >> 6) as usize]);
+    }
+
+    /// The index in the level of the position of rank `r`, or `None` when it is not in the level.
+    #[inline(always)]
+    fn index(&self, r: u32) -> Option<usize> {
+        let (word, before) = self.blocks[(r >> 6) as usize];
+        let b = r & 63;
+        (word >> b & 1 == 1)
+            .then(|| (before + u64::from((word & ((1u64 << b) - 1)).count_ones())) as usize)
+    }
+}
+
+/// The paths from the start into a finishable set's levels, in both trees, counted over the set alone: from the
+/// start's number of pegs down to one, the full tree's and the normal tree's paths into each level's positions.
+///
+/// `levels(pegs)` gives the finishable positions with `pegs` pegs as normal forms under the group of `kf` (the
+/// forward kernel, without pagoda tests) and `kr` (the backward one, the same group), in any order; the group
+/// must be the problem's (so that its classes are the normal tree's nodes). The counts are pulled, one level
+/// from the one above it, every position on its own (so threads share nothing they write): a position `y`'s
+/// positions-paths (paths into one position of its class: the same for each) are the sum, over the jumps into
+/// `y` (its moves taken back), of the positions-paths of the position the jump starts from, and its class's
+/// normal-tree paths the sum over the distinct classes those positions are in. A position the jump starts from
+/// that is not finishable was not reached from the start (it has a jump into a finishable position): it adds
+/// nothing. A class's full-tree paths are its positions-paths times its size.
+///
+/// `None` when the dense tables cannot be used (the board has more than [`MAX_HOLES`] holes, a layer is too
+/// big) or the bit sets would pass the memory limit of `opts`: the caller counts another way.
+pub(crate) fn count_paths(
+    board: &Board,
+    start: Position,
+    kf: &Kernel,
+    kr: &Kernel,
+    levels: &(dyn Fn(u32) -> Vec<u64> + Sync),
+    opts: &Options<'_>,
+) -> Option<Result<Vec<(u128, u128)>, CountError>> {
+    let n = board.holes();
+    if n as u32 > MAX_HOLES {
+        return None;
+    }
+    let state = board.position_class(start);
+    let ranks = Ranks::new(board);
+    let s = start.pegs();
+    let widest = (1..=s)
+        .map(|p| ranks.layer_len(p, state))
+        .max()
+        .unwrap_or(0);
+    // The bit set and the counts before each word of the widest layer.
+    if widest > MAX_LAYER_BITS
+        || opts
+            .max_memory
+            .is_some_and(|m| widest / 8 + widest / 16 > m / 2)
+    {
+        return None;
+    }
+    let tables: Vec<Option<Vec<u32>>> = (0..=s)
+        .into_par_iter()
+        .map(|p| prefix_table(&ranks, p, state))
+        .collect();
+    let layer = |pegs: u32| {
+        tables[pegs as usize].as_deref().map(|cum| Layer {
+            r: &ranks,
+            pegs,
+            state,
+            cum,
+        })
+    };
+    let sorted = |pegs: u32| {
+        let mut v = levels(pegs);
+        v.par_sort_unstable();
+        v
+    };
+    let mut out = Vec::with_capacity(s as usize);
+    let mut keys = sorted(s);
+    // Per position of the level: paths into one position of its class (full tree), into its class (normal).
+    let mut paths: Vec<[u128; 2]> = vec![[1, 1]; keys.len()];
+    let total = |keys: &[u64], paths: &[[u128; 2]], pegs: u32| {
+        keys.par_iter()
+            .zip(paths)
+            .map(|(&x, &[f, n])| {
+                let f = f
+                    .checked_mul(u128::from(kf.class_size(x)))
+                    .ok_or(CountError::Overflow { pegs })?;
+                Ok((f, n))
+            })
+            .try_reduce(
+                || (0, 0),
+                |a, b| Ok((add(a.0, b.0, pegs)?, add(a.1, b.1, pegs)?)),
+            )
+    };
+    match total(&keys, &paths, s) {
+        Ok(t) => out.push(t),
+        Err(e) => return Some(Err(e)),
+    }
+    let mut index = Indexed { blocks: Vec::new() };
+    for pegs in (1..s).rev() {
+        if keys.is_empty() {
+            out.push((0, 0));
+            continue;
+        }
+        if opts.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            return Some(Err(CountError::Cancelled));
+        }
+        let above = layer(pegs + 1)?;
+        index.fill(keys.iter().map(|&x| above.rank(x)), above.len());
+        let next = sorted(pegs);
+        let mut next_paths = vec![[0u128; 2]; next.len()];
+        let (ix, from_paths, portable) = (&index, &paths, opts.portable);
+        let pulled = next
+            .par_chunks(CHUNK)
+            .zip(next_paths.par_chunks_mut(CHUNK))
+            .try_for_each(|(c, out)| {
+                let mut ranks = Vec::new();
+                let mut ends = Vec::new();
+                let mut distinct = Vec::with_capacity(MOVE_WORDS * 64);
+                let mut i = 0;
+                // A few hundred positions at a time, in two passes: the jumps' origins ranked (their blocks
+                // asked for from memory), then looked up in the level above and their paths added.
+                for sub in c.chunks(PULL) {
+                    ranks.clear();
+                    ends.clear();
+                    each_successors(kr, portable, sub.iter().copied(), |_, preds| {
+                        for &p in preds {
+                            let r = above.rank(p);
+                            ix.prefetch(r);
+                            ranks.push(r);
+                        }
+                        ends.push(ranks.len());
+                    });
+                    let mut lo = 0;
+                    for &hi in &ends {
+                        distinct.clear();
+                        let mut f = 0u128;
+                        let mut n = 0u128;
+                        for &r in &ranks[lo..hi] {
+                            if let Some(j) = ix.index(r) {
+                                let p = &from_paths[j];
+                                f = add(f, p[0], pegs)?;
+                                // The normal tree counts each class above once.
+                                if !distinct.contains(&j) {
+                                    distinct.push(j);
+                                    n = add(n, p[1], pegs)?;
+                                }
+                            }
+                        }
+                        lo = hi;
+                        out[i] = [f, n];
+                        i += 1;
+                    }
+                }
+                Ok(())
+            });
+        if let Err(e) = pulled {
+            return Some(Err(e));
+        }
+        match total(&next, &next_paths, pegs) {
+            Ok(t) => out.push(t),
+            Err(e) => return Some(Err(e)),
+        }
+        index.clear(keys.iter().map(|&x| above.rank(x)));
+        keys = next;
+        paths = next_paths;
+    }
+    Some(Ok(out))
 }
 
 #[cfg(test)]

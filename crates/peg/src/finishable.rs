@@ -89,6 +89,8 @@ pub struct Finishable {
     problem: Problem,
     /// Forward kernel of the symmetries that fix both the start and the set of finish holes.
     kernel: Kernel,
+    /// Backward kernel (jumps taken back) of the same symmetries.
+    reverse: Kernel,
     mixer: Mixer,
     levels: Levels,
     /// From the start's number of pegs down to one.
@@ -241,6 +243,7 @@ impl Finishable {
         Ok(Finishable {
             problem: problem.clone(),
             kernel,
+            reverse,
             mixer,
             levels,
             rows,
@@ -368,6 +371,41 @@ impl Finishable {
         };
         let start = self.problem.start();
         let same = g.group_size == self.kernel.group_size;
+        if same && matches!(self.levels, Levels::Plain(_)) {
+            let levels = |pegs: u32| self.plain_keys(pegs);
+            if let Some(paths) = crate::dense::count_paths(
+                self.problem.board(),
+                start,
+                &self.kernel,
+                &self.reverse,
+                &levels,
+                &opts,
+            ) {
+                let paths = paths?;
+                let levels: Vec<SolutionLevel> = self
+                    .rows
+                    .iter()
+                    .zip(&paths)
+                    .map(|(row, &(paths_full, paths_normal))| SolutionLevel {
+                        pegs: row.pegs,
+                        positions: row.positions,
+                        classes: row.classes,
+                        paths_full,
+                        paths_normal,
+                    })
+                    .collect();
+                let last = levels.last().copied().unwrap_or_default();
+                let one = last.pegs == 1;
+                return Ok(Solutions {
+                    symmetries: g.group_size,
+                    solutions_full: if one { last.paths_full } else { 0 },
+                    solutions_normal: if one { last.paths_normal } else { 0 },
+                    finishable_classes: self.classes(),
+                    finishable: self.positions(),
+                    levels,
+                });
+            }
+        }
         let mut walk = Walk::<u64, K>::new(g, &[start.bits()], None)?;
         let mut levels = Vec::new();
         // (G-class, finishable positions in it), by mixed key, for the level with `pegs` pegs.
