@@ -17,8 +17,9 @@
 //! When the start is the full board less the finish hole, the backward side is the forward side complemented (a
 //! position can reach the finish exactly when its complement can be reached from the start), so the forward side
 //! alone is enumerated, to half the board, and the finishable set below the middle is the complement of the one
-//! above it. The dense walks (on boards of up to 34 holes) keep it that way: a position below the middle is looked up by
-//! its complement, and the levels below the middle are only made when the solution counts need them.
+//! above it. The dense walks (on boards of up to 34 holes) keep it that way: a position below the middle is
+//! looked up by its complement, and the levels below the middle are only made when the solution counts need
+//! them.
 
 use rayon::prelude::*;
 use serde::Serialize;
