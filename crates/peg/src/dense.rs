@@ -22,6 +22,7 @@
 //! level from the start, each finishable position pulls the paths of the finishable positions one jump above
 //! it, looked up by rank in a bit set of the level above (no records, no sorting, no table of counters).
 
+use std::borrow::Cow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rayon::prelude::*;
@@ -886,7 +887,7 @@ impl Indexed {
 /// start's number of pegs down to one, the full tree's and the normal tree's paths into each level's positions.
 ///
 /// `levels(pegs)` gives the finishable positions with `pegs` pegs as normal forms under the group of `kf` (the
-/// forward kernel, without pagoda tests) and `kr` (the backward one, the same group), in any order; the group
+/// forward kernel, without pagoda tests) and `kr` (the backward one, the same group), in increasing order; the group
 /// must be the problem's (so that its classes are the normal tree's nodes). The counts are pulled, one level
 /// from the one above it, every position on its own (so threads share nothing they write): a position `y`'s
 /// positions-paths (paths into one position of its class: the same for each) are the sum, over the jumps into
@@ -897,12 +898,12 @@ impl Indexed {
 ///
 /// `None` when the dense tables cannot be used (the board has more than [`MAX_HOLES`] holes, a layer is too
 /// big) or the bit sets would pass the memory limit of `opts`: the caller counts another way.
-pub(crate) fn count_paths(
+pub(crate) fn count_paths<'a>(
     board: &Board,
     start: Position,
     kf: &Kernel,
     kr: &Kernel,
-    levels: &(dyn Fn(u32) -> Vec<u64> + Sync),
+    levels: &(dyn Fn(u32) -> Cow<'a, [u64]> + Sync),
     opts: &Options<'_>,
 ) -> Option<Result<Vec<(u128, u128)>, CountError>> {
     let n = board.holes();
@@ -936,13 +937,8 @@ pub(crate) fn count_paths(
             cum,
         })
     };
-    let sorted = |pegs: u32| {
-        let mut v = levels(pegs);
-        v.par_sort_unstable();
-        v
-    };
     let mut out = Vec::with_capacity(s as usize);
-    let mut keys = sorted(s);
+    let mut keys = levels(s);
     // Per position of the level: paths into one position of its class (full tree), into its class (normal).
     let mut paths: Vec<[u128; 2]> = vec![[1, 1]; keys.len()];
     let total = |keys: &[u64], paths: &[[u128; 2]], pegs: u32| {
@@ -974,7 +970,7 @@ pub(crate) fn count_paths(
         }
         let above = layer(pegs + 1)?;
         index.fill(keys.iter().map(|&x| above.rank(x)), above.len());
-        let next = sorted(pegs);
+        let next = levels(pegs);
         let mut next_paths = vec![[0u128; 2]; next.len()];
         let (ix, from_paths, portable) = (&index, &paths, opts.portable);
         let pulled = next

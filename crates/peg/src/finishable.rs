@@ -21,6 +21,8 @@
 //! looked up by its complement, and the levels below the middle are only made when the solution counts need
 //! them.
 
+use std::borrow::Cow;
+
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -301,27 +303,34 @@ impl Finishable {
         }
     }
 
-    /// The normal forms (under the kernel's group) of the finishable positions with `pegs` pegs, in no
-    /// particular order.
-    fn plain_keys(&self, pegs: u32) -> Vec<u64> {
+    /// The normal forms (under the kernel's group) of the finishable positions with `pegs` pegs, in increasing
+    /// order (borrowed when the set keeps them so).
+    fn plain_keys(&self, pegs: u32) -> Cow<'_, [u64]> {
         let k = pegs as usize;
+        let sorted = |mut v: Vec<u64>| {
+            v.par_sort_unstable();
+            Cow::Owned(v)
+        };
         match &self.levels {
-            Levels::Mixed(l) => l.get(k).map_or_else(Vec::new, |l| {
-                l.iter().map(|e| self.mixer.unmix(e.0)).collect()
+            Levels::Mixed(l) => l.get(k).map_or(Cow::Borrowed(&[][..]), |l| {
+                sorted(l.iter().map(|e| self.mixer.unmix(e.0)).collect())
             }),
             Levels::Plain(l) => match l.get(k) {
-                None => Vec::new(),
-                Some(Some(keys)) => keys.clone(),
+                None => Cow::Borrowed(&[]),
+                Some(Some(keys)) => Cow::Borrowed(keys),
                 Some(None) => {
                     let board = self.problem.board();
                     let full = board.full().bits();
-                    l.get(board.holes() - k)
-                        .and_then(Option::as_ref)
-                        .map_or_else(Vec::new, |keys| {
-                            keys.par_iter()
-                                .map(|&x| full ^ self.kernel.max_image(x))
-                                .collect()
-                        })
+                    l.get(board.holes() - k).and_then(Option::as_ref).map_or(
+                        Cow::Borrowed(&[][..]),
+                        |keys| {
+                            sorted(
+                                keys.par_iter()
+                                    .map(|&x| full ^ self.kernel.max_image(x))
+                                    .collect(),
+                            )
+                        },
+                    )
                 }
             },
         }
@@ -352,42 +361,29 @@ impl Finishable {
     /// [`CountError::Overflow`] when a count passes 2^128 - 1; [`CountError::MemoryLimit`] and
     /// [`CountError::Cancelled`] as for [`Finishable::build`].
     pub fn solutions(&self, opts: &Options<'_>) -> Result<Solutions, CountError> {
-        let g = Kernel::new(self.problem.board(), self.problem.group());
-        if narrow_keys(&g) {
-            self.solutions_with::<u32>(&g, opts)
-        } else {
-            self.solutions_with::<u64>(&g, opts)
-        }
-    }
-
-    fn solutions_with<K: TableKey>(
-        &self,
-        g: &Kernel,
-        opts: &Options<'_>,
-    ) -> Result<Solutions, CountError> {
         let opts = Options {
             max_levels: None,
             progress: None,
             ..*opts
         };
-        let start = self.problem.start();
-        let same = g.group_size == self.kernel.group_size;
-        if same && matches!(self.levels, Levels::Plain(_)) {
+        let g = Kernel::new(self.problem.board(), self.problem.group());
+        // Over the dense walks' levels, when their classes are the normal tree's: the counts pulled level by
+        // level.
+        if g.group_size == self.kernel.group_size && matches!(self.levels, Levels::Plain(_)) {
             let levels = |pegs: u32| self.plain_keys(pegs);
             if let Some(paths) = crate::dense::count_paths(
                 self.problem.board(),
-                start,
+                self.problem.start(),
                 &self.kernel,
                 &self.reverse,
                 &levels,
                 &opts,
             ) {
-                let paths = paths?;
-                let levels: Vec<SolutionLevel> = self
+                let levels = self
                     .rows
                     .iter()
-                    .zip(&paths)
-                    .map(|(row, &(paths_full, paths_normal))| SolutionLevel {
+                    .zip(paths?)
+                    .map(|(row, (paths_full, paths_normal))| SolutionLevel {
                         pegs: row.pegs,
                         positions: row.positions,
                         classes: row.classes,
@@ -395,18 +391,39 @@ impl Finishable {
                         paths_normal,
                     })
                     .collect();
-                let last = levels.last().copied().unwrap_or_default();
-                let one = last.pegs == 1;
-                return Ok(Solutions {
-                    symmetries: g.group_size,
-                    solutions_full: if one { last.paths_full } else { 0 },
-                    solutions_normal: if one { last.paths_normal } else { 0 },
-                    finishable_classes: self.classes(),
-                    finishable: self.positions(),
-                    levels,
-                });
+                return Ok(self.tally(&g, levels));
             }
         }
+        let levels = if narrow_keys(&g) {
+            self.solutions_with::<u32>(&g, &opts)?
+        } else {
+            self.solutions_with::<u64>(&g, &opts)?
+        };
+        Ok(self.tally(&g, levels))
+    }
+
+    /// The solution counts from the paths into each level (from the start's number of pegs down).
+    fn tally(&self, g: &Kernel, levels: Vec<SolutionLevel>) -> Solutions {
+        let last = levels.last().copied().unwrap_or_default();
+        let one = last.pegs == 1;
+        Solutions {
+            symmetries: g.group_size,
+            solutions_full: if one { last.paths_full } else { 0 },
+            solutions_normal: if one { last.paths_normal } else { 0 },
+            finishable_classes: self.classes(),
+            finishable: self.positions(),
+            levels,
+        }
+    }
+
+    /// The paths into each level, by a walk from the start restricted to the set.
+    fn solutions_with<K: TableKey>(
+        &self,
+        g: &Kernel,
+        opts: &Options<'_>,
+    ) -> Result<Vec<SolutionLevel>, CountError> {
+        let start = self.problem.start();
+        let same = g.group_size == self.kernel.group_size;
         let mut walk = Walk::<u64, K>::new(g, &[start.bits()], None)?;
         let mut levels = Vec::new();
         // (G-class, finishable positions in it), by mixed key, for the level with `pegs` pegs.
@@ -454,22 +471,13 @@ impl Finishable {
                 for &(h, _) in &keep {
                     filter.insert(h);
                 }
-                walk.step_filtered(&opts, true, false, Some(&filter))?;
+                walk.step_filtered(opts, true, false, Some(&filter))?;
             } else {
                 // Nothing finishable at this level: nothing at the ones below.
                 walk.set_level(AnyFrozen::Narrow(Frozen::empty(g.holes as u32)));
             }
         }
-        let last = levels.last().copied().unwrap_or_default();
-        let one = last.pegs == 1;
-        Ok(Solutions {
-            symmetries: g.group_size,
-            solutions_full: if one { last.paths_full } else { 0 },
-            solutions_normal: if one { last.paths_normal } else { 0 },
-            finishable_classes: self.classes(),
-            finishable: self.positions(),
-            levels,
-        })
+        Ok(levels)
     }
 }
 
@@ -1022,10 +1030,8 @@ mod tests {
             // Every level's keys, and membership, position by position on the small board; on the English
             // board a sample: the positions of random games from the start.
             for pegs in 1..=p.start().pegs() {
-                let mut x = a.plain_keys(pegs);
-                let mut y = b.plain_keys(pegs);
-                x.sort_unstable();
-                y.sort_unstable();
+                // Both in increasing order.
+                let (x, y) = (a.plain_keys(pegs), b.plain_keys(pegs));
                 assert_eq!(x, y, "{label} {pegs} pegs");
             }
             let board = p.board();
