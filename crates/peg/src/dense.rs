@@ -240,17 +240,23 @@ impl Bits {
     /// A bit set of `bits` bits, all clear.
     fn new(bits: u64) -> Bits {
         let words: Vec<AtomicU64> = (0..bits.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
+        let bits = Bits { words };
         // The zeroed memory comes from the system untouched: write it now, so that the walks' first reads of
         // a word do not map a shared zero page that their first write must then copy (a fault and a flush of
         // the other threads' address translations, per page).
-        words
-            .par_chunks(512)
-            .for_each(|c| c.iter().for_each(|w| w.store(0, Ordering::Relaxed)));
-        Bits { words }
+        bits.clear();
+        bits
     }
 
     fn bytes(&self) -> u64 {
         (self.words.capacity() * 8) as u64
+    }
+
+    /// Clear every bit.
+    fn clear(&self) {
+        self.words
+            .par_chunks(512)
+            .for_each(|c| c.iter().for_each(|w| w.store(0, Ordering::Relaxed)));
     }
 
     /// Set the bits of `ranks`.
@@ -380,6 +386,15 @@ impl<'a> Sink<'a> {
     }
 }
 
+/// What a step keeps of the successors it finds.
+#[derive(Clone, Copy)]
+enum Filter<'a> {
+    /// Those in this level.
+    Level(&'a Level),
+    /// Those whose bits are set in the step's second bit set already.
+    Loaded,
+}
+
 /// A level of a dense walk: the ranks of its positions (normal forms) in the layer of `pegs` pegs, increasing.
 struct Level {
     pegs: u32,
@@ -464,11 +479,13 @@ fn each_successors_avx2<F: FnMut(u64, &[u64])>(
     }
 }
 
-/// The dense walks of one problem.
-struct Dense<'a> {
+/// The dense walks of one problem: made by [`prepare`], used by [`meet`].
+pub(crate) struct Dense<'a> {
     ranks: Ranks,
     state: u8,
     full: u64,
+    /// Whether the start is the full board less the finish hole.
+    self_dual: bool,
     portable: bool,
     cancel: Option<&'a AtomicBool>,
     max_memory: Option<u64>,
@@ -523,19 +540,22 @@ impl Dense<'_> {
     }
 
     /// The successors of `from` by `k`'s moves, normalized; with `and`, only those in it.
-    fn step(&self, k: &Kernel, from: &Level, and: Option<&Level>) -> Result<Level, Stop> {
+    fn step(&self, k: &Kernel, from: &Level, and: Option<Filter<'_>>) -> Result<Level, Stop> {
         let pegs = if k.reverse {
             from.pegs + 1
         } else {
             from.pegs.saturating_sub(1)
         };
         if from.len() == 0 || pegs == 0 || pegs as usize > k.holes {
+            if let Some(Filter::Loaded) = and {
+                self.and.clear();
+            }
             return Ok(Level::empty(pegs));
         }
         let src = self.layer(from.pegs)?;
         let dst = self.layer(pegs)?;
         let len = dst.len();
-        if let Some(a) = and {
+        if let Some(Filter::Level(a)) = and {
             self.and.set_all(&a.ranks);
         }
         let (out, portable) = (&self.out, self.portable);
@@ -577,21 +597,29 @@ impl Dense<'_> {
     /// The normal forms (under `k`'s group) of the complements of `from`'s positions, as a level.
     fn complements(&self, k: &Kernel, from: &Level) -> Result<Level, Stop> {
         let pegs = k.holes as u32 - from.pegs;
+        let len = self.layer(pegs)?.len();
+        self.complement_bits(k, from, &self.out)?;
+        Ok(Level {
+            pegs,
+            ranks: self.out.take(len, None),
+        })
+    }
+
+    /// Sets in `bits` the bits of the normal forms (under `k`'s group) of the complements of `from`'s
+    /// positions.
+    fn complement_bits(&self, k: &Kernel, from: &Level, bits: &Bits) -> Result<(), Stop> {
+        let pegs = k.holes as u32 - from.pegs;
         let src = self.layer(from.pegs)?;
         let dst = self.layer(pegs)?;
-        let len = dst.len();
-        let (out, full) = (&self.out, self.full);
+        let full = self.full;
         from.ranks.par_chunks(CHUNK).for_each(|c| {
-            let mut sink = Sink::new(&dst, out);
+            let mut sink = Sink::new(&dst, bits);
             for x in src.keys(c) {
                 sink.push(full ^ k.max_image(x));
             }
             sink.flush();
         });
-        Ok(Level {
-            pegs,
-            ranks: self.out.take(len, None),
-        })
+        Ok(())
     }
 
     /// The ranks in both `a` and `b` (same number of pegs).
@@ -632,26 +660,14 @@ fn held(levels: &[Option<Level>]) -> u64 {
     levels.iter().flatten().map(Level::bytes).sum()
 }
 
-/// The finishable set of `problem` by meeting in the middle (as the general `meet` of
-/// [`crate::finishable`]: the same steps, the same pagoda tests in `kf` and `kr`, with dense walks), as levels
-/// indexed by pegs, each the normal forms (under `kf`'s group) of its positions in increasing order. When the
-/// start is the full board less the finish hole, the levels below the middle are `None`: each is the
-/// complements of the level of as many pegs as it has holes (see [`crate::finishable`]). `None` when the dense walks cannot be used (see the [module documentation](self)) or would
-/// need more memory than `opts` allows.
-///
-/// Every position of a walk has the start's class, and so do its images under the symmetries of `kf`'s group:
-/// a forward position is the start XOR a sum of jumps' holes, its image the start's image (the start itself:
-/// the group fixes it) XOR a sum of jumps' holes (a symmetry maps a jump onto a jump), and a jump's holes have
-/// class 0 (play keeps the class); a backward position is a finish hole XOR jumps', and the group maps the finish
-/// holes (all of the start's class) onto themselves. The complements used when the start is the full board
-/// less the finish hole have the class of the full board XORed with the start's: checked, else `None`.
-pub(crate) fn meet(
+/// The tables and bit sets of the dense walks of `problem` towards `holes`, made before its kernels are (they
+/// do not depend on the pagoda tests: the two are made side by side). `None` when the dense walks cannot be
+/// used (see the [module documentation](self)) or would need more memory than `opts` allows.
+pub(crate) fn prepare<'a>(
     problem: &Problem,
-    kf: &Kernel,
-    kr: &Kernel,
     holes: &[usize],
-    opts: &Options<'_>,
-) -> Option<Result<Vec<Option<Vec<u64>>>, CountError>> {
+    opts: &Options<'a>,
+) -> Option<Dense<'a>> {
     let board = problem.board();
     let n = board.holes();
     if n as u32 > MAX_HOLES || holes.is_empty() {
@@ -676,14 +692,22 @@ pub(crate) fn meet(
     if widest > MAX_LAYER_BITS || opts.max_memory.is_some_and(|m| widest / 4 > m / 2) {
         return None;
     }
+    // A self-dual problem's walks use only the layers from the middle up (see `walks`).
     let tables = (0..=n as u32)
         .into_par_iter()
-        .map(|p| prefix_table(&ranks, p, state))
+        .map(|p| {
+            if self_dual && (p as usize) < n / 2 {
+                None
+            } else {
+                prefix_table(&ranks, p, state)
+            }
+        })
         .collect();
-    let d = Dense {
+    Some(Dense {
         ranks,
         state,
         full,
+        self_dual,
         portable: opts.portable,
         cancel: opts.cancel,
         max_memory: opts.max_memory,
@@ -691,8 +715,32 @@ pub(crate) fn meet(
         and: Bits::new(widest),
         tables,
         stats: opts.stats,
-    };
-    match walks(&d, problem, kf, kr, holes, self_dual) {
+    })
+}
+
+/// The finishable set of `problem` by meeting in the middle (as the general `meet` of
+/// [`crate::finishable`]: the same steps, the same pagoda tests in `kf` and `kr`, with dense walks), with the
+/// tables and bit sets `d` that [`prepare`] made for the problem and `holes`, as levels indexed by pegs, each
+/// the normal forms (under `kf`'s group) of its positions in increasing order. When the start is the full
+/// board less the finish hole, the levels below the middle are `None`: each is the complements of the level
+/// of as many pegs as it has holes (see [`crate::finishable`]). `None` when the walks would need more memory
+/// than the options given to [`prepare`] allow.
+///
+/// Every position of a walk has the start's class, and so do its images under the symmetries of `kf`'s group:
+/// a forward position is the start XOR a sum of jumps' holes, its image the start's image (the start itself:
+/// the group fixes it) XOR a sum of jumps' holes (a symmetry maps a jump onto a jump), and a jump's holes have
+/// class 0 (play keeps the class); a backward position is a finish hole XOR jumps', and the group maps the finish
+/// holes (all of the start's class) onto themselves. The complements used when the start is the full board
+/// less the finish hole have the class of the full board XORed with the start's: checked by [`prepare`].
+pub(crate) fn meet(
+    d: Dense<'_>,
+    problem: &Problem,
+    kf: &Kernel,
+    kr: &Kernel,
+    holes: &[usize],
+) -> Option<Result<Vec<Option<Vec<u64>>>, CountError>> {
+    let n = problem.board().holes();
+    match walks(&d, problem, kf, kr, holes, d.self_dual) {
         Ok(found) => {
             let mut levels = Vec::with_capacity(n + 1);
             for l in &found {
@@ -758,9 +806,9 @@ fn walks(
             found[m] = Dense::intersect(&fwd, &comp);
             fwd_levels[m] = Some(fwd);
         } else {
-            let comp = d.complements(kf, &fwd)?;
-            found[m] = d.step(kf, &fwd, Some(&comp))?;
-            drop(comp);
+            // The complements go straight into the bit set the step intersects with.
+            d.complement_bits(kf, &fwd, &d.and)?;
+            found[m] = d.step(kf, &fwd, Some(Filter::Loaded))?;
             found[partner] = d.complements(kf, &found[m])?;
             fwd_levels[partner] = Some(fwd);
         }
@@ -794,13 +842,13 @@ fn walks(
             bwd_levels[m] = Some(bwd);
         } else if fwd.len() <= bwd.len() {
             m = bwd.pegs as usize;
-            found[m] = d.step(kf, &fwd, Some(&bwd))?;
+            found[m] = d.step(kf, &fwd, Some(Filter::Level(&bwd)))?;
             let p = fwd.pegs as usize;
             fwd_levels[p] = Some(fwd);
             bwd_levels[m] = Some(bwd);
         } else {
             m = fwd.pegs as usize;
-            found[m] = d.step(kr, &bwd, Some(&fwd))?;
+            found[m] = d.step(kr, &bwd, Some(Filter::Level(&fwd)))?;
             let p = bwd.pegs as usize;
             bwd_levels[p] = Some(bwd);
             fwd_levels[m] = Some(fwd);
@@ -813,7 +861,7 @@ fn walks(
             break;
         };
         d.check(held(&fwd_levels) + held(&bwd_levels) + reach.bytes())?;
-        found[k] = d.step(kr, &found[k - 1], Some(&reach))?;
+        found[k] = d.step(kr, &found[k - 1], Some(Filter::Level(&reach)))?;
     }
     if self_dual {
         // Below the middle: the complements of the levels above it, left to the caller.
@@ -829,7 +877,7 @@ fn walks(
             break;
         };
         d.check(held(&fwd_levels) + held(&bwd_levels) + back.bytes())?;
-        found[k] = d.step(kf, &found[k + 1], Some(&back))?;
+        found[k] = d.step(kf, &found[k + 1], Some(Filter::Level(&back)))?;
     }
     Ok(found.into_iter().map(Some).collect())
 }

@@ -165,18 +165,26 @@ impl Finishable {
         // the hole, so the weights are the same on every hole of an orbit): forward, the positions that cannot
         // reach the finish; backward, those that cannot be reached from the start.
         // The walks drop what the best pagoda found for the problem rules out (see `crate::pagoda`).
-        let (forward, reverse) = pruned(problem, &group, &kernel, &reverse, &holes)?;
         let opts = Options {
             max_levels: None,
             progress: None,
             ..*opts
         };
+        // The dense walks' tables are made while the pagoda tests are searched for.
+        let (kernels, prepared) = rayon::join(
+            || pruned(problem, &group, &kernel, &reverse, &holes),
+            || {
+                dense
+                    .then(|| crate::dense::prepare(problem, &holes, &opts))
+                    .flatten()
+            },
+        );
+        let (forward, reverse) = kernels?;
         let n = board.holes();
         let levels = if holes.is_empty() {
             Levels::Mixed(vec![KeyLevel::empty(n as u32); n + 1])
-        } else if let Some(levels) = dense
-            .then(|| crate::dense::meet(problem, &forward, &reverse, &holes, &opts))
-            .flatten()
+        } else if let Some(levels) =
+            prepared.and_then(|d| crate::dense::meet(d, problem, &forward, &reverse, &holes))
         {
             Levels::Plain(levels?)
         } else if narrow_keys(&kernel) {
@@ -214,8 +222,10 @@ impl Finishable {
                     Levels::Plain(l) => match &l[pegs as usize] {
                         None => (0, 0),
                         Some(keys) => {
-                            let positions =
-                                keys.par_iter().map(|&x| kernel.class_size(x)).sum::<u64>();
+                            let positions = keys
+                                .par_chunks(1 << 14)
+                                .map(|c| kernel.class_sizes_sum(c))
+                                .sum::<u64>();
                             let classes = if same {
                                 keys.len() as u64
                             } else {

@@ -387,6 +387,16 @@ impl Kernel {
     pub fn class_size(&self, pos: u64) -> u64 {
         self.normalize(pos).1
     }
+
+    /// The sum of [`Kernel::class_size`] over `keys`: how many positions their classes hold.
+    pub fn class_sizes_sum(&self, keys: &[u64]) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2_ok() {
+            // SAFETY: the CPU has the features (checked by `avx2_ok`).
+            return unsafe { avx2::class_sizes_sum(self, keys) };
+        }
+        keys.iter().map(|&x| self.class_size(x)).sum()
+    }
 }
 
 /// Whether this CPU has the AVX-512 features the fast kernel uses.
@@ -854,6 +864,17 @@ pub(crate) mod avx2 {
         )
     }
 
+    /// The sum over `keys` of the number of their distinct images.
+    #[target_feature(enable = "avx2,popcnt")]
+    pub fn class_sizes_sum(k: &Kernel, keys: &[u64]) -> u64 {
+        keys.iter()
+            .map(|&key| {
+                let im = images(k, key);
+                u64::from(k.class_sizes[fixed(k, &im, key) as usize])
+            })
+            .sum()
+    }
+
     /// The largest image of `key`.
     #[target_feature(enable = "avx2")]
     pub fn max_image(k: &Kernel, key: u64) -> u64 {
@@ -1024,6 +1045,31 @@ mod tests {
                 }
                 assert_eq!(k.normalize(pos.bits()).0, b.normalize(pos).bits());
             }
+        }
+    }
+
+    #[test]
+    fn class_sizes_sum_counts_the_distinct_images() {
+        for name in crate::board::builtin_names() {
+            let b = Board::builtin(name).unwrap();
+            let k = Kernel::new(&b, b.symmetries());
+            let keys = samples(&b);
+            let want: u64 = keys
+                .iter()
+                .map(|&x| {
+                    let mut imgs: Vec<u64> = b
+                        .symmetries()
+                        .iter()
+                        .map(|g| g.apply(Position::from_bits(x)).bits())
+                        .collect();
+                    imgs.sort_unstable();
+                    imgs.dedup();
+                    imgs.len() as u64
+                })
+                .sum();
+            assert_eq!(k.class_sizes_sum(&keys), want, "{name}");
+            let one_by_one: u64 = keys.iter().map(|&x| k.class_size(x)).sum();
+            assert_eq!(one_by_one, want, "{name}");
         }
     }
 
