@@ -631,13 +631,12 @@ impl Isa for Avx2 {
 /// Extra weight in the guess score for an elimination that leaves a cell with one candidate.
 const WEIGHT: u32 = 3;
 
-/// Guesses after which the search stops counting digits per minirow and minicolumn.
-const STRONG_GUESSES: u64 = 1;
-
-/// Whether propagation counts digits per minirow.
+/// Whether propagation counts digits per minirow when asked to count (only the uniqueness check of
+/// [`other_solution`] asks: the counting search [`count_impl`] never does, as on the benchmark sets the counts
+/// cost more than the guesses they save).
 const MINIROWS: bool = true;
 
-/// Whether propagation counts digits per minicolumn.
+/// Whether propagation counts digits per minicolumn when asked to count (see [`MINIROWS`]).
 const MINICOLS: bool = true;
 
 /// The search state: 128 bytes, copied on each guess.
@@ -1400,7 +1399,7 @@ fn count_impl<I: Isa>(start: Option<State>, limit: u64, keep: Keep) -> Searched 
     // two candidates, after that on the best one (see the module's docs).
     let mut dead_end = false;
     loop {
-        let consistent = cur.propagate::<I>(guesses < STRONG_GUESSES);
+        let consistent = cur.propagate::<I>(false);
         dead_end |= !consistent;
         if consistent {
             if cur.is_solved() {
