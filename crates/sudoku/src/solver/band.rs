@@ -17,10 +17,10 @@
 //!   the other digits, and its column from the other bands.
 //! - **Naked singles** and empty cells are found by bit-sliced counting over the nine digit words of a band.
 //! - **Guessing** picks a cell with the fewest candidates (a bivalue cell when there is one), tries one digit on
-//!   a copy of the state and the rest on the state itself. Until the search meets its first dead end it takes
-//!   the first bivalue cell (a puzzle with many solutions is often solved by a dive, and weighing the cells
-//!   would cost more than it saves); after that it weighs them (see [`State::pick_cell`]), which keeps the
-//!   trees of hard puzzles small.
+//!   a copy of the state and the rest on the state itself. The first guess weighs the cells (see
+//!   [`State::pick_cell`]); later guesses take the first bivalue cell until the search meets its first dead
+//!   end (a puzzle with many solutions is often solved by a dive, where weighing the cells would cost more than
+//!   it saves), and weigh them again from then on, which keeps the trees of hard puzzles small.
 
 // Bands, digits and cells index several parallel arrays at once here; index loops read better than zips.
 #![allow(clippy::needless_range_loop)]
@@ -1100,7 +1100,8 @@ impl State {
     }
 
     /// The first unsolved cell with two candidates in band order, as (band, cell in band); without one, the
-    /// cell [`State::fewest_candidates`] picks. The search's cheap choice, until it meets a dead end.
+    /// cell [`State::fewest_candidates`] picks. The search's cheap choice after its first guess, until it meets
+    /// a dead end.
     #[inline(always)]
     fn first_pair_cell<I: Isa>(&self) -> (usize, usize) {
         for b in 0..3 {
@@ -1396,7 +1397,7 @@ fn count_impl<I: Isa>(start: Option<State>, limit: u64, keep: Keep) -> Searched 
     let mut stack = [const { MaybeUninit::<State>::uninit() }; CELLS + 1];
     let mut depth = 0usize;
     // Whether the search has met a dead end (a contradiction): until then it guesses on the first cell with
-    // two candidates, after that on the best one (see the module's docs).
+    // two candidates (but for its first guess), after that on the best one (see the module's docs).
     let mut dead_end = false;
     loop {
         let consistent = cur.propagate::<I>(false);
@@ -1415,7 +1416,7 @@ fn count_impl<I: Isa>(start: Option<State>, limit: u64, keep: Keep) -> Searched 
                     break;
                 }
             } else {
-                let (b, c) = if dead_end {
+                let (b, c) = if dead_end || guesses == 0 {
                     cur.pick_cell::<I>()
                 } else {
                     cur.first_pair_cell::<I>()
