@@ -17,7 +17,10 @@
 //!   the other digits, and its column from the other bands.
 //! - **Naked singles** and empty cells are found by bit-sliced counting over the nine digit words of a band.
 //! - **Guessing** picks a cell with the fewest candidates (a bivalue cell when there is one), tries one digit on
-//!   a copy of the state and the rest on the state itself.
+//!   a copy of the state and the rest on the state itself. The first guess weighs the cells (see
+//!   [`State::pick_cell`]); later guesses take the first bivalue cell until the search meets its first dead
+//!   end (a puzzle with many solutions is often solved by a dive, where weighing the cells would cost more than
+//!   it saves), and weigh them again from then on, which keeps the trees of hard puzzles small.
 
 // Bands, digits and cells index several parallel arrays at once here; index loops read better than zips.
 #![allow(clippy::needless_range_loop)]
@@ -628,13 +631,12 @@ impl Isa for Avx2 {
 /// Extra weight in the guess score for an elimination that leaves a cell with one candidate.
 const WEIGHT: u32 = 3;
 
-/// Guesses after which the search stops counting digits per minirow and minicolumn.
-const STRONG_GUESSES: u64 = 1;
-
-/// Whether propagation counts digits per minirow.
+/// Whether propagation counts digits per minirow when asked to count (only the uniqueness check of
+/// [`other_solution`] asks: the counting search [`count_impl`] never does, as on the benchmark sets the counts
+/// cost more than the guesses they save).
 const MINIROWS: bool = true;
 
-/// Whether propagation counts digits per minicolumn.
+/// Whether propagation counts digits per minicolumn when asked to count (see [`MINIROWS`]).
 const MINICOLS: bool = true;
 
 /// The search state: 128 bytes, copied on each guess.
@@ -1097,6 +1099,20 @@ impl State {
         self.fewest_candidates::<I>()
     }
 
+    /// The first unsolved cell with two candidates in band order, as (band, cell in band); without one, the
+    /// cell [`State::fewest_candidates`] picks. The search's cheap choice after its first guess, until it meets
+    /// a dead end.
+    #[inline(always)]
+    fn first_pair_cell<I: Isa>(&self) -> (usize, usize) {
+        for b in 0..3 {
+            let pairs = I::two_candidates(&self.f, 9 * b) & self.unsolved[b];
+            if pairs != 0 {
+                return (b, pairs.trailing_zeros() as usize);
+            }
+        }
+        self.fewest_candidates::<I>()
+    }
+
     /// [`State::pick_cell`] written plainly (one peer and one digit at a time), to check it.
     #[cfg(test)]
     fn pick_cell_slow(&self) -> (usize, usize) {
@@ -1380,8 +1396,13 @@ fn count_impl<I: Isa>(start: Option<State>, limit: u64, keep: Keep) -> Searched 
     // Pending alternatives: at most one per guess on the current path, and a path has at most 81 guesses.
     let mut stack = [const { MaybeUninit::<State>::uninit() }; CELLS + 1];
     let mut depth = 0usize;
+    // Whether the search has met a dead end (a contradiction): until then it guesses on the first cell with
+    // two candidates (but for its first guess), after that on the best one (see the module's docs).
+    let mut dead_end = false;
     loop {
-        if cur.propagate::<I>(guesses < STRONG_GUESSES) {
+        let consistent = cur.propagate::<I>(false);
+        dead_end |= !consistent;
+        if consistent {
             if cur.is_solved() {
                 count += 1;
                 if count == 1 {
@@ -1395,7 +1416,11 @@ fn count_impl<I: Isa>(start: Option<State>, limit: u64, keep: Keep) -> Searched 
                     break;
                 }
             } else {
-                let (b, c) = cur.pick_cell::<I>();
+                let (b, c) = if dead_end || guesses == 0 {
+                    cur.pick_cell::<I>()
+                } else {
+                    cur.first_pair_cell::<I>()
+                };
                 let bit = 1u32 << c;
                 // The lowest candidate digit of the cell (9: none).
                 let d = (I::cell_digits(&cur.f, 9 * b, c) | 1 << 9).trailing_zeros() as usize;
@@ -1810,6 +1835,48 @@ mod tests {
             // SAFETY: the features were just detected.
             check_pick(|s| unsafe { pick_x86(s) });
         }
+    }
+
+    /// [`State::first_pair_cell`] written plainly: the first unsolved cell in band order with two candidates,
+    /// else the cell [`State::fewest_candidates_slow`] picks.
+    fn first_pair_cell_slow(s: &State) -> (usize, usize) {
+        for b in 0..3 {
+            for c in 0..27 {
+                let n = (0..9).filter(|&d| s.f[9 * b + d] & (1 << c) != 0).count();
+                if s.unsolved[b] & (1 << c) != 0 && n == 2 {
+                    return (b, c);
+                }
+            }
+        }
+        s.fewest_candidates_slow()
+    }
+
+    #[test]
+    fn first_pair_cell_agrees_with_plain_version() {
+        let mut picks = 0;
+        for g in puzzles(300).iter().chain([Grid::EMPTY].iter()) {
+            let Some(mut s) = State::new(g) else {
+                continue;
+            };
+            while s.propagate::<Portable>(false) && !s.is_solved() {
+                let (b, c) = first_pair_cell_slow(&s);
+                assert_eq!(s.first_pair_cell::<Portable>(), (b, c), "{g}");
+                #[cfg(target_arch = "x86_64")]
+                if has_x86_features() {
+                    /// # Safety
+                    /// AVX2 and BMI2 must be present.
+                    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2,lzcnt")]
+                    unsafe fn first_x86(s: &State) -> (usize, usize) {
+                        s.first_pair_cell::<Avx2>()
+                    }
+                    // SAFETY: the features were just detected.
+                    assert_eq!(unsafe { first_x86(&s) }, (b, c), "{g}");
+                }
+                picks += 1;
+                guess_first(&mut s, b, c);
+            }
+        }
+        assert!(picks > 300, "{picks}");
     }
 
     #[test]
