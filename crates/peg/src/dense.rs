@@ -472,8 +472,12 @@ fn each_successors_avx2<F: FnMut(u64, &[u64])>(
     let mut legal = [0u64; 8];
     for key in keys {
         let im = avx2::images_legal(k, key, &mut legal);
-        let n = avx2::move_ids(k, &legal, &mut moves);
-        let n = k.prune_moves(key, &mut moves, n);
+        let n = if k.prune_legal(key, &mut legal) {
+            avx2::move_ids(k, &legal, &mut moves)
+        } else {
+            let n = avx2::move_ids(k, &legal, &mut moves);
+            k.prune_moves(key, &mut moves, n)
+        };
         avx2::successors(k, &im, &moves, n, &mut vals);
         f(key, &vals[..n]);
     }
