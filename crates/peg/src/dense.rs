@@ -468,17 +468,20 @@ fn each_successors_avx2<F: FnMut(u64, &[u64])>(
 ) {
     use crate::kernel::avx2;
     let mut vals = [0u64; 256 + 4];
-    let mut moves = [0u8; 256];
+    let mut moves = [0u8; 256 + 8];
     let mut legal = [0u64; 8];
     for key in keys {
         let im = avx2::images_legal(k, key, &mut legal);
         let n = if k.prune_legal(key, &mut legal) {
-            avx2::move_ids(k, &legal, &mut moves)
+            avx2::move_ids_packed(k, &legal, &mut moves)
         } else {
-            let n = avx2::move_ids(k, &legal, &mut moves);
+            let n = avx2::move_ids_packed(k, &legal, &mut moves);
             k.prune_moves(key, &mut moves, n)
         };
-        avx2::successors(k, &im, &moves, n, &mut vals);
+        let Some(ids) = moves.first_chunk::<256>() else {
+            return;
+        };
+        avx2::successors(k, &im, ids, n, &mut vals);
         f(key, &vals[..n]);
     }
 }

@@ -1000,6 +1000,55 @@ pub(crate) mod avx2 {
         n
     }
 
+    /// For a byte `v`, the positions of its set bits in increasing order, one a byte from the lowest (the bytes
+    /// past them zero): a shuffle control that packs the entries of an 8-byte group at those positions.
+    static PACK: [u64; 256] = {
+        let mut t = [0u64; 256];
+        let mut v = 0;
+        while v < 256 {
+            let (mut x, mut k) = (0u64, 0);
+            let mut b = 0;
+            while b < 8 {
+                if v >> b & 1 == 1 {
+                    x |= (b as u64) << (8 * k);
+                    k += 1;
+                }
+                b += 1;
+            }
+            t[v] = x;
+            v += 1;
+        }
+        t
+    };
+
+    /// [`move_ids`] without a branch per move: the legal moves of each direction are packed eight holes at a
+    /// time (a table lookup, a byte shuffle of the move indices of those holes, an 8-byte store), so `moves`
+    /// has room for the last store past the moves. The same moves in the same order.
+    #[inline]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
+    pub fn move_ids_packed(k: &Kernel, legal: &[u64; 8], moves: &mut [u8; 256 + 8]) -> usize {
+        let mut n = 0usize;
+        let groups = k.holes.div_ceil(8);
+        for (d, dir) in k.dirs.iter().enumerate() {
+            let bits = legal[d];
+            for c in 0..groups {
+                let v = (bits >> (8 * c)) as u8;
+                // SAFETY: `c < groups <= 8` reads eight of the 64 entries of `ids8`; `n` is below the number of
+                // jumps, at most 256 (`avx2_ok`), so the eight bytes at `n & 255` are inside `moves`.
+                unsafe {
+                    let ids = _mm_loadl_epi64(dir.ids8.as_ptr().add(8 * c).cast());
+                    let ctl = _mm_cvtsi64_si128(PACK[usize::from(v)] as i64);
+                    _mm_storel_epi64(
+                        moves.as_mut_ptr().add(n & 255).cast(),
+                        _mm_shuffle_epi8(ids, ctl),
+                    );
+                }
+                n += v.count_ones() as usize;
+            }
+        }
+        n
+    }
+
     /// The normal forms of the successors of the position whose images are `im` by the first `n` moves of
     /// `moves`, into `vals[..n]`, four at a time (the last group's lanes past `n` are computed from the
     /// entries after the moves, valid indices left from earlier positions or zero, and not used).
@@ -1127,6 +1176,45 @@ mod tests {
             let one_by_one: u64 = keys.iter().map(|&x| k.class_size(x)).sum();
             assert_eq!(one_by_one, want, "{name}");
         }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn packed_move_ids_are_the_move_ids() {
+        if !has_avx2() {
+            eprintln!("no AVX2 on this CPU: packed_move_ids_are_the_move_ids skipped");
+            return;
+        }
+        let mut checked = 0;
+        for name in crate::board::builtin_names() {
+            let b = Board::builtin(name).unwrap();
+            for reverse in [false, true] {
+                let k = if reverse {
+                    Kernel::new_reverse(&b, b.symmetries())
+                } else {
+                    Kernel::new(&b, b.symmetries())
+                };
+                if !k.avx2_ok() || k.dgroups > 2 {
+                    continue;
+                }
+                for key in samples(&b) {
+                    let mut legal = [0u64; 8];
+                    let mut want = [0u8; 256];
+                    let mut have = [0u8; 256 + 8];
+                    // SAFETY: the CPU has the features (checked above).
+                    let (nw, nh) = unsafe {
+                        avx2::images_legal(&k, key, &mut legal);
+                        (
+                            avx2::move_ids(&k, &legal, &mut want),
+                            avx2::move_ids_packed(&k, &legal, &mut have),
+                        )
+                    };
+                    assert_eq!(have[..nh], want[..nw], "{name} {key:#x}");
+                    checked += nw;
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
     }
 
     #[cfg(target_arch = "x86_64")]
