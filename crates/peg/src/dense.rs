@@ -333,10 +333,12 @@ impl Bits {
 }
 
 /// Sets the bits of positions in a layer's bit set, each word asked for [`RING`] positions before it is
-/// written.
+/// written; with a second bit set `only`, only the bits set in it (the word of `only` is the one asked for:
+/// most positions are not in it, and those are dropped after one read).
 struct Sink<'a> {
     layer: &'a Layer<'a>,
     bits: &'a Bits,
+    only: Option<&'a Bits>,
     ring: [u32; RING],
     next: usize,
     /// Positions pushed.
@@ -344,10 +346,11 @@ struct Sink<'a> {
 }
 
 impl<'a> Sink<'a> {
-    fn new(layer: &'a Layer<'a>, bits: &'a Bits) -> Sink<'a> {
+    fn new(layer: &'a Layer<'a>, bits: &'a Bits, only: Option<&'a Bits>) -> Sink<'a> {
         Sink {
             layer,
             bits,
+            only,
             ring: [u32::MAX; RING],
             next: 0,
             count: 0,
@@ -357,7 +360,8 @@ impl<'a> Sink<'a> {
     #[inline(always)]
     fn push(&mut self, x: u64) {
         let r = self.layer.rank(x);
-        prefetch_write(&self.bits.words[(r >> 6) as usize] as *const AtomicU64);
+        let first = self.only.unwrap_or(self.bits);
+        prefetch_write(&first.words[(r >> 6) as usize] as *const AtomicU64);
         let old = std::mem::replace(&mut self.ring[self.next], r);
         self.next = (self.next + 1) % RING;
         self.count += 1;
@@ -368,8 +372,14 @@ impl<'a> Sink<'a> {
 
     #[inline(always)]
     fn set(&self, r: u32) {
-        let w = &self.bits.words[(r >> 6) as usize];
+        let i = (r >> 6) as usize;
         let b = 1u64 << (r & 63);
+        if let Some(o) = self.only
+            && o.words[i].load(Ordering::Relaxed) & b == 0
+        {
+            return;
+        }
+        let w = &self.bits.words[i];
         // Most successors are repeats: read first, write only a new bit.
         if w.load(Ordering::Relaxed) & b == 0 {
             w.fetch_or(b, Ordering::Relaxed);
@@ -468,13 +478,20 @@ fn each_successors_avx2<F: FnMut(u64, &[u64])>(
 ) {
     use crate::kernel::avx2;
     let mut vals = [0u64; 256 + 4];
-    let mut moves = [0u8; 256];
+    let mut moves = [0u8; 256 + 8];
     let mut legal = [0u64; 8];
     for key in keys {
         let im = avx2::images_legal(k, key, &mut legal);
-        let n = avx2::move_ids(k, &legal, &mut moves);
-        let n = k.prune_moves(key, &mut moves, n);
-        avx2::successors(k, &im, &moves, n, &mut vals);
+        let n = if k.prune_legal(key, &mut legal) {
+            avx2::move_ids_packed(k, &legal, &mut moves)
+        } else {
+            let n = avx2::move_ids_packed(k, &legal, &mut moves);
+            k.prune_moves(key, &mut moves, n)
+        };
+        let Some(ids) = moves.first_chunk::<256>() else {
+            return;
+        };
+        avx2::successors(k, &im, ids, n, &mut vals);
         f(key, &vals[..n]);
     }
 }
@@ -559,12 +576,13 @@ impl Dense<'_> {
             self.and.set_all(&a.ranks);
         }
         let (out, portable) = (&self.out, self.portable);
+        let only = and.map(|_| &self.and);
         let t = std::time::Instant::now();
         let records: u64 = from
             .ranks
             .par_chunks(CHUNK)
             .map(|c| {
-                let mut sink = Sink::new(&dst, out);
+                let mut sink = Sink::new(&dst, out, only);
                 each_successors(k, portable, src.keys(c), |_, succ| {
                     for &v in succ {
                         sink.push(v);
@@ -613,7 +631,7 @@ impl Dense<'_> {
         let dst = self.layer(pegs)?;
         let full = self.full;
         from.ranks.par_chunks(CHUNK).for_each(|c| {
-            let mut sink = Sink::new(&dst, bits);
+            let mut sink = Sink::new(&dst, bits, None);
             for x in src.keys(c) {
                 sink.push(full ^ k.max_image(x));
             }

@@ -85,7 +85,15 @@ pub(crate) struct Prune {
     /// Per move: the weight of a position less the weight of its successor by the move.
     pub delta: Vec<i64>,
     pub limit: i64,
+    /// The test as masks of the legal moves, for kernels of at most eight directions whose moves' `delta`
+    /// span at most [`MASK_SPAN`] values (`None` otherwise): `masks.1[i][d]` holds the holes the moves of
+    /// direction `d` start from whose `delta` is below `masks.0 + i` (so for a position of slack `s`, entry
+    /// `s - masks.0 + 1`, clamped to the table, keeps exactly the moves [`Kernel::prune_moves`] keeps).
+    pub masks: Option<(i64, Vec<[u64; 8]>)>,
 }
+
+/// The widest span of moves' weight changes [`Prune::masks`] is made for.
+const MASK_SPAN: i64 = 64;
 
 impl Prune {
     /// The weight of the pegs of `pos`.
@@ -456,7 +464,7 @@ impl Kernel {
                 t
             })
             .collect();
-        let delta = board
+        let delta: Vec<i64> = board
             .moves()
             .iter()
             .map(|m| {
@@ -464,11 +472,59 @@ impl Kernel {
                 if self.reverse { -jumped } else { jumped }
             })
             .collect();
+        let masks = self.prune_masks(board, &delta);
         self.prune = Some(Prune {
             bytes,
             delta,
             limit,
+            masks,
         });
+    }
+
+    /// [`Prune::masks`] for the weight changes `delta` of `board`'s moves.
+    fn prune_masks(&self, board: &Board, delta: &[i64]) -> Option<(i64, Vec<[u64; 8]>)> {
+        let lo = delta.iter().copied().min()?;
+        let hi = delta.iter().copied().max()?;
+        if self.dirs.len() > 8 || hi - lo >= MASK_SPAN {
+            return None;
+        }
+        // Entry `i` keeps the moves of delta at most `lo + i - 1`: none in entry 0, all in the last.
+        let table = (0..=hi - lo + 1)
+            .map(|i| {
+                let mut m = [0u64; 8];
+                for (d, dir) in self.dirs.iter().enumerate() {
+                    for (j, mv) in board.moves().iter().enumerate() {
+                        let from = mv.from();
+                        if dir.valid >> from & 1 == 1
+                            && dir.ids[from] as usize == j
+                            && delta[j] < lo + i
+                        {
+                            m[d] |= 1 << from;
+                        }
+                    }
+                }
+                m
+            })
+            .collect();
+        Some((lo, table))
+    }
+
+    /// The legal moves of `key` by direction (as [`avx2::images_legal`] gives them) less those whose
+    /// successors fail the pruning test, when the test has [`Prune::masks`]; `false` (and `legal` unchanged)
+    /// when it has none.
+    #[inline(always)]
+    pub fn prune_legal(&self, key: u64, legal: &mut [u64; 8]) -> bool {
+        let Some((lo, table)) = self.prune.as_ref().and_then(|p| {
+            let (lo, table) = p.masks.as_ref()?;
+            Some((p.slack(key) - lo + 1, table))
+        }) else {
+            return false;
+        };
+        let m = &table[lo.clamp(0, table.len() as i64 - 1) as usize];
+        for d in 0..8 {
+            legal[d] &= m[d];
+        }
+        true
     }
 
     /// Drop from `moves` (the legal moves of `key`) those whose successors fail the pruning test; the number
@@ -944,6 +1000,55 @@ pub(crate) mod avx2 {
         n
     }
 
+    /// For a byte `v`, the positions of its set bits in increasing order, one a byte from the lowest (the bytes
+    /// past them zero): a shuffle control that packs the entries of an 8-byte group at those positions.
+    static PACK: [u64; 256] = {
+        let mut t = [0u64; 256];
+        let mut v = 0;
+        while v < 256 {
+            let (mut x, mut k) = (0u64, 0);
+            let mut b = 0;
+            while b < 8 {
+                if v >> b & 1 == 1 {
+                    x |= (b as u64) << (8 * k);
+                    k += 1;
+                }
+                b += 1;
+            }
+            t[v] = x;
+            v += 1;
+        }
+        t
+    };
+
+    /// [`move_ids`] without a branch per move: the legal moves of each direction are packed eight holes at a
+    /// time (a table lookup, a byte shuffle of the move indices of those holes, an 8-byte store), so `moves`
+    /// has room for the last store past the moves. The same moves in the same order.
+    #[inline]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
+    pub fn move_ids_packed(k: &Kernel, legal: &[u64; 8], moves: &mut [u8; 256 + 8]) -> usize {
+        let mut n = 0usize;
+        let groups = k.holes.div_ceil(8);
+        for (d, dir) in k.dirs.iter().enumerate() {
+            let bits = legal[d];
+            for c in 0..groups {
+                let v = (bits >> (8 * c)) as u8;
+                // SAFETY: `c < groups <= 8` reads eight of the 64 entries of `ids8`; `n` is below the number of
+                // jumps, at most 256 (`avx2_ok`), so the eight bytes at `n & 255` are inside `moves`.
+                unsafe {
+                    let ids = _mm_loadl_epi64(dir.ids8.as_ptr().add(8 * c).cast());
+                    let ctl = _mm_cvtsi64_si128(PACK[usize::from(v)] as i64);
+                    _mm_storel_epi64(
+                        moves.as_mut_ptr().add(n & 255).cast(),
+                        _mm_shuffle_epi8(ids, ctl),
+                    );
+                }
+                n += v.count_ones() as usize;
+            }
+        }
+        n
+    }
+
     /// The normal forms of the successors of the position whose images are `im` by the first `n` moves of
     /// `moves`, into `vals[..n]`, four at a time (the last group's lanes past `n` are computed from the
     /// entries after the moves, valid indices left from earlier positions or zero, and not used).
@@ -1071,6 +1176,100 @@ mod tests {
             let one_by_one: u64 = keys.iter().map(|&x| k.class_size(x)).sum();
             assert_eq!(one_by_one, want, "{name}");
         }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn packed_move_ids_are_the_move_ids() {
+        if !has_avx2() {
+            eprintln!("no AVX2 on this CPU: packed_move_ids_are_the_move_ids skipped");
+            return;
+        }
+        let mut checked = 0;
+        for name in crate::board::builtin_names() {
+            let b = Board::builtin(name).unwrap();
+            for reverse in [false, true] {
+                let k = if reverse {
+                    Kernel::new_reverse(&b, b.symmetries())
+                } else {
+                    Kernel::new(&b, b.symmetries())
+                };
+                if !k.avx2_ok() || k.dgroups > 2 {
+                    continue;
+                }
+                for key in samples(&b) {
+                    let mut legal = [0u64; 8];
+                    let mut want = [0u8; 256];
+                    let mut have = [0u8; 256 + 8];
+                    // SAFETY: the CPU has the features (checked above).
+                    let (nw, nh) = unsafe {
+                        avx2::images_legal(&k, key, &mut legal);
+                        (
+                            avx2::move_ids(&k, &legal, &mut want),
+                            avx2::move_ids_packed(&k, &legal, &mut have),
+                        )
+                    };
+                    assert_eq!(have[..nh], want[..nw], "{name} {key:#x}");
+                    checked += nw;
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn prune_masks_keep_the_moves_prune_moves_keeps() {
+        if !has_avx2() {
+            eprintln!("no AVX2 on this CPU: prune_masks_keep_the_moves_prune_moves_keeps skipped");
+            return;
+        }
+        let mut x = 0x0123_4567_89ab_cdefu64;
+        let (mut kept, mut dropped) = (0, 0);
+        for name in crate::board::builtin_names() {
+            let b = Board::builtin(name).unwrap();
+            for reverse in [false, true] {
+                let mut k = if reverse {
+                    Kernel::new_reverse(&b, b.symmetries())
+                } else {
+                    Kernel::new(&b, b.symmetries())
+                };
+                if !k.avx2_ok() || k.dgroups > 2 {
+                    continue;
+                }
+                // Any weights will do for the test (a pagoda's or not): small integers, some negative.
+                let weights: Vec<i64> = (0..b.holes())
+                    .map(|_| {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        (x % 9) as i64 - 3
+                    })
+                    .collect();
+                for limit in [-20, 0, 5, 12] {
+                    k.set_prune(&b, &weights, limit);
+                    for key in samples(&b) {
+                        let mut legal = [0u64; 8];
+                        let mut want = [0u8; 256];
+                        let mut have = [0u8; 256];
+                        // SAFETY: the CPU has the features (checked above).
+                        let (nw, nh, masked) = unsafe {
+                            avx2::images_legal(&k, key, &mut legal);
+                            let all = avx2::move_ids(&k, &legal, &mut want);
+                            let nw = k.prune_moves(key, &mut want, all);
+                            dropped += all - nw;
+                            let masked = k.prune_legal(key, &mut legal);
+                            (nw, avx2::move_ids(&k, &legal, &mut have), masked)
+                        };
+                        assert!(masked, "{name}");
+                        assert_eq!(have[..nh], want[..nw], "{name} {key:#x} {limit}");
+                        kept += nw;
+                    }
+                }
+            }
+        }
+        // The limits chosen keep some moves and drop others.
+        assert!(kept > 1000 && dropped > 1000, "{kept} {dropped}");
     }
 
     /// Positions to test with: random subsets of the holes, and the full board less one or two holes.
