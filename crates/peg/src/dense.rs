@@ -482,12 +482,11 @@ fn each_successors_avx2<F: FnMut(u64, &[u64])>(
     let mut legal = [0u64; 8];
     for key in keys {
         let im = avx2::images_legal(k, key, &mut legal);
-        let n = if k.prune_legal(key, &mut legal) {
-            avx2::move_ids_packed(k, &legal, &mut moves)
-        } else {
-            let n = avx2::move_ids_packed(k, &legal, &mut moves);
-            k.prune_moves(key, &mut moves, n)
-        };
+        let masked = k.prune_legal(key, &mut legal);
+        let mut n = avx2::move_ids_packed(k, &legal, &mut moves);
+        if !masked {
+            n = k.prune_moves(key, &mut moves, n);
+        }
         let Some(ids) = moves.first_chunk::<256>() else {
             return;
         };

@@ -1188,12 +1188,7 @@ mod tests {
         let mut checked = 0;
         for name in crate::board::builtin_names() {
             let b = Board::builtin(name).unwrap();
-            for reverse in [false, true] {
-                let k = if reverse {
-                    Kernel::new_reverse(&b, b.symmetries())
-                } else {
-                    Kernel::new(&b, b.symmetries())
-                };
+            for k in both_ways(&b) {
                 if !k.avx2_ok() || k.dgroups > 2 {
                     continue;
                 }
@@ -1228,12 +1223,7 @@ mod tests {
         let (mut kept, mut dropped) = (0, 0);
         for name in crate::board::builtin_names() {
             let b = Board::builtin(name).unwrap();
-            for reverse in [false, true] {
-                let mut k = if reverse {
-                    Kernel::new_reverse(&b, b.symmetries())
-                } else {
-                    Kernel::new(&b, b.symmetries())
-                };
+            for mut k in both_ways(&b) {
                 if !k.avx2_ok() || k.dgroups > 2 {
                     continue;
                 }
@@ -1272,6 +1262,14 @@ mod tests {
         assert!(kept > 1000 && dropped > 1000, "{kept} {dropped}");
     }
 
+    /// The forward and the backward kernel of `b` with all its symmetries.
+    fn both_ways(b: &Board) -> [Kernel; 2] {
+        [
+            Kernel::new(b, b.symmetries()),
+            Kernel::new_reverse(b, b.symmetries()),
+        ]
+    }
+
     /// Positions to test with: random subsets of the holes, and the full board less one or two holes.
     fn samples(b: &Board) -> Vec<u64> {
         let full = b.full().bits();
@@ -1291,16 +1289,11 @@ mod tests {
     fn directions_give_the_legal_moves() {
         for name in crate::board::builtin_names() {
             let b = Board::builtin(name).unwrap();
-            for reverse in [false, true] {
-                let k = if reverse {
-                    Kernel::new_reverse(&b, b.symmetries())
-                } else {
-                    Kernel::new(&b, b.symmetries())
-                };
+            for k in both_ways(&b) {
                 for key in samples(&b) {
                     let legal = k.legal_portable(key);
                     for (j, mv) in b.moves().iter().enumerate() {
-                        let want = if reverse {
+                        let want = if k.reverse {
                             mv.is_undoable(Position::from_bits(key))
                         } else {
                             mv.is_legal(Position::from_bits(key))
@@ -1347,12 +1340,7 @@ mod tests {
             .map(|n| Board::builtin(n).unwrap())
             .chain([b12]);
         for b in boards {
-            for reverse in [false, true] {
-                let k = if reverse {
-                    Kernel::new_reverse(&b, b.symmetries())
-                } else {
-                    Kernel::new(&b, b.symmetries())
-                };
+            for k in both_ways(&b) {
                 for key in samples(&b) {
                     let mut imgs = [[0u64; LANES]; 2];
                     for (row, im) in imgs.iter_mut().enumerate().take(k.rows) {
