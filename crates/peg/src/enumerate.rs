@@ -347,16 +347,14 @@ fn expand<K: TableKey, S: Counter, D: Counter>(
         }
         let td = D::from_u128(tw).ok_or(StepError::Narrow)?;
         let nd = D::from_u128(nw).ok_or(StepError::Narrow)?;
-        let slack = k.prune.as_ref().map(|p| p.slack(key));
+        let slacks = k.slacks(key);
         let mut n = 0;
         for (wi, &word) in legal.iter().enumerate() {
             let mut bits = word;
             while bits != 0 {
                 let j = wi * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                if let (Some(slack), Some(p)) = (slack, &k.prune)
-                    && p.delta[j] > slack
-                {
+                if !k.keeps(&slacks, j) {
                     continue;
                 }
                 succ[n] = k.min_successor(&imgs, j);
@@ -562,10 +560,9 @@ fn expand_avx2<K: TableKey, S: Counter, D: Counter>(
     let k = ctx.k;
     let keys_only = std::mem::size_of::<D>() == 0;
     let ndirs = k.dirs.len();
-    let prune = k.prune.as_ref();
     let mut acc = w.acc;
     let mut vals = [0u64; 256 + 4];
-    let mut moves = [0u8; 256];
+    let mut moves = [0u8; 256 + 8];
     let mut legal = [0u64; 8];
     for (h, full, norm) in src {
         let key = ctx.mixer.unmix(h);
@@ -584,11 +581,22 @@ fn expand_avx2<K: TableKey, S: Counter, D: Counter>(
         }
         // The legal moves as indices (bytes), direction by direction; then without those the pruning test
         // drops; then the successors' normal forms.
-        let mut n = avx2::move_ids(k, &legal, &mut moves);
-        if prune.is_some() {
+        let masked = k.prune_legal(key, &mut legal);
+        let dir_order = (masked || k.prune.is_empty()) && !k.dir_images.is_empty();
+        let mut n = if dir_order {
+            avx2::move_ids_dir(k, &legal, &mut moves)
+        } else {
+            avx2::move_ids_packed(k, &legal, &mut moves)
+        };
+        if !masked {
             n = k.prune_moves(key, &mut moves, n);
         }
-        avx2::successors(k, &im, &moves, n, &mut vals);
+        let table = if dir_order {
+            &k.dir_images
+        } else {
+            &k.move_images
+        };
+        avx2::successors_in(k, table, &im, &moves, n, &mut vals);
         if n == 0 {
             continue;
         }

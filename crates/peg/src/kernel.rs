@@ -46,6 +46,12 @@ pub(crate) struct Kernel {
     pub to: Vec<u64>,
     /// Per move: the images of its mask, `rows*8` lanes.
     pub move_images: Vec<[u64; LANES]>,
+    /// The same in *direction order* (direction by direction, and in each by increasing `from` hole), for
+    /// kernels of at most eight directions and 256 moves (empty otherwise): in that order the legal moves of a
+    /// position are the set bits of one mask ([`avx2::move_ids_dir`]).
+    pub dir_images: Vec<[u64; LANES]>,
+    /// Where each direction's moves start in direction order.
+    pub dir_base: [u32; 8],
     /// The moves split into *directions*: in each, a hole starts at most one move (the k-th move from a hole
     /// is in direction k), so the legal moves of a direction are a bit mask over holes, found with two
     /// gathers of the position's bits.
@@ -69,9 +75,12 @@ pub(crate) struct Kernel {
     /// [`Kernel::nib_images`] and [`Kernel::nib_dirs`] side by side, so that one pass over the chunks of a
     /// position gathers both.
     pub nib_both: Vec<[Line; 2]>,
-    /// A pagoda test that successors must pass (see [`Prune`]); none by default.
-    pub prune: Option<Prune>,
+    /// Pagoda tests that successors must all pass (see [`Prune`]), at most [`MAX_PRUNES`]; none by default.
+    pub prune: Vec<Prune>,
 }
+
+/// Most pagoda tests a kernel holds.
+pub(crate) const MAX_PRUNES: usize = 4;
 
 /// A test every successor must pass to be kept: the sum of the weights of its pegs at least `limit`. With the
 /// weights of a pagoda function (no jump increases the weight of the pegs) and the limit the finish's weight,
@@ -265,6 +274,17 @@ impl Kernel {
             dir.ids[m.from()] = j as u32;
             dir.ids8[m.from()] = j as u8;
         }
+        let mut dir_images = Vec::new();
+        let mut dir_base = [0u32; 8];
+        if dirs.len() <= 8 && board.moves().len() <= 256 {
+            for (d, dir) in dirs.iter().enumerate() {
+                dir_base[d] = (dir_images.len() / rows) as u32;
+                for x in (0..64).filter(|&x| dir.valid >> x & 1 == 1) {
+                    let j = dir.ids[x] as usize;
+                    dir_images.extend_from_slice(&move_images[j * rows..(j + 1) * rows]);
+                }
+            }
+        }
         let mut class_sizes = [0u8; 2 * LANES + 1];
         for (fixed, c) in class_sizes.iter_mut().enumerate() {
             *c = (group_size / fixed.max(1)) as u8;
@@ -312,7 +332,7 @@ impl Kernel {
             Vec::new()
         };
         Kernel {
-            prune: None,
+            prune: Vec::new(),
             nib_both,
             nchunks,
             nib_images,
@@ -331,6 +351,8 @@ impl Kernel {
             need,
             to,
             move_images,
+            dir_images,
+            dir_base,
         }
     }
 
@@ -449,8 +471,11 @@ pub(crate) fn has_avx2() -> bool {
 
 impl Kernel {
     /// Keep only the successors whose pegs weigh at least `limit` with the hole weights `weights` (see
-    /// [`Prune`]).
-    pub fn set_prune(&mut self, board: &Board, weights: &[i64], limit: i64) {
+    /// [`Prune`]), besides passing the tests added before; a test past the [`MAX_PRUNES`]-th is not added.
+    pub fn add_prune(&mut self, board: &Board, weights: &[i64], limit: i64) {
+        if self.prune.len() >= MAX_PRUNES {
+            return;
+        }
         let n = board.holes();
         let bytes = (0..n.div_ceil(8))
             .map(|b| {
@@ -473,12 +498,30 @@ impl Kernel {
             })
             .collect();
         let masks = self.prune_masks(board, &delta);
-        self.prune = Some(Prune {
+        self.prune.push(Prune {
             bytes,
             delta,
             limit,
             masks,
         });
+    }
+
+    /// The slack of `key` under each pagoda test (see [`Prune::slack`]), in the first `self.prune.len()`
+    /// entries.
+    #[inline(always)]
+    pub fn slacks(&self, key: u64) -> [i64; MAX_PRUNES] {
+        let mut s = [0i64; MAX_PRUNES];
+        for (s, p) in s.iter_mut().zip(&self.prune) {
+            *s = p.slack(key);
+        }
+        s
+    }
+
+    /// Whether the successor by move `j` of a position with slacks `slacks` ([`Kernel::slacks`]) passes every
+    /// pagoda test.
+    #[inline(always)]
+    pub fn keeps(&self, slacks: &[i64; MAX_PRUNES], j: usize) -> bool {
+        self.prune.iter().zip(slacks).all(|(p, &s)| p.delta[j] <= s)
     }
 
     /// [`Prune::masks`] for the weight changes `delta` of `board`'s moves.
@@ -510,36 +553,38 @@ impl Kernel {
     }
 
     /// The legal moves of `key` by direction (as [`avx2::images_legal`] gives them) less those whose
-    /// successors fail the pruning test, when the test has [`Prune::masks`]; `false` (and `legal` unchanged)
-    /// when it has none.
+    /// successors fail a pruning test, when every test has [`Prune::masks`]; `false` (and `legal` unchanged)
+    /// when there is no test or one has no masks.
     #[inline(always)]
     pub fn prune_legal(&self, key: u64, legal: &mut [u64; 8]) -> bool {
-        let Some((lo, table)) = self.prune.as_ref().and_then(|p| {
-            let (lo, table) = p.masks.as_ref()?;
-            Some((p.slack(key) - lo + 1, table))
-        }) else {
+        if self.prune.is_empty() || self.prune.iter().any(|p| p.masks.is_none()) {
             return false;
-        };
-        let m = &table[lo.clamp(0, table.len() as i64 - 1) as usize];
-        for d in 0..8 {
-            legal[d] &= m[d];
+        }
+        for p in &self.prune {
+            if let Some((lo, table)) = &p.masks {
+                let i = p.slack(key) - lo + 1;
+                let m = &table[i.clamp(0, table.len() as i64 - 1) as usize];
+                for d in 0..8 {
+                    legal[d] &= m[d];
+                }
+            }
         }
         true
     }
 
-    /// Drop from `moves` (the legal moves of `key`) those whose successors fail the pruning test; the number
+    /// Drop from `moves` (the legal moves of `key`) those whose successors fail a pruning test; the number
     /// left.
     #[inline(always)]
     pub fn prune_moves<M: MoveId>(&self, key: u64, moves: &mut [M], n: usize) -> usize {
-        let Some(p) = &self.prune else {
+        if self.prune.is_empty() {
             return n;
-        };
-        let slack = p.slack(key);
+        }
+        let slacks = self.slacks(key);
         let mut kept = 0;
         for i in 0..n {
             let j = moves[i];
             moves[kept] = j;
-            kept += usize::from(p.delta[j.index()] <= slack);
+            kept += usize::from(self.keeps(&slacks, j.index()));
         }
         kept
     }
@@ -983,6 +1028,7 @@ pub(crate) mod avx2 {
 
     /// The legal moves of `legal` (from [`images_legal`]) as move indices in `moves`, direction by
     /// direction; returns how many.
+    #[cfg(test)]
     #[inline]
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
     pub fn move_ids(k: &Kernel, legal: &[u64; 8], moves: &mut [u8; 256]) -> usize {
@@ -1049,9 +1095,42 @@ pub(crate) mod avx2 {
         n
     }
 
+    /// The legal moves of `legal` (from [`images_legal`]) as indices in direction order ([`Kernel::dir_images`],
+    /// which must not be empty): each direction's legal holes squeezed into its run of indices (a bit
+    /// extraction), then the set bits of the whole mask listed eight at a time (a table of set-bit positions
+    /// plus the group's first index, an 8-byte store). So `moves` has room for the last store past the
+    /// moves; the bytes past the moves are indices below the number of moves.
+    #[inline]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
+    pub fn move_ids_dir(k: &Kernel, legal: &[u64; 8], moves: &mut [u8; 256 + 8]) -> usize {
+        let mut all = [0u64; 5];
+        for (d, dir) in k.dirs.iter().enumerate().take(8) {
+            let bits = _pext_u64(legal[d], dir.valid);
+            let b = k.dir_base[d] as usize & 255;
+            let (w, s) = (b / 64, b % 64);
+            all[w] |= bits << s;
+            if s > 0 {
+                all[w + 1] |= bits >> (64 - s);
+            }
+        }
+        let groups = (k.dir_images.len() / k.rows).div_ceil(8).min(32);
+        let mut n = 0usize;
+        for c in 0..groups {
+            let v = (all[c / 8] >> (8 * (c % 8))) as u8;
+            // Positions 0..8 plus `8c <= 248`: no carry from one byte into the next.
+            let ids = PACK[usize::from(v)] + (8 * c as u64) * 0x0101_0101_0101_0101;
+            // `n` is at most the number of moves, 256, so the eight bytes at `n & 255` are inside `moves`.
+            let at = n & 255;
+            moves[at..at + 8].copy_from_slice(&ids.to_le_bytes());
+            n += v.count_ones() as usize;
+        }
+        n
+    }
+
     /// The normal forms of the successors of the position whose images are `im` by the first `n` moves of
     /// `moves`, into `vals[..n]`, four at a time (the last group's lanes past `n` are computed from the
     /// entries after the moves, valid indices left from earlier positions or zero, and not used).
+    #[cfg(test)]
     #[inline]
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
     pub fn successors(
@@ -1061,6 +1140,22 @@ pub(crate) mod avx2 {
         n: usize,
         vals: &mut [u64; 256 + 4],
     ) {
+        successors_in(k, &k.move_images, im, moves, n, vals);
+    }
+
+    /// [`successors`] with the moves' images in `table` (indexed as [`Kernel::move_images`], or in direction
+    /// order as [`Kernel::dir_images`]); every index of `moves` must be below its number of moves.
+    #[inline]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
+    pub fn successors_in<const N: usize>(
+        k: &Kernel,
+        table: &[[u64; LANES]],
+        im: &[__m256i; 4],
+        moves: &[u8; N],
+        n: usize,
+        vals: &mut [u64; 256 + 4],
+    ) {
+        const { assert!(N >= 256) };
         let rows = k.rows;
         let load = |l: &[u64; LANES], half: usize| {
             // SAFETY: reads four of the eight `u64` of `l`.
@@ -1068,9 +1163,8 @@ pub(crate) mod avx2 {
         };
         let mut g = 0usize;
         while g < n {
-            let line = |i: usize, row: usize| {
-                &k.move_images[usize::from(moves[(g + i) & 255]) * rows + row]
-            };
+            let line =
+                |i: usize, row: usize| &table[usize::from(moves[(g + i) & 255]) * rows + row];
             let succ = |i: usize| {
                 let l = line(i, 0);
                 let mut m = min64(
@@ -1212,6 +1306,63 @@ mod tests {
         assert!(checked > 10_000, "{checked}");
     }
 
+    /// The moves listed in direction order give the same successors as the moves listed by index.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn direction_order_gives_the_same_successors() {
+        if !has_avx2() {
+            eprintln!("no AVX2 on this CPU: direction_order_gives_the_same_successors skipped");
+            return;
+        }
+        let mut checked = 0;
+        for name in crate::board::builtin_names() {
+            let b = Board::builtin(name).unwrap();
+            for k in both_ways(&b) {
+                if !k.avx2_ok() || k.dgroups > 2 {
+                    continue;
+                }
+                assert_eq!(k.dir_images.len(), k.move_images.len(), "{name}");
+                for key in samples(&b) {
+                    let mut legal = [0u64; 8];
+                    let mut ids = [0u8; 256];
+                    let mut dir_ids = [0u8; 256 + 8];
+                    let (mut want, mut have) = ([0u64; 256 + 4], [0u64; 256 + 4]);
+                    // SAFETY: the CPU has the features (checked above).
+                    let (nw, nh) = unsafe {
+                        let im = avx2::images_legal(&k, key, &mut legal);
+                        let nw = avx2::move_ids(&k, &legal, &mut ids);
+                        avx2::successors(&k, &im, &ids, nw, &mut want);
+                        let nh = avx2::move_ids_dir(&k, &legal, &mut dir_ids);
+                        avx2::successors_in(&k, &k.dir_images, &im, &dir_ids, nh, &mut have);
+                        (nw, nh)
+                    };
+                    assert_eq!(nh, nw, "{name} {key:#x}");
+                    let (mut w, mut h) = (want[..nw].to_vec(), have[..nh].to_vec());
+                    w.sort_unstable();
+                    h.sort_unstable();
+                    assert_eq!(h, w, "{name} {key:#x}");
+                    // Each direction's moves in increasing order of their `from` hole.
+                    let mut at = 0;
+                    for (d, dir) in k.dirs.iter().enumerate() {
+                        for x in (0..64).filter(|&x| legal[d] >> x & 1 == 1) {
+                            let i = k.dir_base[d] as usize
+                                + (dir.valid & ((1u64 << x) - 1)).count_ones() as usize;
+                            assert_eq!(usize::from(dir_ids[at]), i, "{name} {key:#x}");
+                            assert_eq!(
+                                k.dir_images[i * k.rows],
+                                k.move_images[dir.ids[x] as usize * k.rows],
+                                "{name}"
+                            );
+                            at += 1;
+                        }
+                    }
+                    checked += nw;
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
+    }
+
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn prune_masks_keep_the_moves_prune_moves_keeps() {
@@ -1237,7 +1388,8 @@ mod tests {
                     })
                     .collect();
                 for limit in [-20, 0, 5, 12] {
-                    k.set_prune(&b, &weights, limit);
+                    k.prune.clear();
+                    k.add_prune(&b, &weights, limit);
                     for key in samples(&b) {
                         let mut legal = [0u64; 8];
                         let mut want = [0u8; 256];
