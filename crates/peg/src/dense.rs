@@ -449,14 +449,16 @@ fn each_successors<F: FnMut(u64, &[u64])>(
         for (row, im) in imgs.iter_mut().enumerate().take(k.rows) {
             *im = k.images_portable(key, row);
         }
-        let slacks = k.slacks(key);
+        let slack = k.prune.as_ref().map(|p| p.slack(key));
         vals.clear();
         for (wi, &word) in k.legal_portable(key).iter().enumerate() {
             let mut bits = word;
             while bits != 0 {
                 let j = wi * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                if !k.keeps(&slacks, j) {
+                if let (Some(slack), Some(p)) = (slack, &k.prune)
+                    && p.delta[j] > slack
+                {
                     continue;
                 }
                 vals.push(k.min_successor(&imgs, j));
@@ -480,22 +482,7 @@ fn each_successors_avx2<F: FnMut(u64, &[u64])>(
     let mut legal = [0u64; 8];
     for key in keys {
         let im = avx2::images_legal(k, key, &mut legal);
-        let masked = k.prune_legal(key, &mut legal);
-        let dir_order = (masked || k.prune.is_empty()) && !k.dir_images.is_empty();
-        let mut n = if dir_order {
-            avx2::move_ids_dir(k, &legal, &mut moves)
-        } else {
-            avx2::move_ids_packed(k, &legal, &mut moves)
-        };
-        if !masked {
-            n = k.prune_moves(key, &mut moves, n);
-        }
-        let table = if dir_order {
-            &k.dir_images
-        } else {
-            &k.move_images
-        };
-        avx2::successors_in(k, table, &im, &moves, n, &mut vals);
+        let n = avx2::kept_successors(k, key, &im, &mut legal, &mut moves, &mut vals);
         f(key, &vals[..n]);
     }
 }

@@ -347,14 +347,16 @@ fn expand<K: TableKey, S: Counter, D: Counter>(
         }
         let td = D::from_u128(tw).ok_or(StepError::Narrow)?;
         let nd = D::from_u128(nw).ok_or(StepError::Narrow)?;
-        let slacks = k.slacks(key);
+        let slack = k.prune.as_ref().map(|p| p.slack(key));
         let mut n = 0;
         for (wi, &word) in legal.iter().enumerate() {
             let mut bits = word;
             while bits != 0 {
                 let j = wi * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                if !k.keeps(&slacks, j) {
+                if let (Some(slack), Some(p)) = (slack, &k.prune)
+                    && p.delta[j] > slack
+                {
                     continue;
                 }
                 succ[n] = k.min_successor(&imgs, j);
@@ -579,24 +581,8 @@ fn expand_avx2<K: TableKey, S: Counter, D: Counter>(
         if dead || !ctx.emit {
             continue;
         }
-        // The legal moves as indices (bytes), direction by direction; then without those the pruning test
-        // drops; then the successors' normal forms.
-        let masked = k.prune_legal(key, &mut legal);
-        let dir_order = (masked || k.prune.is_empty()) && !k.dir_images.is_empty();
-        let mut n = if dir_order {
-            avx2::move_ids_dir(k, &legal, &mut moves)
-        } else {
-            avx2::move_ids_packed(k, &legal, &mut moves)
-        };
-        if !masked {
-            n = k.prune_moves(key, &mut moves, n);
-        }
-        let table = if dir_order {
-            &k.dir_images
-        } else {
-            &k.move_images
-        };
-        avx2::successors_in(k, table, &im, &moves, n, &mut vals);
+        // The successors' normal forms, without those the pruning test drops.
+        let n = avx2::kept_successors(k, key, &im, &mut legal, &mut moves, &mut vals);
         if n == 0 {
             continue;
         }

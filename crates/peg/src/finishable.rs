@@ -521,39 +521,21 @@ fn pruned(
                 .flatten()
         })
     };
-    // Each test after the first is the best on the positions of the sample the tests before it keep.
-    let add = |k: &mut Kernel, side: Side, mut sample: Vec<u64>| {
-        for _ in 0..PAGODAS {
-            let Some(p) = search(side, &sample) else {
-                break;
-            };
-            k.add_prune(board, &p.weights, p.limit);
-            sample.retain(|&x| {
-                let w: i64 = (0..board.holes())
-                    .filter(|&h| x >> h & 1 == 1)
-                    .map(|h| p.weights[h])
-                    .sum();
-                w >= p.limit
-            });
-        }
-    };
-    add(
-        &mut f,
-        Side::Forward,
-        random_games(board, &[start], middle, false),
-    );
+    let fwd_sample = random_games(board, &[start], middle, false);
+    if let Some(p) = search(Side::Forward, &fwd_sample) {
+        f.set_prune(board, &p.weights, p.limit);
+    }
     let full = board.full().bits();
     let self_dual = matches!(problem.finish(), Finish::Hole(h) if start == full ^ 1u64 << h);
     if !self_dual {
         let finishes: Vec<u64> = holes.iter().map(|&h| 1u64 << h).collect();
         let bwd_sample = random_games(board, &finishes, middle, true);
-        add(&mut r, Side::Backward, bwd_sample);
+        if let Some(p) = search(Side::Backward, &bwd_sample) {
+            r.set_prune(board, &p.weights, p.limit);
+        }
     }
     Ok((f, r))
 }
-
-/// Pagoda tests the walks use, each side.
-const PAGODAS: usize = 2;
 
 /// Games played at random from `starts` (jumps, or jumps taken back with `reverse`) until the position has
 /// `pegs` pegs or no jump is left: the positions they end on (a sample for the pagoda search).

@@ -75,12 +75,9 @@ pub(crate) struct Kernel {
     /// [`Kernel::nib_images`] and [`Kernel::nib_dirs`] side by side, so that one pass over the chunks of a
     /// position gathers both.
     pub nib_both: Vec<[Line; 2]>,
-    /// Pagoda tests that successors must all pass (see [`Prune`]), at most [`MAX_PRUNES`]; none by default.
-    pub prune: Vec<Prune>,
+    /// A pagoda test that successors must pass (see [`Prune`]); none by default.
+    pub prune: Option<Prune>,
 }
-
-/// Most pagoda tests a kernel holds.
-pub(crate) const MAX_PRUNES: usize = 4;
 
 /// A test every successor must pass to be kept: the sum of the weights of its pegs at least `limit`. With the
 /// weights of a pagoda function (no jump increases the weight of the pegs) and the limit the finish's weight,
@@ -332,7 +329,7 @@ impl Kernel {
             Vec::new()
         };
         Kernel {
-            prune: Vec::new(),
+            prune: None,
             nib_both,
             nchunks,
             nib_images,
@@ -471,11 +468,8 @@ pub(crate) fn has_avx2() -> bool {
 
 impl Kernel {
     /// Keep only the successors whose pegs weigh at least `limit` with the hole weights `weights` (see
-    /// [`Prune`]), besides passing the tests added before; a test past the [`MAX_PRUNES`]-th is not added.
-    pub fn add_prune(&mut self, board: &Board, weights: &[i64], limit: i64) {
-        if self.prune.len() >= MAX_PRUNES {
-            return;
-        }
+    /// [`Prune`]).
+    pub fn set_prune(&mut self, board: &Board, weights: &[i64], limit: i64) {
         let n = board.holes();
         let bytes = (0..n.div_ceil(8))
             .map(|b| {
@@ -498,30 +492,12 @@ impl Kernel {
             })
             .collect();
         let masks = self.prune_masks(board, &delta);
-        self.prune.push(Prune {
+        self.prune = Some(Prune {
             bytes,
             delta,
             limit,
             masks,
         });
-    }
-
-    /// The slack of `key` under each pagoda test (see [`Prune::slack`]), in the first `self.prune.len()`
-    /// entries.
-    #[inline(always)]
-    pub fn slacks(&self, key: u64) -> [i64; MAX_PRUNES] {
-        let mut s = [0i64; MAX_PRUNES];
-        for (s, p) in s.iter_mut().zip(&self.prune) {
-            *s = p.slack(key);
-        }
-        s
-    }
-
-    /// Whether the successor by move `j` of a position with slacks `slacks` ([`Kernel::slacks`]) passes every
-    /// pagoda test.
-    #[inline(always)]
-    pub fn keeps(&self, slacks: &[i64; MAX_PRUNES], j: usize) -> bool {
-        self.prune.iter().zip(slacks).all(|(p, &s)| p.delta[j] <= s)
     }
 
     /// [`Prune::masks`] for the weight changes `delta` of `board`'s moves.
@@ -553,38 +529,36 @@ impl Kernel {
     }
 
     /// The legal moves of `key` by direction (as [`avx2::images_legal`] gives them) less those whose
-    /// successors fail a pruning test, when every test has [`Prune::masks`]; `false` (and `legal` unchanged)
-    /// when there is no test or one has no masks.
+    /// successors fail the pruning test, when the test has [`Prune::masks`]; `false` (and `legal` unchanged)
+    /// when it has none.
     #[inline(always)]
     pub fn prune_legal(&self, key: u64, legal: &mut [u64; 8]) -> bool {
-        if self.prune.is_empty() || self.prune.iter().any(|p| p.masks.is_none()) {
+        let Some((lo, table)) = self.prune.as_ref().and_then(|p| {
+            let (lo, table) = p.masks.as_ref()?;
+            Some((p.slack(key) - lo + 1, table))
+        }) else {
             return false;
-        }
-        for p in &self.prune {
-            if let Some((lo, table)) = &p.masks {
-                let i = p.slack(key) - lo + 1;
-                let m = &table[i.clamp(0, table.len() as i64 - 1) as usize];
-                for d in 0..8 {
-                    legal[d] &= m[d];
-                }
-            }
+        };
+        let m = &table[lo.clamp(0, table.len() as i64 - 1) as usize];
+        for d in 0..8 {
+            legal[d] &= m[d];
         }
         true
     }
 
-    /// Drop from `moves` (the legal moves of `key`) those whose successors fail a pruning test; the number
+    /// Drop from `moves` (the legal moves of `key`) those whose successors fail the pruning test; the number
     /// left.
     #[inline(always)]
     pub fn prune_moves<M: MoveId>(&self, key: u64, moves: &mut [M], n: usize) -> usize {
-        if self.prune.is_empty() {
+        let Some(p) = &self.prune else {
             return n;
-        }
-        let slacks = self.slacks(key);
+        };
+        let slack = p.slack(key);
         let mut kept = 0;
         for i in 0..n {
             let j = moves[i];
             moves[kept] = j;
-            kept += usize::from(self.keeps(&slacks, j.index()));
+            kept += usize::from(p.delta[j.index()] <= slack);
         }
         kept
     }
@@ -1190,6 +1164,32 @@ pub(crate) mod avx2 {
         }
     }
 
+    /// The normal forms of the successors of `key` (its images `im` and legal moves `legal` from
+    /// [`images_legal`]) that the kernel's pagoda test keeps, into `vals`; returns how many. The moves are
+    /// listed in direction order ([`move_ids_dir`]) when the test is applied as masks or there is none, else
+    /// by index and then tested one by one. `legal` is left without the moves the masks drop.
+    #[inline]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
+    pub fn kept_successors(
+        k: &Kernel,
+        key: u64,
+        im: &[__m256i; 4],
+        legal: &mut [u64; 8],
+        moves: &mut [u8; 256 + 8],
+        vals: &mut [u64; 256 + 4],
+    ) -> usize {
+        let masked = k.prune_legal(key, legal);
+        if (masked || k.prune.is_none()) && !k.dir_images.is_empty() {
+            let n = move_ids_dir(k, legal, moves);
+            successors_in(k, &k.dir_images, im, moves, n, vals);
+            return n;
+        }
+        let n = move_ids_packed(k, legal, moves);
+        let n = k.prune_moves(key, moves, n);
+        successors_in(k, &k.move_images, im, moves, n, vals);
+        n
+    }
+
     /// The number of symmetries of the group that fix `key`, from its images.
     #[inline]
     #[target_feature(enable = "avx2,popcnt")]
@@ -1388,8 +1388,7 @@ mod tests {
                     })
                     .collect();
                 for limit in [-20, 0, 5, 12] {
-                    k.prune.clear();
-                    k.add_prune(&b, &weights, limit);
+                    k.set_prune(&b, &weights, limit);
                     for key in samples(&b) {
                         let mut legal = [0u64; 8];
                         let mut want = [0u8; 256];
