@@ -404,6 +404,9 @@ fn source<C: Counter>(srcs: &[[C; 2]], src: u32) -> Option<[C; 2]> {
     srcs.get(src as usize).copied()
 }
 
+/// How many records ahead [`Table::add_recs`] asks for the slots a record will read.
+const SLOTS_AHEAD: usize = 8;
+
 /// Fill at which a table grows.
 const MAX_LOAD: f64 = 0.9;
 /// Fill a table is sized for.
@@ -569,6 +572,16 @@ impl<K: TableKey, C: Counter> Table<K, C> {
                         .and_then(|a| srcs.get(a.src.get() as usize))
                 {
                     prefetch(c);
+                }
+                // The slots of a record a few ahead: the table is bigger than the first-level cache.
+                if let Some(a) = recs.get(j + SLOTS_AHEAD) {
+                    let h = ((u128::from(a.key.frac(lsh)) * cap) >> 64) as usize;
+                    if let (Some(k), Some(c)) = (keys.get(h), counts.get(h)) {
+                        prefetch(k);
+                        if counted {
+                            prefetch(c);
+                        }
+                    }
                 }
                 let home = ((u128::from(r.key.frac(lsh)) * cap) >> 64) as usize;
                 let Some(window) = keys.get(home..home + lanes) else {
