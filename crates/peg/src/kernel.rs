@@ -52,6 +52,8 @@ pub(crate) struct Kernel {
     pub dir_images: Vec<[u64; LANES]>,
     /// Where each direction's moves start in direction order.
     pub dir_base: [u32; 8],
+    /// Groups of eight moves in direction order (none when [`Kernel::dir_images`] is empty).
+    pub dir_groups: usize,
     /// The moves split into *directions*: in each, a hole starts at most one move (the k-th move from a hole
     /// is in direction k), so the legal moves of a direction are a bit mask over holes, found with two
     /// gathers of the position's bits.
@@ -348,6 +350,7 @@ impl Kernel {
             need,
             to,
             move_images,
+            dir_groups: (dir_images.len() / rows).div_ceil(8),
             dir_images,
             dir_base,
         }
@@ -1087,9 +1090,8 @@ pub(crate) mod avx2 {
                 all[w + 1] |= bits >> (64 - s);
             }
         }
-        let groups = (k.dir_images.len() / k.rows).div_ceil(8).min(32);
         let mut n = 0usize;
-        for c in 0..groups {
+        for c in 0..k.dir_groups.min(32) {
             let v = (all[c / 8] >> (8 * (c % 8))) as u8;
             // Positions 0..8 plus `8c <= 248`: no carry from one byte into the next.
             let ids = PACK[usize::from(v)] + (8 * c as u64) * 0x0101_0101_0101_0101;
@@ -1184,8 +1186,10 @@ pub(crate) mod avx2 {
             successors_in(k, &k.dir_images, im, moves, n, vals);
             return n;
         }
-        let n = move_ids_packed(k, legal, moves);
-        let n = k.prune_moves(key, moves, n);
+        let mut n = move_ids_packed(k, legal, moves);
+        if !masked {
+            n = k.prune_moves(key, moves, n);
+        }
         successors_in(k, &k.move_images, im, moves, n, vals);
         n
     }
@@ -1272,35 +1276,48 @@ mod tests {
         }
     }
 
+    /// The forward and backward kernels of every built-in board that the AVX2 walks use, with the board's
+    /// name; `None` (and a notice naming `test`) on a CPU without AVX2.
     #[cfg(target_arch = "x86_64")]
-    #[test]
-    fn packed_move_ids_are_the_move_ids() {
+    fn avx2_kernels(test: &str) -> Option<Vec<(&'static str, Board, Kernel)>> {
         if !has_avx2() {
-            eprintln!("no AVX2 on this CPU: packed_move_ids_are_the_move_ids skipped");
-            return;
+            eprintln!("no AVX2 on this CPU: {test} skipped");
+            return None;
         }
-        let mut checked = 0;
+        let mut out = Vec::new();
         for name in crate::board::builtin_names() {
             let b = Board::builtin(name).unwrap();
             for k in both_ways(&b) {
-                if !k.avx2_ok() || k.dgroups > 2 {
-                    continue;
+                if k.avx2_ok() && k.dgroups <= 2 {
+                    out.push((name, b.clone(), k));
                 }
-                for key in samples(&b) {
-                    let mut legal = [0u64; 8];
-                    let mut want = [0u8; 256];
-                    let mut have = [0u8; 256 + 8];
-                    // SAFETY: the CPU has the features (checked above).
-                    let (nw, nh) = unsafe {
-                        avx2::images_legal(&k, key, &mut legal);
-                        (
-                            avx2::move_ids(&k, &legal, &mut want),
-                            avx2::move_ids_packed(&k, &legal, &mut have),
-                        )
-                    };
-                    assert_eq!(have[..nh], want[..nw], "{name} {key:#x}");
-                    checked += nw;
-                }
+            }
+        }
+        Some(out)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn packed_move_ids_are_the_move_ids() {
+        let Some(kernels) = avx2_kernels("packed_move_ids_are_the_move_ids") else {
+            return;
+        };
+        let mut checked = 0;
+        for (name, b, k) in kernels {
+            for key in samples(&b) {
+                let mut legal = [0u64; 8];
+                let mut want = [0u8; 256];
+                let mut have = [0u8; 256 + 8];
+                // SAFETY: the CPU has the features (`avx2_kernels` checked).
+                let (nw, nh) = unsafe {
+                    avx2::images_legal(&k, key, &mut legal);
+                    (
+                        avx2::move_ids(&k, &legal, &mut want),
+                        avx2::move_ids_packed(&k, &legal, &mut have),
+                    )
+                };
+                assert_eq!(have[..nh], want[..nw], "{name} {key:#x}");
+                checked += nw;
             }
         }
         assert!(checked > 10_000, "{checked}");
@@ -1310,54 +1327,47 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn direction_order_gives_the_same_successors() {
-        if !has_avx2() {
-            eprintln!("no AVX2 on this CPU: direction_order_gives_the_same_successors skipped");
+        let Some(kernels) = avx2_kernels("direction_order_gives_the_same_successors") else {
             return;
-        }
+        };
         let mut checked = 0;
-        for name in crate::board::builtin_names() {
-            let b = Board::builtin(name).unwrap();
-            for k in both_ways(&b) {
-                if !k.avx2_ok() || k.dgroups > 2 {
-                    continue;
-                }
-                assert_eq!(k.dir_images.len(), k.move_images.len(), "{name}");
-                for key in samples(&b) {
-                    let mut legal = [0u64; 8];
-                    let mut ids = [0u8; 256];
-                    let mut dir_ids = [0u8; 256 + 8];
-                    let (mut want, mut have) = ([0u64; 256 + 4], [0u64; 256 + 4]);
-                    // SAFETY: the CPU has the features (checked above).
-                    let (nw, nh) = unsafe {
-                        let im = avx2::images_legal(&k, key, &mut legal);
-                        let nw = avx2::move_ids(&k, &legal, &mut ids);
-                        avx2::successors(&k, &im, &ids, nw, &mut want);
-                        let nh = avx2::move_ids_dir(&k, &legal, &mut dir_ids);
-                        avx2::successors_in(&k, &k.dir_images, &im, &dir_ids, nh, &mut have);
-                        (nw, nh)
-                    };
-                    assert_eq!(nh, nw, "{name} {key:#x}");
-                    let (mut w, mut h) = (want[..nw].to_vec(), have[..nh].to_vec());
-                    w.sort_unstable();
-                    h.sort_unstable();
-                    assert_eq!(h, w, "{name} {key:#x}");
-                    // Each direction's moves in increasing order of their `from` hole.
-                    let mut at = 0;
-                    for (d, dir) in k.dirs.iter().enumerate() {
-                        for x in (0..64).filter(|&x| legal[d] >> x & 1 == 1) {
-                            let i = k.dir_base[d] as usize
-                                + (dir.valid & ((1u64 << x) - 1)).count_ones() as usize;
-                            assert_eq!(usize::from(dir_ids[at]), i, "{name} {key:#x}");
-                            assert_eq!(
-                                k.dir_images[i * k.rows],
-                                k.move_images[dir.ids[x] as usize * k.rows],
-                                "{name}"
-                            );
-                            at += 1;
-                        }
+        for (name, b, k) in kernels {
+            assert_eq!(k.dir_images.len(), k.move_images.len(), "{name}");
+            for key in samples(&b) {
+                let mut legal = [0u64; 8];
+                let mut ids = [0u8; 256];
+                let mut dir_ids = [0u8; 256 + 8];
+                let (mut want, mut have) = ([0u64; 256 + 4], [0u64; 256 + 4]);
+                // SAFETY: the CPU has the features (`avx2_kernels` checked).
+                let (nw, nh) = unsafe {
+                    let im = avx2::images_legal(&k, key, &mut legal);
+                    let nw = avx2::move_ids(&k, &legal, &mut ids);
+                    avx2::successors(&k, &im, &ids, nw, &mut want);
+                    let nh = avx2::move_ids_dir(&k, &legal, &mut dir_ids);
+                    avx2::successors_in(&k, &k.dir_images, &im, &dir_ids, nh, &mut have);
+                    (nw, nh)
+                };
+                assert_eq!(nh, nw, "{name} {key:#x}");
+                let (mut w, mut h) = (want[..nw].to_vec(), have[..nh].to_vec());
+                w.sort_unstable();
+                h.sort_unstable();
+                assert_eq!(h, w, "{name} {key:#x}");
+                // Each direction's moves in increasing order of their `from` hole.
+                let mut at = 0;
+                for (d, dir) in k.dirs.iter().enumerate() {
+                    for x in (0..64).filter(|&x| legal[d] >> x & 1 == 1) {
+                        let i = k.dir_base[d] as usize
+                            + (dir.valid & ((1u64 << x) - 1)).count_ones() as usize;
+                        assert_eq!(usize::from(dir_ids[at]), i, "{name} {key:#x}");
+                        assert_eq!(
+                            k.dir_images[i * k.rows],
+                            k.move_images[dir.ids[x] as usize * k.rows],
+                            "{name}"
+                        );
+                        at += 1;
                     }
-                    checked += nw;
                 }
+                checked += nw;
             }
         }
         assert!(checked > 10_000, "{checked}");
@@ -1366,46 +1376,39 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn prune_masks_keep_the_moves_prune_moves_keeps() {
-        if !has_avx2() {
-            eprintln!("no AVX2 on this CPU: prune_masks_keep_the_moves_prune_moves_keeps skipped");
+        let Some(kernels) = avx2_kernels("prune_masks_keep_the_moves_prune_moves_keeps") else {
             return;
-        }
+        };
         let mut x = 0x0123_4567_89ab_cdefu64;
         let (mut kept, mut dropped) = (0, 0);
-        for name in crate::board::builtin_names() {
-            let b = Board::builtin(name).unwrap();
-            for mut k in both_ways(&b) {
-                if !k.avx2_ok() || k.dgroups > 2 {
-                    continue;
-                }
-                // Any weights will do for the test (a pagoda's or not): small integers, some negative.
-                let weights: Vec<i64> = (0..b.holes())
-                    .map(|_| {
-                        x ^= x << 13;
-                        x ^= x >> 7;
-                        x ^= x << 17;
-                        (x % 9) as i64 - 3
-                    })
-                    .collect();
-                for limit in [-20, 0, 5, 12] {
-                    k.set_prune(&b, &weights, limit);
-                    for key in samples(&b) {
-                        let mut legal = [0u64; 8];
-                        let mut want = [0u8; 256];
-                        let mut have = [0u8; 256];
-                        // SAFETY: the CPU has the features (checked above).
-                        let (nw, nh, masked) = unsafe {
-                            avx2::images_legal(&k, key, &mut legal);
-                            let all = avx2::move_ids(&k, &legal, &mut want);
-                            let nw = k.prune_moves(key, &mut want, all);
-                            dropped += all - nw;
-                            let masked = k.prune_legal(key, &mut legal);
-                            (nw, avx2::move_ids(&k, &legal, &mut have), masked)
-                        };
-                        assert!(masked, "{name}");
-                        assert_eq!(have[..nh], want[..nw], "{name} {key:#x} {limit}");
-                        kept += nw;
-                    }
+        for (name, b, mut k) in kernels {
+            // Any weights will do for the test (a pagoda's or not): small integers, some negative.
+            let weights: Vec<i64> = (0..b.holes())
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    (x % 9) as i64 - 3
+                })
+                .collect();
+            for limit in [-20, 0, 5, 12] {
+                k.set_prune(&b, &weights, limit);
+                for key in samples(&b) {
+                    let mut legal = [0u64; 8];
+                    let mut want = [0u8; 256];
+                    let mut have = [0u8; 256];
+                    // SAFETY: the CPU has the features (`avx2_kernels` checked).
+                    let (nw, nh, masked) = unsafe {
+                        avx2::images_legal(&k, key, &mut legal);
+                        let all = avx2::move_ids(&k, &legal, &mut want);
+                        let nw = k.prune_moves(key, &mut want, all);
+                        dropped += all - nw;
+                        let masked = k.prune_legal(key, &mut legal);
+                        (nw, avx2::move_ids(&k, &legal, &mut have), masked)
+                    };
+                    assert!(masked, "{name}");
+                    assert_eq!(have[..nh], want[..nw], "{name} {key:#x} {limit}");
+                    kept += nw;
                 }
             }
         }

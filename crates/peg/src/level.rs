@@ -561,6 +561,8 @@ impl<K: TableKey, C: Counter> Table<K, C> {
             let (keys, counts) = (&mut self.keys[..], &mut self.counts[..]);
             assert_eq!(keys.len(), counts.len());
             let (lsh, cap) = (self.lsh, self.cap as u128);
+            // The home slot of a key, as [`Table::home`] (which would borrow the whole table).
+            let home_of = |key: K| ((u128::from(key.frac(lsh)) * cap) >> 64) as usize;
             let zero = _mm256_setzero_si256();
             let mut added = 0usize;
             let mut done = 0usize;
@@ -575,7 +577,7 @@ impl<K: TableKey, C: Counter> Table<K, C> {
                 }
                 // The slots of a record a few ahead: the table is bigger than the first-level cache.
                 if let Some(a) = recs.get(j + SLOTS_AHEAD) {
-                    let h = ((u128::from(a.key.frac(lsh)) * cap) >> 64) as usize;
+                    let h = home_of(a.key);
                     if let (Some(k), Some(c)) = (keys.get(h), counts.get(h)) {
                         prefetch(k);
                         if counted {
@@ -583,7 +585,7 @@ impl<K: TableKey, C: Counter> Table<K, C> {
                         }
                     }
                 }
-                let home = ((u128::from(r.key.frac(lsh)) * cap) >> 64) as usize;
+                let home = home_of(r.key);
                 let Some(window) = keys.get(home..home + lanes) else {
                     break;
                 };
