@@ -437,6 +437,12 @@ fn each_successors<F: FnMut(u64, &[u64])>(
     mut f: F,
 ) {
     #[cfg(target_arch = "x86_64")]
+    if !portable && k.dirs.len() <= 8 && k.byte_moves() && crate::kernel::has_avx512() {
+        // SAFETY: `has_avx512` checked that the CPU has the features `each_successors_avx512` is compiled for.
+        unsafe { each_successors_avx512(k, keys, &mut f) };
+        return;
+    }
+    #[cfg(target_arch = "x86_64")]
     if !portable && k.avx2_ok() && k.dgroups <= 2 {
         // SAFETY: `avx2_ok` checked that the CPU has the features `each_successors_avx2` is compiled for.
         unsafe { each_successors_avx2(k, keys, &mut f) };
@@ -483,6 +489,32 @@ fn each_successors_avx2<F: FnMut(u64, &[u64])>(
     for key in keys {
         let im = avx2::images_legal(k, key, &mut legal);
         let n = avx2::kept_successors(k, key, &im, &mut legal, &mut moves, &mut vals);
+        f(key, &vals[..n]);
+    }
+}
+
+/// [`each_successors`] with the AVX-512 kernel: the images with one bit-shuffle instruction each, the legal
+/// moves of a direction with two, their indices with one compress instruction, eight successors' normal forms
+/// at a time.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512dq,avx512cd,avx512vl,avx512vbmi2,avx512bitalg,popcnt,bmi1,bmi2"
+)]
+fn each_successors_avx512<F: FnMut(u64, &[u64])>(
+    k: &Kernel,
+    keys: impl Iterator<Item = u64>,
+    f: &mut F,
+) {
+    use crate::kernel::avx512;
+    use std::arch::x86_64::_mm512_set1_epi64;
+    let mut vals = [0u64; 256 + 8];
+    let mut moves = [0u8; 256 + 64];
+    let mut legal = [0u64; 8];
+    for key in keys {
+        let kv = _mm512_set1_epi64(key as i64);
+        let (im, _) = avx512::images(k, kv);
+        avx512::legal_masks(k, key, kv, &mut legal);
+        let n = avx512::kept_successors(k, key, &im, &mut legal, &mut moves, &mut vals);
         f(key, &vals[..n]);
     }
 }

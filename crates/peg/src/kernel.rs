@@ -139,6 +139,9 @@ pub(crate) struct Direction {
     pub ids: [u32; 64],
     /// The same as bytes (when the board has at most 256 jumps; see [`Kernel::byte_moves`]).
     pub ids8: [u8; 64],
+    /// The index of the move from hole `h` in direction order ([`Kernel::dir_images`]; zero when that table is
+    /// empty).
+    pub dids8: [u8; 64],
 }
 
 /// A move index in a list of legal moves: a byte on boards with at most 256 jumps, else a `u32`.
@@ -262,6 +265,7 @@ impl Kernel {
                         valid: 0,
                         ids: [0; 64],
                         ids8: [0; 64],
+                        dids8: [0; 64],
                     });
                     dirs.len() - 1
                 }
@@ -276,10 +280,12 @@ impl Kernel {
         let mut dir_images = Vec::new();
         let mut dir_base = [0u32; 8];
         if dirs.len() <= 8 && board.moves().len() <= 256 {
-            for (d, dir) in dirs.iter().enumerate() {
+            for (d, dir) in dirs.iter_mut().enumerate() {
                 dir_base[d] = (dir_images.len() / rows) as u32;
                 for x in (0..64).filter(|&x| dir.valid >> x & 1 == 1) {
                     let j = dir.ids[x] as usize;
+                    // At most 256 moves: the index fits in a byte.
+                    dir.dids8[x] = (dir_images.len() / rows) as u8;
                     dir_images.extend_from_slice(&move_images[j * rows..(j + 1) * rows]);
                 }
             }
@@ -751,6 +757,79 @@ pub(crate) mod avx512 {
         }
     }
 
+    /// The legal moves of `key` (broadcast in `kv`) as bit masks over their `from` holes, one per direction
+    /// (the first eight directions; as [`super::avx2::images_legal`] gives them).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512bitalg,popcnt")]
+    pub fn legal_masks(k: &Kernel, key: u64, kv: __m512i, legal: &mut [u64; 8]) {
+        for (d, l) in k.dirs.iter().zip(legal.iter_mut()) {
+            // SAFETY: reads the 64 bytes of two `[u8; 64]`.
+            let (over, to) = unsafe {
+                (
+                    _mm512_loadu_si512(d.over.as_ptr().cast()),
+                    _mm512_loadu_si512(d.to.as_ptr().cast()),
+                )
+            };
+            let ov = _mm512_bitshuffle_epi64_mask(kv, over);
+            let tv = _mm512_bitshuffle_epi64_mask(kv, to);
+            *l = if k.reverse {
+                !key & !ov & tv
+            } else {
+                key & ov & !tv
+            } & d.valid;
+        }
+    }
+
+    /// The normal forms of the successors of `key` (its images `im`, its legal moves `legal` from
+    /// [`legal_masks`]) that the kernel's pagoda test keeps, into `vals` eight at a time; returns how many.
+    /// The moves are listed in direction order (one compress instruction per direction) when the test is
+    /// applied as masks or there is none, else by index and then tested one by one, as
+    /// [`super::avx2::kept_successors`] does. The kernel must have at most eight directions and 256 jumps.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,avx512bitalg,popcnt")]
+    pub fn kept_successors(
+        k: &Kernel,
+        key: u64,
+        im: &[__m512i; 2],
+        legal: &mut [u64; 8],
+        moves: &mut [u8; 256 + 64],
+        vals: &mut [u64; 256 + 8],
+    ) -> usize {
+        let masked = k.prune_legal(key, legal);
+        let dir_order = (masked || k.prune.is_none()) && !k.dir_images.is_empty();
+        let mut n = 0usize;
+        for (d, &l) in k.dirs.iter().zip(legal.iter()) {
+            let ids = if dir_order { &d.dids8 } else { &d.ids8 };
+            // `n` is below the number of jumps, at most 256: the 64 bytes at `n & 255` are inside `moves`.
+            let at = n & 255;
+            // SAFETY: reads the 64 bytes of `ids`, writes 64 bytes of `moves` from `at` (see above).
+            unsafe {
+                let ids = _mm512_loadu_si512(ids.as_ptr().cast());
+                _mm512_storeu_si512(
+                    moves.as_mut_ptr().add(at).cast(),
+                    _mm512_maskz_compress_epi8(l, ids),
+                );
+            }
+            n += l.count_ones() as usize;
+        }
+        let n = n.min(256);
+        let (table, n) = if dir_order {
+            (&k.dir_images, n)
+        } else if masked {
+            (&k.move_images, n)
+        } else {
+            (&k.move_images, k.prune_moves(key, &mut moves[..], n))
+        };
+        let mut g = 0;
+        while g < n {
+            let v = successors8_in(k, table, im, &moves[g..n.min(g + LANES)]);
+            // SAFETY: `g < n <= 256`: the eight values at `g` are inside `vals` (256 + 8 entries).
+            unsafe { _mm512_storeu_si512(vals.as_mut_ptr().add(g).cast(), v) };
+            g += LANES;
+        }
+        n
+    }
+
     /// The normal forms of the successors of a class by up to eight moves, from the class's images `im`: lane
     /// `i` is the successor by `moves[i]`, the lanes past the moves hold all ones. The XOR of the images with
     /// each move's images, then a transposing reduction to the minimum of each (pairs, then quadruples, then
@@ -758,16 +837,29 @@ pub(crate) mod avx512 {
     #[inline]
     #[target_feature(enable = "avx512f")]
     pub fn successors8<M: MoveId>(k: &Kernel, im: &[__m512i; 2], moves: &[M]) -> __m512i {
+        successors8_in(k, &k.move_images, im, moves)
+    }
+
+    /// [`successors8`] with the moves' images in `table` (indexed as [`Kernel::move_images`], or in direction
+    /// order as [`Kernel::dir_images`]).
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub fn successors8_in<M: MoveId>(
+        k: &Kernel,
+        table: &[[u64; LANES]],
+        im: &[__m512i; 2],
+        moves: &[M],
+    ) -> __m512i {
         let rows = k.rows;
         let ones = _mm512_set1_epi64(-1);
         let mut x = [ones; LANES];
         for (xi, &j) in x.iter_mut().zip(moves) {
             let j = j.index();
             // SAFETY: `move_images` holds `[u64; 8]` arrays; this reads one (two for two rows).
-            let m0 = unsafe { _mm512_loadu_si512(k.move_images[j * rows].as_ptr().cast()) };
+            let m0 = unsafe { _mm512_loadu_si512(table[j * rows].as_ptr().cast()) };
             *xi = _mm512_xor_si512(im[0], m0);
             if rows == 2 {
-                let m1 = unsafe { _mm512_loadu_si512(k.move_images[j * rows + 1].as_ptr().cast()) };
+                let m1 = unsafe { _mm512_loadu_si512(table[j * rows + 1].as_ptr().cast()) };
                 *xi = _mm512_min_epu64(*xi, _mm512_xor_si512(im[1], m1));
             }
         }
@@ -1414,6 +1506,94 @@ mod tests {
         }
         // The limits chosen keep some moves and drop others.
         assert!(kept > 1000 && dropped > 1000, "{kept} {dropped}");
+    }
+
+    /// The AVX-512 successor list of the dense walks (moves in direction order, or by index and then tested)
+    /// gives the successors the portable kernel gives, with no pagoda test, with one applied as masks, and
+    /// with one whose weights are too far apart for masks.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn avx512_kept_successors_match_portable() {
+        use std::arch::x86_64::_mm512_set1_epi64;
+        if !has_avx512() {
+            let _ = std::io::Write::write_all(
+                &mut std::io::stderr(),
+                b"notice: avx512_kept_successors_match_portable: this CPU lacks the AVX-512 features of the \
+                  kernel; skipped\n",
+            );
+            assert!(std::env::var_os("BOARDLAB_EXPECT_AVX512").is_none());
+            return;
+        }
+        let mut x = 0x0123_4567_89ab_cdefu64;
+        let (mut checked, mut dropped, mut unmasked) = (0, 0, 0);
+        for name in crate::board::builtin_names() {
+            let b = Board::builtin(name).unwrap();
+            for k0 in both_ways(&b) {
+                if k0.dirs.len() > 8 || !k0.byte_moves() {
+                    continue;
+                }
+                let weights: Vec<i64> = (0..b.holes())
+                    .map(|_| {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        (x % 9) as i64 - 3
+                    })
+                    .collect();
+                let wide: Vec<i64> = weights.iter().map(|w| w * 1000).collect();
+                let mut kernels = vec![k0.clone()];
+                for limit in [-20, 0, 5, 12] {
+                    let mut k = k0.clone();
+                    k.set_prune(&b, &weights, limit);
+                    kernels.push(k);
+                    let mut k = k0.clone();
+                    k.set_prune(&b, &wide, limit * 1000);
+                    kernels.push(k);
+                }
+                for k in &kernels {
+                    let masks = k.prune.as_ref().is_some_and(|p| p.masks.is_some());
+                    for key in samples(&b) {
+                        let mut imgs = [[0u64; LANES]; 2];
+                        for (row, im) in imgs.iter_mut().enumerate().take(k.rows) {
+                            *im = k.images_portable(key, row);
+                        }
+                        let slack = k.prune.as_ref().map(|p| p.slack(key));
+                        let mut want = Vec::new();
+                        for (wi, &word) in k.legal_portable(key).iter().enumerate() {
+                            for bit in (0..64).filter(|bit| word >> bit & 1 == 1) {
+                                let j = wi * 64 + bit;
+                                match (slack, &k.prune) {
+                                    (Some(s), Some(p)) if p.delta[j] > s => dropped += 1,
+                                    _ => want.push(k.min_successor(&imgs, j)),
+                                }
+                            }
+                        }
+                        let mut legal = [0u64; 8];
+                        let mut moves = [0u8; 256 + 64];
+                        let mut vals = [0u64; 256 + 8];
+                        // SAFETY: the CPU has the features (checked above).
+                        let n = unsafe {
+                            let kv = _mm512_set1_epi64(key as i64);
+                            let (im, _) = avx512::images(k, kv);
+                            avx512::legal_masks(k, key, kv, &mut legal);
+                            avx512::kept_successors(k, key, &im, &mut legal, &mut moves, &mut vals)
+                        };
+                        let mut have = vals[..n].to_vec();
+                        have.sort_unstable();
+                        want.sort_unstable();
+                        assert_eq!(have, want, "{name} {key:#x}");
+                        checked += n;
+                        if k.prune.is_some() && !masks {
+                            unmasked += n;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            checked > 10_000 && dropped > 1000 && unmasked > 1000,
+            "{checked} {dropped} {unmasked}"
+        );
     }
 
     /// The forward and the backward kernel of `b` with all its symmetries.
