@@ -450,7 +450,7 @@ fn emit_sorted<K: TableKey, D: Counter>(
 /// repeat sends the class to the exact path, which sorts).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(
-    enable = "avx512f,avx512bw,avx512dq,avx512cd,avx512vl,avx512vbmi2,avx512bitalg,popcnt,bmi1,bmi2"
+    enable = "avx512f,avx512bw,avx512dq,avx512cd,avx512vl,avx512vbmi2,avx512bitalg,avx512vpopcntdq,popcnt,bmi1,bmi2"
 )]
 fn expand_avx512<K: TableKey, S: Counter, D: Counter, M: MoveId>(
     ctx: &Ctx<'_>,
@@ -509,7 +509,9 @@ fn expand_avx512<K: TableKey, S: Counter, D: Counter, M: MoveId>(
                 _mm512_cvtepi64_epi32(h1),
             );
             let valid = (0xFFFFu32 >> (16 - n)) as u16;
-            if _mm512_test_epi32_mask(_mm512_maskz_conflict_epi32(valid, f), ones) == 0 {
+            if !avx512::near_symmetric(k, &im, kv)
+                || _mm512_test_epi32_mask(_mm512_maskz_conflict_epi32(valid, f), ones) == 0
+            {
                 unsafe {
                     _mm512_storeu_si512(hs.as_mut_ptr().cast(), h0);
                     _mm512_storeu_si512(hs.as_mut_ptr().add(LANES).cast(), h1);

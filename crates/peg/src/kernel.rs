@@ -447,6 +447,7 @@ pub(crate) fn has_avx512() -> bool {
             && std::arch::is_x86_feature_detected!("bmi1")
             && std::arch::is_x86_feature_detected!("bmi2")
             && std::arch::is_x86_feature_detected!("avx512bitalg")
+            && std::arch::is_x86_feature_detected!("avx512vpopcntdq")
             && std::arch::is_x86_feature_detected!("avx512vl")
             && std::arch::is_x86_feature_detected!("popcnt")
     }
@@ -778,6 +779,26 @@ pub(crate) mod avx512 {
                 key & ov & !tv
             } & d.valid;
         }
+    }
+
+    /// Whether an image of `key` (broadcast in `kv`, its images `im`) under a symmetry other than the identity
+    /// differs from it in at most six holes: otherwise no two jumps from `key` lead to the same class (two
+    /// successors `key ^ a`, `g(key ^ b)` are equal only if `key ^ g(key) = a ^ g(b)`, at most six holes).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512vpopcntdq")]
+    pub fn near_symmetric(k: &Kernel, im: &[__m512i; 2], kv: __m512i) -> bool {
+        let six = _mm512_set1_epi64(6);
+        // Lane 0 of the first row is the identity; lanes past the group repeat it.
+        let real0 = (0xFFu16 >> (LANES - k.group_size.min(LANES))) as u8 & !1;
+        let real1 = (0xFFu16 >> (LANES - k.group_size.saturating_sub(LANES).min(LANES))) as u8;
+        let near = |v: __m512i, real: u8| {
+            _mm512_mask_cmple_epu64_mask(real, _mm512_popcnt_epi64(_mm512_xor_si512(v, kv)), six)
+        };
+        let mut m = near(im[0], real0);
+        if k.rows == 2 {
+            m |= near(im[1], real1);
+        }
+        m != 0
     }
 
     /// The normal forms of the successors of `key` (its images `im`, its legal moves `legal` from
