@@ -10,9 +10,10 @@
 //! `to` neighbour empty, where the neighbours' bits are gathered from the position in one instruction.
 //!
 //! Two implementations: a portable one (byte lookup tables, scalar loops) and, on x86-64 CPUs with AVX-512
-//! (F, BW, DQ, CD, BITALG), the [`avx512`] one: each image, and each direction's neighbour bits, with a single
-//! bit-shuffle instruction; the normal forms of eight successors at a time. Both give identical results
-//! (tested here, and against the slow reference in `tests/fast_vs_reference.rs`).
+//! (F, BW, DQ, CD, VL, VBMI2, BITALG, VPOPCNTDQ), the [`avx512`] one: each image, and each direction's
+//! neighbour bits, with a single bit-shuffle instruction; the normal forms of eight successors at a time; CPUs
+//! with AVX2 but not those use the [`avx2`] one. All give identical results (tested here, and against the slow
+//! reference in `tests/fast_vs_reference.rs`).
 
 use crate::board::{Board, Symmetry};
 
