@@ -962,13 +962,15 @@ impl Indexed {
         prefetch(&self.blocks[(r >> 6) as usize]);
     }
 
-    /// The index in the level of the position of rank `r`, or `None` when it is not in the level.
+    /// The index in the level of the position of rank `r`, or `none` when it is not in the level (without a
+    /// branch: whether a position is in the level is a coin toss the CPU cannot predict).
     #[inline(always)]
-    fn index(&self, r: u32) -> Option<usize> {
+    fn index_or(&self, r: u32, none: usize) -> usize {
         let (word, before) = self.blocks[(r >> 6) as usize];
         let b = r & 63;
-        (word >> b & 1 == 1)
-            .then(|| (before + u64::from((word & ((1u64 << b) - 1)).count_ones())) as usize)
+        let j = (before + u64::from((word & ((1u64 << b) - 1)).count_ones())) as usize;
+        let hit = word >> b & 1 == 1;
+        std::hint::select_unpredictable(hit, j, none)
     }
 }
 
@@ -1069,6 +1071,7 @@ pub(crate) fn count_paths<'a>(
                 let mut ranks = Vec::new();
                 let mut ends = Vec::new();
                 let mut distinct = Vec::with_capacity(MOVE_WORDS * 64);
+                let mut hits = [0usize; MOVE_WORDS * 64];
                 let mut i = 0;
                 // A few hundred positions at a time, in two passes: the jumps' origins ranked (their blocks
                 // asked for from memory), then looked up in the level above and their paths added.
@@ -1088,9 +1091,16 @@ pub(crate) fn count_paths<'a>(
                         distinct.clear();
                         let mut f = 0u128;
                         let mut n = 0u128;
+                        // The origins in the level above first, without a branch each.
+                        let mut k = 0;
                         for &r in &ranks[lo..hi] {
-                            if let Some(j) = ix.index(r) {
-                                let p = &from_paths[j];
+                            let j = ix.index_or(r, usize::MAX);
+                            // At most `MOVE_WORDS * 64` jumps into a position.
+                            hits[k % hits.len()] = j;
+                            k += usize::from(j != usize::MAX);
+                        }
+                        for &j in &hits[..k.min(hits.len())] {
+                            if let Some(p) = from_paths.get(j) {
                                 f = add(f, p[0], pegs)?;
                                 // The normal tree counts each class above once.
                                 if !distinct.contains(&j) {
@@ -1123,6 +1133,39 @@ pub(crate) fn count_paths<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A level's index gives each position of the level its place, and every other rank `none`.
+    #[test]
+    fn indexed_finds_the_positions_of_its_level() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let len = 50_000u64;
+        let mut ranks: Vec<u32> = (0..3_000)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x % len) as u32
+            })
+            .collect();
+        ranks.sort_unstable();
+        ranks.dedup();
+        let mut ix = Indexed { blocks: Vec::new() };
+        for round in 0..2 {
+            // The second round checks that `clear` left the blocks clear.
+            let level: Vec<u32> = ranks
+                .iter()
+                .copied()
+                .skip(round)
+                .step_by(round + 1)
+                .collect();
+            ix.fill(level.iter().copied(), len);
+            for r in 0..len as u32 {
+                let want = level.binary_search(&r).ok().unwrap_or(usize::MAX);
+                assert_eq!(ix.index_or(r, usize::MAX), want, "{r}");
+            }
+            ix.clear(level.iter().copied());
+        }
+    }
 
     /// Every position of a layer, by brute force, in increasing order.
     fn layer_positions(board: &Board, pegs: u32, state: u8) -> Vec<u64> {
