@@ -557,6 +557,13 @@ impl Kernel {
         true
     }
 
+    /// Whether the moves that [`Kernel::prune_legal`] left (`masked`: it applied the pruning test) can be listed
+    /// in direction order ([`Kernel::dir_images`]): the test is applied or there is none, and the table exists.
+    #[inline(always)]
+    pub fn dir_order(&self, masked: bool) -> bool {
+        (masked || self.prune.is_none()) && !self.dir_images.is_empty()
+    }
+
     /// Drop from `moves` (the legal moves of `key`) those whose successors fail the pruning test; the number
     /// left.
     #[inline(always)]
@@ -631,7 +638,7 @@ impl Kernel {
 pub(crate) mod avx512 {
     use std::arch::x86_64::*;
 
-    use super::{Kernel, LANES, MoveId};
+    use super::{Direction, Kernel, LANES, MoveId};
 
     /// The images of `key` (broadcast in `kv`), one row of eight lanes per 8 symmetries, and the number of
     /// symmetries that fix it.
@@ -671,6 +678,27 @@ pub(crate) mod avx512 {
         _mm512_reduce_max_epu64(m)
     }
 
+    /// The legal moves of direction `d` for `key` (broadcast in `kv`), as a bit mask over their `from` holes:
+    /// the `over` and `to` neighbours' bits gathered with one bit shuffle each.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512bitalg")]
+    fn dir_legal(k: &Kernel, d: &Direction, key: u64, kv: __m512i) -> u64 {
+        // SAFETY: reads the 64 bytes of two `[u8; 64]`.
+        let (over, to) = unsafe {
+            (
+                _mm512_loadu_si512(d.over.as_ptr().cast()),
+                _mm512_loadu_si512(d.to.as_ptr().cast()),
+            )
+        };
+        let ov = _mm512_bitshuffle_epi64_mask(kv, over);
+        let tv = _mm512_bitshuffle_epi64_mask(kv, to);
+        (if k.reverse {
+            !key & !ov & tv
+        } else {
+            key & ov & !tv
+        }) & d.valid
+    }
+
     /// The indices of the legal moves of `key` (broadcast in `kv`), written to `moves` (which must have 16
     /// spare entries after the last move); their number.
     #[inline]
@@ -678,20 +706,7 @@ pub(crate) mod avx512 {
     pub fn legal_moves(k: &Kernel, key: u64, kv: __m512i, moves: &mut [u32]) -> usize {
         let mut n = 0usize;
         for d in &k.dirs {
-            // SAFETY: reads the 64 bytes of two `[u8; 64]`.
-            let (over, to) = unsafe {
-                (
-                    _mm512_loadu_si512(d.over.as_ptr().cast()),
-                    _mm512_loadu_si512(d.to.as_ptr().cast()),
-                )
-            };
-            let ov = _mm512_bitshuffle_epi64_mask(kv, over);
-            let tv = _mm512_bitshuffle_epi64_mask(kv, to);
-            let legal = if k.reverse {
-                !key & !ov & tv
-            } else {
-                key & ov & !tv
-            } & d.valid;
+            let legal = dir_legal(k, d, key, kv);
             for c in (0..4).filter(|c| d.valid >> (16 * c) & 0xFFFF != 0) {
                 let m = (legal >> (16 * c)) as u16;
                 let Some(out) = moves.get_mut(n..n + 16) else {
@@ -716,21 +731,9 @@ pub(crate) mod avx512 {
     pub fn legal_moves8(k: &Kernel, key: u64, kv: __m512i, moves: &mut [u8]) -> usize {
         let mut n = 0usize;
         for d in &k.dirs {
-            // SAFETY: reads the 64 bytes of two `[u8; 64]`.
-            let (over, to, ids) = unsafe {
-                (
-                    _mm512_loadu_si512(d.over.as_ptr().cast()),
-                    _mm512_loadu_si512(d.to.as_ptr().cast()),
-                    _mm512_loadu_si512(d.ids8.as_ptr().cast()),
-                )
-            };
-            let ov = _mm512_bitshuffle_epi64_mask(kv, over);
-            let tv = _mm512_bitshuffle_epi64_mask(kv, to);
-            let legal = if k.reverse {
-                !key & !ov & tv
-            } else {
-                key & ov & !tv
-            } & d.valid;
+            let legal = dir_legal(k, d, key, kv);
+            // SAFETY: reads the 64 bytes of a `[u8; 64]`.
+            let ids = unsafe { _mm512_loadu_si512(d.ids8.as_ptr().cast()) };
             let Some(out) = moves.get_mut(n..n + 64) else {
                 return n;
             };
@@ -765,20 +768,7 @@ pub(crate) mod avx512 {
     #[target_feature(enable = "avx512f,avx512bw,avx512bitalg,popcnt")]
     pub fn legal_masks(k: &Kernel, key: u64, kv: __m512i, legal: &mut [u64; 8]) {
         for (d, l) in k.dirs.iter().zip(legal.iter_mut()) {
-            // SAFETY: reads the 64 bytes of two `[u8; 64]`.
-            let (over, to) = unsafe {
-                (
-                    _mm512_loadu_si512(d.over.as_ptr().cast()),
-                    _mm512_loadu_si512(d.to.as_ptr().cast()),
-                )
-            };
-            let ov = _mm512_bitshuffle_epi64_mask(kv, over);
-            let tv = _mm512_bitshuffle_epi64_mask(kv, to);
-            *l = if k.reverse {
-                !key & !ov & tv
-            } else {
-                key & ov & !tv
-            } & d.valid;
+            *l = dir_legal(k, d, key, kv);
         }
     }
 
@@ -818,7 +808,7 @@ pub(crate) mod avx512 {
         vals: &mut [u64; 256 + 8],
     ) -> usize {
         let masked = k.prune_legal(key, legal);
-        let dir_order = (masked || k.prune.is_none()) && !k.dir_images.is_empty();
+        let dir_order = k.dir_order(masked);
         let mut n = 0usize;
         for (d, &l) in k.dirs.iter().zip(legal.iter()) {
             let ids = if dir_order { &d.dids8 } else { &d.ids8 };
@@ -1295,7 +1285,7 @@ pub(crate) mod avx2 {
         vals: &mut [u64; 256 + 4],
     ) -> usize {
         let masked = k.prune_legal(key, legal);
-        if (masked || k.prune.is_none()) && !k.dir_images.is_empty() {
+        if k.dir_order(masked) {
             let n = move_ids_dir(k, legal, moves);
             successors_in(k, &k.dir_images, im, moves, n, vals);
             return n;
@@ -1496,15 +1486,7 @@ mod tests {
         let mut x = 0x0123_4567_89ab_cdefu64;
         let (mut kept, mut dropped) = (0, 0);
         for (name, b, mut k) in kernels {
-            // Any weights will do for the test (a pagoda's or not): small integers, some negative.
-            let weights: Vec<i64> = (0..b.holes())
-                .map(|_| {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    (x % 9) as i64 - 3
-                })
-                .collect();
+            let weights = random_weights(&mut x, b.holes());
             for limit in [-20, 0, 5, 12] {
                 k.set_prune(&b, &weights, limit);
                 for key in samples(&b) {
@@ -1554,14 +1536,7 @@ mod tests {
                 if k0.dirs.len() > 8 || !k0.byte_moves() {
                     continue;
                 }
-                let weights: Vec<i64> = (0..b.holes())
-                    .map(|_| {
-                        x ^= x << 13;
-                        x ^= x >> 7;
-                        x ^= x << 17;
-                        (x % 9) as i64 - 3
-                    })
-                    .collect();
+                let weights = random_weights(&mut x, b.holes());
                 let wide: Vec<i64> = weights.iter().map(|w| w * 1000).collect();
                 let mut kernels = vec![k0.clone()];
                 for limit in [-20, 0, 5, 12] {
@@ -1616,6 +1591,19 @@ mod tests {
             checked > 10_000 && dropped > 1000 && unmasked > 1000,
             "{checked} {dropped} {unmasked}"
         );
+    }
+
+    /// Pruning weights for `holes` holes from the generator state `x`: any weights will do for the tests (a
+    /// pagoda's or not), small integers, some negative.
+    fn random_weights(x: &mut u64, holes: usize) -> Vec<i64> {
+        (0..holes)
+            .map(|_| {
+                *x ^= *x << 13;
+                *x ^= *x >> 7;
+                *x ^= *x << 17;
+                (*x % 9) as i64 - 3
+            })
+            .collect()
     }
 
     /// The forward and the backward kernel of `b` with all its symmetries.
