@@ -1,7 +1,8 @@
 //! The finishable set and the solution counts of a built-in board from its standard start (a quick check while
 //! developing; `boardlab peg solutions` is the command).
 //!
-//! `cargo run --release -p peg --example solutions -- english [--finish d4] [--start c1] [--set-only]`
+//! `cargo run --release -p peg --example solutions -- english [--finish d4] [--start c1] [--set-only]
+//! [--no-jumps]` (`--no-jumps`: the set built without the jumps kept for the counts)
 #![allow(clippy::unwrap_used)]
 
 use std::time::Instant;
@@ -37,7 +38,11 @@ fn main() {
         ..peg::enumerate::Options::default()
     };
     let t = Instant::now();
-    let f = peg::Finishable::build(&p, &opts).unwrap();
+    let f = if args.iter().any(|a| a == "--set-only" || a == "--no-jumps") {
+        peg::Finishable::build(&p, &opts).unwrap()
+    } else {
+        peg::Finishable::build_for_solutions(&p, &opts).unwrap()
+    };
     let t1 = t.elapsed();
     for l in f.levels() {
         eprintln!(

@@ -334,15 +334,23 @@ impl Bits {
 
 /// Sets the bits of positions in a layer's bit set, each word asked for [`RING`] positions before it is
 /// written; with a second bit set `only`, only the bits set in it (the word of `only` is the one asked for:
-/// most positions are not in it, and those are dropped after one read).
+/// most positions are not in it, and those are dropped after one read). With `record`, the positions kept are
+/// also listed, by the position they were found from (see [`Jumps`]).
 struct Sink<'a> {
     layer: &'a Layer<'a>,
     bits: &'a Bits,
     only: Option<&'a Bits>,
-    ring: [u32; RING],
+    /// Positions waiting for their word, each with the index (in its chunk) of the position it was found from.
+    ring: [(u32, u32); RING],
     next: usize,
     /// Positions pushed.
     count: u64,
+    /// The index (in the chunk) of the position whose successors are being pushed.
+    from: u32,
+    /// When recording: the ranks kept, in the order they were pushed.
+    record: Option<Vec<u32>>,
+    /// When recording: per position of the chunk, how many of its successors were kept.
+    kept: Vec<u32>,
 }
 
 impl<'a> Sink<'a> {
@@ -351,9 +359,40 @@ impl<'a> Sink<'a> {
             layer,
             bits,
             only,
-            ring: [u32::MAX; RING],
+            ring: [(u32::MAX, 0); RING],
             next: 0,
             count: 0,
+            from: 0,
+            record: None,
+            kept: Vec::new(),
+        }
+    }
+
+    /// A sink that also lists the ranks kept, for the `sources` positions of a chunk.
+    fn recording(
+        layer: &'a Layer<'a>,
+        bits: &'a Bits,
+        only: Option<&'a Bits>,
+        sources: usize,
+    ) -> Sink<'a> {
+        Sink {
+            record: Some(Vec::with_capacity(sources * 8)),
+            kept: vec![0; sources],
+            ..Sink::new(layer, bits, only)
+        }
+    }
+
+    /// The jumps recorded (after [`Sink::flush`]).
+    fn jumps(self) -> ChunkJumps {
+        let mut ends = self.kept;
+        let mut at = 0;
+        for e in &mut ends {
+            at += *e;
+            *e = at;
+        }
+        ChunkJumps {
+            ranks: self.record.unwrap_or_default(),
+            ends,
         }
     }
 
@@ -362,22 +401,28 @@ impl<'a> Sink<'a> {
         let r = self.layer.rank(x);
         let first = self.only.unwrap_or(self.bits);
         prefetch_write(&first.words[(r >> 6) as usize] as *const AtomicU64);
-        let old = std::mem::replace(&mut self.ring[self.next], r);
+        let old = std::mem::replace(&mut self.ring[self.next], (r, self.from));
         self.next = (self.next + 1) % RING;
         self.count += 1;
-        if old != u32::MAX {
+        if old.0 != u32::MAX {
             self.set(old);
         }
     }
 
     #[inline(always)]
-    fn set(&self, r: u32) {
+    fn set(&mut self, (r, from): (u32, u32)) {
         let i = (r >> 6) as usize;
         let b = 1u64 << (r & 63);
         if let Some(o) = self.only
             && o.words[i].load(Ordering::Relaxed) & b == 0
         {
             return;
+        }
+        if let Some(rec) = &mut self.record {
+            rec.push(r);
+            if let Some(k) = self.kept.get_mut(from as usize) {
+                *k += 1;
+            }
         }
         let w = &self.bits.words[i];
         // Most successors are repeats: read first, write only a new bit.
@@ -387,12 +432,58 @@ impl<'a> Sink<'a> {
     }
 
     fn flush(&mut self) {
+        // Oldest first, so that the ranks recorded stay in the order they were pushed.
         for i in 0..RING {
-            let r = std::mem::replace(&mut self.ring[i], u32::MAX);
-            if r != u32::MAX {
-                self.set(r);
+            let e = std::mem::replace(&mut self.ring[(self.next + i) % RING], (u32::MAX, 0));
+            if e.0 != u32::MAX {
+                self.set(e);
             }
         }
+    }
+}
+
+/// The jumps a step of a walk found between two levels of a finishable set, for [`count_paths`]: for each
+/// position of the level the step started from (in order), the ranks of the successors it kept, in the layer of
+/// the level the step built (repeats included: each is a jump). Kept as the step found them, by chunks of
+/// [`CHUNK`] positions.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Jumps {
+    chunks: Vec<ChunkJumps>,
+}
+
+/// The jumps of [`CHUNK`] positions (fewer in the last chunk).
+#[derive(Debug, Clone, Default)]
+struct ChunkJumps {
+    /// The ranks, position after position.
+    ranks: Vec<u32>,
+    /// `ends[i]`: where the ranks of the chunk's position `i` end in `ranks`.
+    ends: Vec<u32>,
+}
+
+impl Jumps {
+    pub(crate) fn bytes(&self) -> u64 {
+        self.chunks
+            .iter()
+            .map(|c| (c.ranks.capacity() * 4 + c.ends.capacity() * 4) as u64)
+            .sum()
+    }
+
+    /// Whether these are the jumps of a level of `len` positions.
+    fn fits(&self, len: usize) -> bool {
+        self.chunks.len() == len.div_ceil(CHUNK)
+            && self
+                .chunks
+                .iter()
+                .enumerate()
+                .all(|(i, c)| c.ends.len() == (len - i * CHUNK).min(CHUNK))
+    }
+}
+
+impl ChunkJumps {
+    /// The ranks of position `i` of the chunk.
+    fn of(&self, i: usize) -> &[u32] {
+        let lo = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        &self.ranks[lo..self.ends[i] as usize]
     }
 }
 
@@ -581,6 +672,17 @@ impl Dense<'_> {
 
     /// The successors of `from` by `k`'s moves, normalized; with `and`, only those in it.
     fn step(&self, k: &Kernel, from: &Level, and: Option<Filter<'_>>) -> Result<Level, Stop> {
+        Ok(self.step_with(k, from, and, false)?.0)
+    }
+
+    /// [`Dense::step`]; with `record`, also the successors kept of each position of `from`.
+    fn step_with(
+        &self,
+        k: &Kernel,
+        from: &Level,
+        and: Option<Filter<'_>>,
+        record: bool,
+    ) -> Result<(Level, Option<Jumps>), Stop> {
         let pegs = if k.reverse {
             from.pegs + 1
         } else {
@@ -590,7 +692,17 @@ impl Dense<'_> {
             if let Some(Filter::Loaded) = and {
                 self.and.clear();
             }
-            return Ok(Level::empty(pegs));
+            let jumps = record.then(|| Jumps {
+                chunks: from
+                    .ranks
+                    .chunks(CHUNK)
+                    .map(|c| ChunkJumps {
+                        ranks: Vec::new(),
+                        ends: vec![0; c.len()],
+                    })
+                    .collect(),
+            });
+            return Ok((Level::empty(pegs), jumps));
         }
         let src = self.layer(from.pegs)?;
         let dst = self.layer(pegs)?;
@@ -601,20 +713,29 @@ impl Dense<'_> {
         let (out, portable) = (&self.out, self.portable);
         let only = and.map(|_| &self.and);
         let t = std::time::Instant::now();
-        let records: u64 = from
+        let chunks: Vec<(u64, Option<ChunkJumps>)> = from
             .ranks
             .par_chunks(CHUNK)
             .map(|c| {
-                let mut sink = Sink::new(&dst, out, only);
+                let mut sink = if record {
+                    Sink::recording(&dst, out, only, c.len())
+                } else {
+                    Sink::new(&dst, out, only)
+                };
                 each_successors(k, portable, src.keys(c), |_, succ| {
                     for &v in succ {
                         sink.push(v);
                     }
+                    sink.from += 1;
                 });
                 sink.flush();
-                sink.count
+                (sink.count, record.then(|| sink.jumps()))
             })
-            .sum();
+            .collect();
+        let records = chunks.iter().map(|c| c.0).sum();
+        let jumps = record.then(|| Jumps {
+            chunks: chunks.into_iter().filter_map(|c| c.1).collect(),
+        });
         let expand_secs = t.elapsed().as_secs_f64();
         let ranks = self.out.take(len, and.map(|_| &self.and));
         if let Some(stats) = self.stats {
@@ -632,7 +753,7 @@ impl Dense<'_> {
                 ..Default::default()
             });
         }
-        Ok(Level { pegs, ranks })
+        Ok((Level { pegs, ranks }, jumps))
     }
 
     /// The normal forms (under `k`'s group) of the complements of `from`'s positions, as a level.
@@ -759,6 +880,10 @@ pub(crate) fn prepare<'a>(
     })
 }
 
+/// What [`meet`] finds: the finishable levels (see there), and with `record`, the jumps the walks found between
+/// them, by the number of pegs of the level they start from (see [`Jumps`]; only for some levels).
+pub(crate) type Met = (Vec<Option<Vec<u64>>>, Vec<Option<Jumps>>);
+
 /// The finishable set of `problem` by meeting in the middle (as the general `meet` of
 /// [`crate::finishable`]: the same steps, the same pagoda tests in `kf` and `kr`, with dense walks), with the
 /// tables and bit sets `d` that [`prepare`] made for the problem and `holes`, as levels indexed by pegs, each
@@ -773,15 +898,24 @@ pub(crate) fn prepare<'a>(
 /// class 0 (play keeps the class); a backward position is a finish hole XOR jumps', and the group maps the finish
 /// holes (all of the start's class) onto themselves. The complements used when the start is the full board
 /// less the finish hole have the class of the full board XORed with the start's: checked by [`prepare`].
+///
+/// With `record`, the jumps of the steps outwards to the start are kept too (each is between two finishable
+/// positions: the step keeps only the reachable positions with a jump into the level below it), for
+/// [`count_paths`].
 pub(crate) fn meet(
     d: Dense<'_>,
     problem: &Problem,
     kf: &Kernel,
     kr: &Kernel,
     holes: &[usize],
-) -> Option<Result<Vec<Option<Vec<u64>>>, CountError>> {
+    record: bool,
+) -> Option<Result<Met, CountError>> {
     let n = problem.board().holes();
-    match walks(&d, problem, kf, kr, holes, d.self_dual) {
+    let mut jumps: Vec<Option<Jumps>> = Vec::new();
+    if record {
+        jumps.resize_with(n + 1, || None);
+    }
+    match walks(&d, problem, kf, kr, holes, d.self_dual, &mut jumps) {
         Ok(found) => {
             let mut levels = Vec::with_capacity(n + 1);
             for l in &found {
@@ -794,14 +928,15 @@ pub(crate) fn meet(
                     None => levels.push(None),
                 }
             }
-            Some(Ok(levels))
+            Some(Ok((levels, jumps)))
         }
         Err(Stop::Fallback) => None,
         Err(Stop::Error(e)) => Some(Err(e)),
     }
 }
 
-/// The walks of [`meet`]: the finishable levels, indexed by pegs.
+/// The walks of [`meet`]: the finishable levels, indexed by pegs. When `jumps` has slots (one per number of
+/// pegs), the jumps of the steps outwards to the start are kept there, by the pegs of the level they end on.
 fn walks(
     d: &Dense<'_>,
     problem: &Problem,
@@ -809,8 +944,11 @@ fn walks(
     kr: &Kernel,
     holes: &[usize],
     self_dual: bool,
+    jumps: &mut [Option<Jumps>],
 ) -> Result<Vec<Option<Level>>, Stop> {
     let n = problem.board().holes();
+    // The jumps are kept when there are slots for them.
+    let record = !jumps.is_empty();
     let start = problem.start();
     let s = start.pegs() as usize;
     let mut found: Vec<Level> = (0..=n as u32).map(Level::empty).collect();
@@ -895,14 +1033,20 @@ fn walks(
             fwd_levels[m] = Some(fwd);
         }
     }
-    // Outwards to the start: the reachable positions with a jump into the finishable ones one peg fewer.
+    // Outwards to the start: the reachable positions with a jump into the finishable ones one peg fewer (with
+    // `jumps`, those jumps are kept: every one is between two finishable positions).
     let first_up = if self_dual { n - m + 1 } else { m + 1 };
     for k in first_up..=s {
         let Some(reach) = fwd_levels[k].take() else {
             break;
         };
-        d.check(held(&fwd_levels) + held(&bwd_levels) + reach.bytes())?;
-        found[k] = d.step(kr, &found[k - 1], Some(Filter::Level(&reach)))?;
+        let kept: u64 = jumps.iter().flatten().map(Jumps::bytes).sum();
+        d.check(held(&fwd_levels) + held(&bwd_levels) + reach.bytes() + kept)?;
+        let (level, j) = d.step_with(kr, &found[k - 1], Some(Filter::Level(&reach)), record)?;
+        found[k] = level;
+        if let (Some(slot), Some(j)) = (jumps.get_mut(k - 1), j) {
+            *slot = Some(j);
+        }
     }
     if self_dual {
         // Below the middle: the complements of the levels above it, left to the caller.
@@ -974,6 +1118,46 @@ impl Indexed {
     }
 }
 
+/// The pull of [`count_paths`] for a chunk of a level whose jumps into the level above (indexed by `ix`, with
+/// paths `from`) the walks kept: `out` gets each position's paths.
+fn pull_known(
+    j: &ChunkJumps,
+    ix: &Indexed,
+    from: &[[u128; 2]],
+    out: &mut [[u128; 2]],
+    pegs: u32,
+) -> Result<(), CountError> {
+    let mut distinct = Vec::with_capacity(MOVE_WORDS * 64);
+    for (i0, sub) in (0..out.len()).step_by(PULL).zip(out.chunks_mut(PULL)) {
+        // A few hundred positions at a time: the blocks of the jumps' origins asked for from memory, then
+        // their paths added.
+        let lo = if i0 == 0 { 0 } else { j.ends[i0 - 1] as usize };
+        let hi = j.ends[i0 + sub.len() - 1] as usize;
+        for &r in &j.ranks[lo..hi] {
+            ix.prefetch(r);
+        }
+        for (i, o) in (i0..).zip(sub.iter_mut()) {
+            distinct.clear();
+            let (mut f, mut n) = (0u128, 0u128);
+            for &r in j.of(i) {
+                // Every jump kept starts from a position of the level above.
+                let k = ix.index_or(r, usize::MAX);
+                debug_assert_ne!(k, usize::MAX, "a jump kept from outside the level above");
+                if let Some(p) = from.get(k) {
+                    f = add(f, p[0], pegs)?;
+                    // The normal tree counts each class above once.
+                    if !distinct.contains(&k) {
+                        distinct.push(k);
+                        n = add(n, p[1], pegs)?;
+                    }
+                }
+            }
+            *o = [f, n];
+        }
+    }
+    Ok(())
+}
+
 /// The paths from the start into a finishable set's levels, in both trees, counted over the set alone: from the
 /// start's number of pegs down to one, the full tree's and the normal tree's paths into each level's positions.
 ///
@@ -987,6 +1171,11 @@ impl Indexed {
 /// that is not finishable was not reached from the start (it has a jump into a finishable position): it adds
 /// nothing. A class's full-tree paths are its positions-paths times its size.
 ///
+/// `jumps(pegs)`, when the walks kept them (see [`meet`]), gives the jumps into the positions with `pegs` pegs
+/// from those with one peg more, all of them between finishable positions: those levels are pulled from the
+/// jumps kept, without listing and ranking the jumps taken back again (and without looking up the origins that
+/// are not finishable, about half of them on the English board).
+///
 /// `None` when the dense tables cannot be used (the board has more than [`MAX_HOLES`] holes, a layer is too
 /// big) or the bit sets would pass the memory limit of `opts`: the caller counts another way.
 pub(crate) fn count_paths<'a>(
@@ -995,6 +1184,7 @@ pub(crate) fn count_paths<'a>(
     kf: &Kernel,
     kr: &Kernel,
     levels: &(dyn Fn(u32) -> Cow<'a, [u64]> + Sync),
+    jumps: &(dyn Fn(u32) -> Option<&'a Jumps> + Sync),
     opts: &Options<'_>,
 ) -> Option<Result<Vec<(u128, u128)>, CountError>> {
     let n = board.holes();
@@ -1064,10 +1254,16 @@ pub(crate) fn count_paths<'a>(
         let next = levels(pegs);
         let mut next_paths = vec![[0u128; 2]; next.len()];
         let (ix, from_paths, portable) = (&index, &paths, opts.portable);
+        // The jumps into the level above found by the walks, when they kept them: no successors to list.
+        let known = jumps(pegs).filter(|j| j.fits(next.len()));
         let pulled = next
             .par_chunks(CHUNK)
             .zip(next_paths.par_chunks_mut(CHUNK))
-            .try_for_each(|(c, out)| {
+            .enumerate()
+            .try_for_each(|(ci, (c, out))| {
+                if let Some(j) = known.and_then(|j| j.chunks.get(ci)) {
+                    return pull_known(j, ix, from_paths, out, pegs);
+                }
                 let mut ranks = Vec::new();
                 let mut ends = Vec::new();
                 let mut distinct = Vec::with_capacity(MOVE_WORDS * 64);

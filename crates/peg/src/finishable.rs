@@ -29,6 +29,7 @@ use serde::Serialize;
 use crate::board::{Board, Symmetry};
 use crate::count::{CountError, add};
 use crate::counter::{Counter, NoCount};
+use crate::dense::Jumps;
 use crate::enumerate::{AnyFrozen, KeyLevel, Options, Walk, narrow_keys};
 use crate::kernel::Kernel;
 use crate::level::{Frozen, KeyFilter, Mixer, Slot, TableKey};
@@ -98,6 +99,9 @@ pub struct Finishable {
     levels: Levels,
     /// From the start's number of pegs down to one.
     rows: Vec<FinishableLevel>,
+    /// Kept by [`Finishable::build_for_solutions`]: the jumps from the level of `k + 1` pegs into that of `k`,
+    /// by the positions they end on, at `jumps[k]` (for some levels of the dense walks).
+    jumps: Vec<Option<Jumps>>,
 }
 
 /// The finishable positions by number of pegs, as normal forms under the kernel of a [`Finishable`].
@@ -139,15 +143,31 @@ impl Finishable {
     /// [`CountError::MemoryLimit`] when the search would need more memory than `opts.max_memory`;
     /// [`CountError::Cancelled`] when `opts.cancel` is set.
     pub fn build(problem: &Problem, opts: &Options<'_>) -> Result<Finishable, CountError> {
-        Finishable::build_with(problem, opts, true)
+        Finishable::build_with(problem, opts, true, false)
+    }
+
+    /// [`Finishable::build`] for a caller who will ask for the [solution counts](Finishable::solutions): the
+    /// jumps between the set's positions that the walks find on their way back to the start are kept (on the
+    /// English board from the centre, about 5 million, 24 MB), so that the counts need not list the jumps into
+    /// those levels again. The set is the same; only the memory it holds and the time of
+    /// [`Finishable::solutions`] differ.
+    ///
+    /// # Errors
+    /// As [`Finishable::build`].
+    pub fn build_for_solutions(
+        problem: &Problem,
+        opts: &Options<'_>,
+    ) -> Result<Finishable, CountError> {
+        Finishable::build_with(problem, opts, true, true)
     }
 
     /// [`Finishable::build`], with the dense walks where they can be used when `dense` is set, else with the
-    /// general walks.
+    /// general walks; with `record`, keeping the jumps the dense walks find for [`Finishable::solutions`].
     fn build_with(
         problem: &Problem,
         opts: &Options<'_>,
         dense: bool,
+        record: bool,
     ) -> Result<Finishable, CountError> {
         let board = problem.board();
         let start = problem.start();
@@ -181,12 +201,15 @@ impl Finishable {
         );
         let (forward, reverse) = kernels?;
         let n = board.holes();
+        let mut jumps = Vec::new();
         let levels = if holes.is_empty() {
             Levels::Mixed(vec![KeyLevel::empty(n as u32); n + 1])
-        } else if let Some(levels) =
-            prepared.and_then(|d| crate::dense::meet(d, problem, &forward, &reverse, &holes))
+        } else if let Some(met) = prepared
+            .and_then(|d| crate::dense::meet(d, problem, &forward, &reverse, &holes, record))
         {
-            Levels::Plain(levels?)
+            let (levels, j) = met?;
+            jumps = j;
+            Levels::Plain(levels)
         } else if narrow_keys(&kernel) {
             Levels::Mixed(meet::<u32>(problem, &forward, &reverse, &holes, &opts)?)
         } else {
@@ -260,6 +283,7 @@ impl Finishable {
             mixer,
             levels,
             rows,
+            jumps,
         })
     }
 
@@ -285,7 +309,7 @@ impl Finishable {
 
     /// Bytes of memory the set uses.
     pub fn bytes(&self) -> u64 {
-        self.levels.bytes()
+        self.levels.bytes() + self.jumps.iter().flatten().map(Jumps::bytes).sum::<u64>()
     }
 
     /// Whether `pos` is in the set: reachable from the start, and able to reach the finish. For a position of a
@@ -381,12 +405,14 @@ impl Finishable {
         // level.
         if g.group_size == self.kernel.group_size && matches!(self.levels, Levels::Plain(_)) {
             let levels = |pegs: u32| self.plain_keys(pegs);
+            let jumps = |pegs: u32| self.jumps.get(pegs as usize).and_then(Option::as_ref);
             if let Some(paths) = crate::dense::count_paths(
                 self.problem.board(),
                 self.problem.start(),
                 &self.kernel,
                 &self.reverse,
                 &levels,
+                &jumps,
                 &opts,
             ) {
                 let levels = self
@@ -1027,8 +1053,8 @@ mod tests {
         let opts = Options::default();
         for p in &cases {
             let label = format!("start {:#x} finish {:?}", p.start().bits(), p.finish());
-            let a = Finishable::build_with(p, &opts, true).unwrap();
-            let b = Finishable::build_with(p, &opts, false).unwrap();
+            let a = Finishable::build_with(p, &opts, true, false).unwrap();
+            let b = Finishable::build_with(p, &opts, false, false).unwrap();
             assert!(matches!(a.levels, Levels::Plain(_)), "{label}");
             assert!(matches!(b.levels, Levels::Mixed(_)), "{label}");
             assert_eq!(a.levels(), b.levels(), "{label}");

@@ -1,6 +1,6 @@
 //! The solution counts from every start hole of the English board (one per orbit of its symmetries, seven in
-//! all), finish anywhere: the counts over the finishable set alone ([`Finishable::solutions`]) against the whole
-//! table's ([`enumerate::count`]). Two of the starts (c1, c2) have no symmetry but the identity: their whole
+//! all), finish anywhere: the counts over the finishable set alone ([`Finishable::solutions`], the set built by
+//! [`Finishable::build_for_solutions`]) against the whole table's ([`enumerate::count`]). Two of the starts (c1, c2) have no symmetry but the identity: their whole
 //! tables have about 190 million classes each, minutes and gigabytes on a small machine, so the test is
 //! ignored by default (`cargo test --release -p peg --test every_start -- --ignored`); the measured figures are
 //! in the README.
@@ -16,7 +16,7 @@ const STARTS: [&str; 7] = ["d4", "d3", "c3", "d2", "c2", "d1", "c1"];
 fn check(start: &str) {
     let p = Problem::from_names(Board::english(), &[start], None).unwrap();
     let opts = Options::default();
-    let set = Finishable::build(&p, &opts).unwrap();
+    let set = Finishable::build_for_solutions(&p, &opts).unwrap();
     let s = set.solutions(&opts).unwrap();
     let table = enumerate::count(&p, &opts).unwrap();
     eprintln!(

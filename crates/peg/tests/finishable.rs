@@ -98,6 +98,10 @@ fn check(problem: &Problem) {
         }
     }
     let s = f.solutions(&Options::default()).unwrap();
+    // The same counts from the set built keeping its walks' jumps.
+    let kept = Finishable::build_for_solutions(problem, &Options::default()).unwrap();
+    assert_eq!(kept.levels(), f.levels(), "{label}");
+    assert_eq!(kept.solutions(&Options::default()).unwrap(), s, "{label}");
     let slow = reference::count(problem, None).unwrap();
     assert_eq!(
         (s.solutions_full, s.solutions_normal),
@@ -220,6 +224,10 @@ fn english_central_game_matches_published_figures() {
     assert_eq!(s.solutions_full, 40_861_647_040_079_968);
     assert_eq!(s.solutions_normal, 4_750_671_971_732_176);
     assert_eq!(s.levels[0].paths_full, 1);
+    // Counted again from the jumps the walks kept: the same figures, level by level.
+    let kept = Finishable::build_for_solutions(&p, &Options::default()).unwrap();
+    assert!(kept.bytes() > f.bytes());
+    assert_eq!(kept.solutions(&Options::default()).unwrap(), s);
     let moves = f.solve(p.start()).unwrap();
     assert_eq!(replay(p.start(), &moves), Position::EMPTY.with_peg(16));
 }

@@ -607,7 +607,12 @@ fn finishable(a: FinishArgs, out: &Output, counts: bool) -> anyhow::Result<ExitC
         ..Options::default()
     };
     let spinner = out.spinner("finding the positions that can still finish");
-    let set = peg::Finishable::build(&problem, &opts)?;
+    // The solution counts go faster when the set keeps the jumps its walks found.
+    let set = if counts {
+        peg::Finishable::build_for_solutions(&problem, &opts)?
+    } else {
+        peg::Finishable::build(&problem, &opts)?
+    };
     let solutions = if counts {
         spinner.set_message("counting the paths over them");
         Some(set.solutions(&opts)?)
