@@ -390,10 +390,9 @@ impl<'a> Sink<'a> {
             at += *e;
             *e = at;
         }
-        ChunkJumps {
-            ranks: self.record.unwrap_or_default(),
-            ends,
-        }
+        let mut ranks = self.record.unwrap_or_default();
+        ranks.shrink_to_fit();
+        ChunkJumps { ranks, ends }
     }
 
     #[inline(always)]
@@ -947,8 +946,8 @@ fn walks(
     jumps: &mut [Option<Jumps>],
 ) -> Result<Vec<Option<Level>>, Stop> {
     let n = problem.board().holes();
-    // The jumps are kept when there are slots for them.
-    let record = !jumps.is_empty();
+    // The jumps are kept when there are slots for them (and while the memory allows).
+    let mut record = !jumps.is_empty();
     let start = problem.start();
     let s = start.pegs() as usize;
     let mut found: Vec<Level> = (0..=n as u32).map(Level::empty).collect();
@@ -1040,8 +1039,18 @@ fn walks(
         let Some(reach) = fwd_levels[k].take() else {
             break;
         };
-        let kept: u64 = jumps.iter().flatten().map(Jumps::bytes).sum();
-        d.check(held(&fwd_levels) + held(&bwd_levels) + reach.bytes() + kept)?;
+        let held_now = held(&fwd_levels) + held(&bwd_levels) + reach.bytes();
+        if record {
+            let kept: u64 = jumps.iter().flatten().map(Jumps::bytes).sum();
+            // What this step would keep: room for eight jumps a position, as `Sink::recording` reserves.
+            let next = found[k - 1].len() as u64 * 9 * 4;
+            if d.check(held_now + kept + next).is_err() {
+                // Too little memory to keep them: the counts will list the jumps again instead.
+                jumps.iter_mut().for_each(|j| *j = None);
+                record = false;
+            }
+        }
+        d.check(held_now)?;
         let (level, j) = d.step_with(kr, &found[k - 1], Some(Filter::Level(&reach)), record)?;
         found[k] = level;
         if let (Some(slot), Some(j)) = (jumps.get_mut(k - 1), j) {

@@ -231,3 +231,32 @@ fn english_central_game_matches_published_figures() {
     let moves = f.solve(p.start()).unwrap();
     assert_eq!(replay(p.start(), &moves), Position::EMPTY.with_peg(16));
 }
+
+/// With too little memory to keep the walks' jumps, `build_for_solutions` gives them up (rather than the dense
+/// walks): the same set and counts, the memory of a plain `build`.
+#[test]
+fn jumps_are_given_up_when_memory_is_short() {
+    let p = Problem::from_names(Board::english(), &[], Some("d4")).unwrap();
+    let mut dropped = false;
+    let mut kept = false;
+    // On the English board the set alone fits in 52 MB, with its jumps in 96 MB.
+    for mb in [52u64, 60, 96] {
+        let opts = Options {
+            max_memory: Some(mb << 20),
+            ..Options::default()
+        };
+        let (Ok(plain), Ok(with)) = (
+            Finishable::build(&p, &opts),
+            Finishable::build_for_solutions(&p, &opts),
+        ) else {
+            continue;
+        };
+        assert_eq!(with.levels(), plain.levels());
+        let s = with.solutions(&Options::default()).unwrap();
+        assert_eq!(s.solutions_full, 40_861_647_040_079_968);
+        assert_eq!(s.solutions_normal, 4_750_671_971_732_176);
+        dropped |= with.bytes() == plain.bytes();
+        kept |= with.bytes() > plain.bytes();
+    }
+    assert!(dropped && kept, "dropped {dropped} kept {kept}");
+}
