@@ -1042,9 +1042,11 @@ fn walks(
         let held_now = held(&fwd_levels) + held(&bwd_levels) + reach.bytes();
         if record {
             let kept: u64 = jumps.iter().flatten().map(Jumps::bytes).sum();
-            // What this step would keep: room for eight jumps a position, as `Sink::recording` reserves.
+            // What this step would keep (room for eight jumps a position, as `Sink::recording` reserves), and
+            // room left for the counts' lookup table ([`Indexed`]: 16 bytes a word of the widest bit set).
             let next = found[k - 1].len() as u64 * 9 * 4;
-            if d.check(held_now + kept + next).is_err() {
+            let count = 2 * d.out.bytes();
+            if d.check(held_now + kept + next + count).is_err() {
                 // Too little memory to keep them: the counts will list the jumps again instead.
                 jumps.iter_mut().for_each(|j| *j = None);
                 record = false;

@@ -239,7 +239,7 @@ fn jumps_are_given_up_when_memory_is_short() {
     let p = Problem::from_names(Board::english(), &[], Some("d4")).unwrap();
     let mut dropped = false;
     let mut kept = false;
-    // On the English board the set alone fits in 52 MB, with its jumps in 96 MB.
+    // On the English board the set alone fits in 52 MB, with its jumps and room for the counts in 96 MB.
     for mb in [52u64, 60, 96] {
         let opts = Options {
             max_memory: Some(mb << 20),
