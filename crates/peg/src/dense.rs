@@ -1148,25 +1148,40 @@ fn pull_known(
             ix.prefetch(r);
         }
         for (i, o) in (i0..).zip(sub.iter_mut()) {
-            distinct.clear();
-            let (mut f, mut n) = (0u128, 0u128);
-            for &r in j.of(i) {
+            let origins = j.of(i).iter().map(|&r| {
                 // Every jump kept starts from a position of the level above.
                 let k = ix.index_or(r, usize::MAX);
                 debug_assert_ne!(k, usize::MAX, "a jump kept from outside the level above");
-                if let Some(p) = from.get(k) {
-                    f = add(f, p[0], pegs)?;
-                    // The normal tree counts each class above once.
-                    if !distinct.contains(&k) {
-                        distinct.push(k);
-                        n = add(n, p[1], pegs)?;
-                    }
-                }
-            }
-            *o = [f, n];
+                k
+            });
+            *o = add_origins(origins, from, &mut distinct, pegs)?;
         }
     }
     Ok(())
+}
+
+/// A position's paths pulled from the level above: the sum of the paths (in `from`) of the jumps' origins at
+/// `origins` (indices in the level above; those past its end add nothing), every jump in the full tree, each
+/// class above once in the normal tree (`distinct` is scratch space).
+#[inline(always)]
+fn add_origins(
+    origins: impl Iterator<Item = usize>,
+    from: &[[u128; 2]],
+    distinct: &mut Vec<usize>,
+    pegs: u32,
+) -> Result<[u128; 2], CountError> {
+    distinct.clear();
+    let (mut f, mut n) = (0u128, 0u128);
+    for k in origins {
+        if let Some(p) = from.get(k) {
+            f = add(f, p[0], pegs)?;
+            if !distinct.contains(&k) {
+                distinct.push(k);
+                n = add(n, p[1], pegs)?;
+            }
+        }
+    }
+    Ok([f, n])
 }
 
 /// The paths from the start into a finishable set's levels, in both trees, counted over the set alone: from the
@@ -1295,9 +1310,6 @@ pub(crate) fn count_paths<'a>(
                     });
                     let mut lo = 0;
                     for &hi in &ends {
-                        distinct.clear();
-                        let mut f = 0u128;
-                        let mut n = 0u128;
                         // The origins in the level above first, without a branch each.
                         let mut k = 0;
                         for &r in &ranks[lo..hi] {
@@ -1306,18 +1318,9 @@ pub(crate) fn count_paths<'a>(
                             hits[k % hits.len()] = j;
                             k += usize::from(j != usize::MAX);
                         }
-                        for &j in &hits[..k.min(hits.len())] {
-                            if let Some(p) = from_paths.get(j) {
-                                f = add(f, p[0], pegs)?;
-                                // The normal tree counts each class above once.
-                                if !distinct.contains(&j) {
-                                    distinct.push(j);
-                                    n = add(n, p[1], pegs)?;
-                                }
-                            }
-                        }
+                        let origins = hits[..k.min(hits.len())].iter().copied();
+                        out[i] = add_origins(origins, from_paths, &mut distinct, pegs)?;
                         lo = hi;
-                        out[i] = [f, n];
                         i += 1;
                     }
                 }
