@@ -23,6 +23,7 @@
 //! it, looked up by rank in a bit set of the level above (no records, no sorting, no table of counters).
 
 use std::borrow::Cow;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rayon::prelude::*;
@@ -1129,35 +1130,247 @@ impl Indexed {
     }
 }
 
-/// The pull of [`count_paths`] for a chunk of a level whose jumps into the level above (indexed by `ix`, with
-/// paths `from`) the walks kept: `out` gets each position's paths.
-fn pull_known(
-    j: &ChunkJumps,
+/// Where the jumps into a chunk of a level start from, for [`each_origins`].
+#[derive(Clone, Copy)]
+enum Origins<'a> {
+    /// Kept by the walks: all from the level above.
+    Kept(&'a ChunkJumps),
+    /// Listed again from the chunk's positions (jumps taken back): some from outside the level above.
+    Listed(&'a [u64]),
+}
+
+/// For each position `i` of a chunk of a level (in order), `visit(i, origins)` with the indices in the level
+/// above (`ix`, over the layer `above`) of the positions its jumps start from, one for each jump (those outside
+/// the level above left out). A few hundred positions at a time: their origins' blocks of `ix` are asked for
+/// from memory first.
+fn each_origins(
+    src: Origins<'_>,
     ix: &Indexed,
-    from: &[[u128; 2]],
-    out: &mut [[u128; 2]],
-    pegs: u32,
+    above: &Layer<'_>,
+    kr: &Kernel,
+    portable: bool,
+    mut visit: impl FnMut(usize, &[usize]) -> Result<(), CountError>,
 ) -> Result<(), CountError> {
-    let mut distinct = Vec::with_capacity(MOVE_WORDS * 64);
-    for (i0, sub) in (0..out.len()).step_by(PULL).zip(out.chunks_mut(PULL)) {
-        // A few hundred positions at a time: the blocks of the jumps' origins asked for from memory, then
-        // their paths added.
-        let lo = if i0 == 0 { 0 } else { j.ends[i0 - 1] as usize };
-        let hi = j.ends[i0 + sub.len() - 1] as usize;
-        for &r in &j.ranks[lo..hi] {
-            ix.prefetch(r);
+    // At most `MOVE_WORDS * 64` jumps into a position.
+    let mut hits = [0usize; MOVE_WORDS * 64];
+    match src {
+        Origins::Kept(j) => {
+            let len = j.ends.len();
+            for i0 in (0..len).step_by(PULL) {
+                let i1 = (i0 + PULL).min(len);
+                let lo = if i0 == 0 { 0 } else { j.ends[i0 - 1] as usize };
+                for &r in &j.ranks[lo..j.ends[i1 - 1] as usize] {
+                    ix.prefetch(r);
+                }
+                for i in i0..i1 {
+                    let mut k = 0;
+                    for &r in j.of(i) {
+                        let o = ix.index_or(r, usize::MAX);
+                        debug_assert_ne!(o, usize::MAX, "a jump kept from outside the level above");
+                        hits[k % hits.len()] = o;
+                        k += 1;
+                    }
+                    visit(i, &hits[..k.min(hits.len())])?;
+                }
+            }
         }
-        for (i, o) in (i0..).zip(sub.iter_mut()) {
-            let origins = j.of(i).iter().map(|&r| {
-                // Every jump kept starts from a position of the level above.
-                let k = ix.index_or(r, usize::MAX);
-                debug_assert_ne!(k, usize::MAX, "a jump kept from outside the level above");
-                k
-            });
-            *o = add_origins(origins, from, &mut distinct, pegs)?;
+        Origins::Listed(c) => {
+            let mut ranks = Vec::new();
+            let mut ends = Vec::new();
+            let mut i = 0;
+            // Two passes: the origins ranked (their blocks asked for), then looked up.
+            for sub in c.chunks(PULL) {
+                ranks.clear();
+                ends.clear();
+                each_successors(kr, portable, sub.iter().copied(), |_, preds| {
+                    for &p in preds {
+                        let r = above.rank(p);
+                        ix.prefetch(r);
+                        ranks.push(r);
+                    }
+                    ends.push(ranks.len());
+                });
+                let mut lo = 0;
+                for &hi in &ends {
+                    // The origins in the level above, without a branch each.
+                    let mut k = 0;
+                    for &r in &ranks[lo..hi] {
+                        let o = ix.index_or(r, usize::MAX);
+                        hits[k % hits.len()] = o;
+                        k += usize::from(o != usize::MAX);
+                    }
+                    visit(i, &hits[..k.min(hits.len())])?;
+                    lo = hi;
+                    i += 1;
+                }
+            }
         }
     }
     Ok(())
+}
+
+/// The middle of a self-dual problem for [`push_up`]: its number of pegs, its positions and their paths
+/// from the start (positions-paths and the normal tree's, as [`count_paths`] pulls them).
+struct Middle<'k> {
+    m: u32,
+    keys: &'k [u64],
+    paths: &'k [[u128; 2]],
+    /// The ranks of the levels above the middle in their layers (by number of pegs).
+    ranked: &'k [Vec<u32>],
+}
+
+/// The rows of [`count_paths`] below the middle of a self-dual problem (see `dual` there), appended to `out`
+/// from `mid.m - 1` pegs down to one. `None` when a layer's tables are missing.
+#[allow(clippy::too_many_arguments)]
+fn push_up<'a, 'r>(
+    board: &Board,
+    mid: Middle<'_>,
+    out: &mut Vec<(u128, u128)>,
+    index: &mut Indexed,
+    layer: &dyn Fn(u32) -> Option<Layer<'r>>,
+    (kf, kr): (&Kernel, &Kernel),
+    levels: &(dyn Fn(u32) -> Cow<'a, [u64]> + Sync),
+    jumps: &(dyn Fn(u32) -> Option<&'a Jumps> + Sync),
+    opts: &Options<'_>,
+) -> Option<Result<(), CountError>> {
+    let n = board.holes() as u32;
+    let m = mid.m;
+    if mid.keys.is_empty() {
+        out.extend((1..m).map(|_| (0, 0)));
+        return Some(Ok(()));
+    }
+    let full = board.full().bits();
+    // The level of `n - m` pegs: each class's paths to the finish are the paths from the start into its
+    // complement's class, in the middle.
+    let l0 = n - m;
+    let middle = layer(m)?;
+    let ranks: Vec<u32> = mid.keys.par_iter().map(|&x| middle.rank(x)).collect();
+    index.fill(ranks.iter().copied(), middle.len());
+    let first = levels(l0);
+    let g: Result<Vec<[u128; 2]>, CountError> = first
+        .par_iter()
+        .map(|&x| {
+            let c = index.index_or(middle.rank(full ^ kf.max_image(x)), usize::MAX);
+            debug_assert_ne!(
+                c,
+                usize::MAX,
+                "the complement of a finishable position is finishable"
+            );
+            let [f, normal] = mid.paths.get(c).copied().unwrap_or_default();
+            let f = f
+                .checked_mul(u128::from(kf.class_size(x)))
+                .ok_or(CountError::Overflow { pegs: m })?;
+            Ok([f, normal])
+        })
+        .collect();
+    index.clear(ranks.iter().copied());
+    let mut g = match g {
+        Ok(g) => g,
+        Err(e) => return Some(Err(e)),
+    };
+    debug_assert_eq!(
+        g.iter()
+            .fold((0u128, 0u128), |s, a| (s.0 + a[0], s.1 + a[1])),
+        out.last().copied().unwrap_or_default(),
+        "the middle's paths from the start, and to the finish from its complements"
+    );
+    // Each thread's counters of the level above, with the level they were last cleared for.
+    let mut accs: Vec<Mutex<(u32, Vec<[u128; 2]>)>> = (0..rayon::current_num_threads())
+        .map(|_| Mutex::new((0, Vec::new())))
+        .collect();
+    let mut here = first;
+    for level in l0..n - 1 {
+        if opts.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            return Some(Err(CountError::Cancelled));
+        }
+        // The row these counts give.
+        let pegs = n - (level + 1);
+        let up = layer(level + 1)?;
+        let above = levels(level + 1);
+        let ranks = match mid.ranked.get(level as usize + 1) {
+            Some(r) if r.len() == above.len() => Cow::Borrowed(&r[..]),
+            _ => Cow::Owned(above.par_iter().map(|&x| up.rank(x)).collect()),
+        };
+        index.fill(ranks.iter().copied(), up.len());
+        let known = jumps(level).filter(|j| j.fits(here.len()));
+        let (ix, accs_ref, portable, len) = (&*index, &accs, opts.portable, above.len());
+        let pushed = here
+            .par_chunks(CHUNK)
+            .zip(g.par_chunks(CHUNK))
+            .enumerate()
+            .try_for_each(|(ci, (c, gc))| {
+                let src = match known.and_then(|j| j.chunks.get(ci)) {
+                    Some(j) => Origins::Kept(j),
+                    None => Origins::Listed(c),
+                };
+                let t = rayon::current_thread_index().unwrap_or(0) % accs_ref.len();
+                let mut guard = accs_ref[t]
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                let (cleared, acc) = &mut *guard;
+                if *cleared != level || acc.len() != len {
+                    acc.clear();
+                    acc.resize(len, [0, 0]);
+                    *cleared = level;
+                }
+                let mut distinct = Vec::with_capacity(MOVE_WORDS * 64);
+                each_origins(src, ix, &up, kr, portable, |i, origins| {
+                    let [f, normal] = gc[i];
+                    distinct.clear();
+                    for &k in origins {
+                        let a = &mut acc[k];
+                        a[0] = add(a[0], f, pegs)?;
+                        if !distinct.contains(&k) {
+                            distinct.push(k);
+                            a[1] = add(a[1], normal, pegs)?;
+                        }
+                    }
+                    Ok(())
+                })
+            });
+        if let Err(e) = pushed {
+            return Some(Err(e));
+        }
+        let used: Vec<&[[u128; 2]]> = accs
+            .iter_mut()
+            .map(|a| {
+                a.get_mut()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+            })
+            .filter(|a| a.0 == level && a.1.len() == len)
+            .map(|a| &a.1[..])
+            .collect();
+        let next: Result<Vec<[u128; 2]>, CountError> = (0..len)
+            .into_par_iter()
+            .map(|i| {
+                used.iter().try_fold([0, 0], |s, a| {
+                    Ok([add(s[0], a[i][0], pegs)?, add(s[1], a[i][1], pegs)?])
+                })
+            })
+            .collect();
+        let next = match next {
+            Ok(v) => v,
+            Err(e) => return Some(Err(e)),
+        };
+        let row = next
+            .par_iter()
+            .try_fold(
+                || (0, 0),
+                |s, a| Ok((add(s.0, a[0], pegs)?, add(s.1, a[1], pegs)?)),
+            )
+            .try_reduce(
+                || (0, 0),
+                |a, b| Ok((add(a.0, b.0, pegs)?, add(a.1, b.1, pegs)?)),
+            );
+        match row {
+            Ok(r) => out.push(r),
+            Err(e) => return Some(Err(e)),
+        }
+        index.clear(ranks.iter().copied());
+        g = next;
+        here = above;
+    }
+    Some(Ok(()))
 }
 
 /// A position's paths pulled from the level above: the sum of the paths (in `from`) of the jumps' origins at
@@ -1202,15 +1415,29 @@ fn add_origins(
 /// jumps kept, without listing and ranking the jumps taken back again (and without looking up the origins that
 /// are not finishable, about half of them on the English board).
 ///
+/// `dual`, for a self-dual problem (the start is the full board less the finish hole), is its middle `m`: the
+/// levels below it are the complements of those above it (see [`meet`]), and their counts are not pulled.
+/// A position `x`'s paths to the finish are the paths from the start to its complement (the complements of a
+/// game's positions, in the reverse order, are a game from the start to the complement of `x`), so the paths
+/// into the level of `k < m` pegs are the paths to the finish from the level of `n - k` (`n` holes), whose
+/// positions are finishable too. Those are known at the level of `n - m` pegs from the paths into the middle,
+/// and are pushed up one level at a time along the jumps into each level (kept or listed, the same jumps
+/// the pull goes down): per class `C`, the full tree's paths from all of its positions to the finish, `G(C)`,
+/// and the normal tree's from the class, `g(C)`. A class `C` one peg above a position `y` of class `D` gets
+/// `G(D)` once for every jump into `y` from a position of `C` (these jumps, counted for each of `D`'s
+/// positions, are all the jumps from `C`'s positions into `D`'s), and `g(D)` once. Each thread adds into its own
+/// counters, summed at the end of each level. The level of `n - k` then gives the row of `k`: the sums of `G`
+/// and of `g` over its classes.
+///
 /// `None` when the dense tables cannot be used (the board has more than [`MAX_HOLES`] holes, a layer is too
 /// big) or the bit sets would pass the memory limit of `opts`: the caller counts another way.
 pub(crate) fn count_paths<'a>(
     board: &Board,
     start: Position,
-    kf: &Kernel,
-    kr: &Kernel,
+    (kf, kr): (&Kernel, &Kernel),
     levels: &(dyn Fn(u32) -> Cow<'a, [u64]> + Sync),
     jumps: &(dyn Fn(u32) -> Option<&'a Jumps> + Sync),
+    dual: Option<u32>,
     opts: &Options<'_>,
 ) -> Option<Result<Vec<(u128, u128)>, CountError>> {
     let n = board.holes();
@@ -1267,16 +1494,24 @@ pub(crate) fn count_paths<'a>(
         Err(e) => return Some(Err(e)),
     }
     let mut index = Indexed { blocks: Vec::new() };
-    for pegs in (1..s).rev() {
+    let mut ranked: Vec<Vec<u32>> = vec![Vec::new(); s as usize + 1];
+    // A self-dual problem is pulled down to its middle only: below it, the paths into a level are those from
+    // the complements of its positions to the finish, pushed up from the middle (see `dual` above).
+    let lowest = dual.unwrap_or(1).max(1);
+    for pegs in (lowest..s).rev() {
         if keys.is_empty() {
             out.push((0, 0));
+            paths.clear();
             continue;
         }
         if opts.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
             return Some(Err(CountError::Cancelled));
         }
         let above = layer(pegs + 1)?;
-        index.fill(keys.iter().map(|&x| above.rank(x)), above.len());
+        // The level above's ranks, found on every thread, kept for the push of a self-dual problem.
+        let r = &mut ranked[pegs as usize + 1];
+        *r = keys.par_iter().map(|&x| above.rank(x)).collect();
+        index.fill(r.iter().copied(), above.len());
         let next = levels(pegs);
         let mut next_paths = vec![[0u128; 2]; next.len()];
         let (ix, from_paths, portable) = (&index, &paths, opts.portable);
@@ -1287,44 +1522,15 @@ pub(crate) fn count_paths<'a>(
             .zip(next_paths.par_chunks_mut(CHUNK))
             .enumerate()
             .try_for_each(|(ci, (c, out))| {
-                if let Some(j) = known.and_then(|j| j.chunks.get(ci)) {
-                    return pull_known(j, ix, from_paths, out, pegs);
-                }
-                let mut ranks = Vec::new();
-                let mut ends = Vec::new();
+                let src = match known.and_then(|j| j.chunks.get(ci)) {
+                    Some(j) => Origins::Kept(j),
+                    None => Origins::Listed(c),
+                };
                 let mut distinct = Vec::with_capacity(MOVE_WORDS * 64);
-                let mut hits = [0usize; MOVE_WORDS * 64];
-                let mut i = 0;
-                // A few hundred positions at a time, in two passes: the jumps' origins ranked (their blocks
-                // asked for from memory), then looked up in the level above and their paths added.
-                for sub in c.chunks(PULL) {
-                    ranks.clear();
-                    ends.clear();
-                    each_successors(kr, portable, sub.iter().copied(), |_, preds| {
-                        for &p in preds {
-                            let r = above.rank(p);
-                            ix.prefetch(r);
-                            ranks.push(r);
-                        }
-                        ends.push(ranks.len());
-                    });
-                    let mut lo = 0;
-                    for &hi in &ends {
-                        // The origins in the level above first, without a branch each.
-                        let mut k = 0;
-                        for &r in &ranks[lo..hi] {
-                            let j = ix.index_or(r, usize::MAX);
-                            // At most `MOVE_WORDS * 64` jumps into a position.
-                            hits[k % hits.len()] = j;
-                            k += usize::from(j != usize::MAX);
-                        }
-                        let origins = hits[..k.min(hits.len())].iter().copied();
-                        out[i] = add_origins(origins, from_paths, &mut distinct, pegs)?;
-                        lo = hi;
-                        i += 1;
-                    }
-                }
-                Ok(())
+                each_origins(src, ix, &above, kr, portable, |i, origins| {
+                    out[i] = add_origins(origins.iter().copied(), from_paths, &mut distinct, pegs)?;
+                    Ok(())
+                })
             });
         if let Err(e) = pulled {
             return Some(Err(e));
@@ -1333,9 +1539,33 @@ pub(crate) fn count_paths<'a>(
             Ok(t) => out.push(t),
             Err(e) => return Some(Err(e)),
         }
-        index.clear(keys.iter().map(|&x| above.rank(x)));
+        index.clear(ranked[pegs as usize + 1].iter().copied());
+        if dual.is_none() {
+            ranked[pegs as usize + 1] = Vec::new();
+        }
         keys = next;
         paths = next_paths;
+    }
+    if let Some(m) = dual.filter(|&m| m > 1 && m < s) {
+        let mid = Middle {
+            m,
+            keys: &keys,
+            paths: &paths,
+            ranked: &ranked,
+        };
+        if let Err(e) = push_up(
+            board,
+            mid,
+            &mut out,
+            &mut index,
+            &layer,
+            (kf, kr),
+            levels,
+            jumps,
+            opts,
+        )? {
+            return Some(Err(e));
+        }
     }
     Some(Ok(out))
 }

@@ -372,6 +372,16 @@ impl Finishable {
         }
     }
 
+    /// The middle of a self-dual problem's dense levels (the lowest level kept; those below it, above no
+    /// pegs, are the complements of levels above it), or `None`.
+    fn middle(&self) -> Option<u32> {
+        let Levels::Plain(l) = &self.levels else {
+            return None;
+        };
+        let m = (1..l.len()).find(|&k| l[k].is_some())?;
+        (m > 1).then_some(m as u32)
+    }
+
     /// A solution from `pos` (following any jump that stays in the set), or `None` when `pos` is not in the set.
     pub fn solve(&self, pos: Position) -> Option<Vec<Move>> {
         let board = self.problem.board();
@@ -411,10 +421,10 @@ impl Finishable {
             if let Some(paths) = crate::dense::count_paths(
                 self.problem.board(),
                 self.problem.start(),
-                &self.kernel,
-                &self.reverse,
+                (&self.kernel, &self.reverse),
                 &levels,
                 &jumps,
+                self.middle(),
                 &opts,
             ) {
                 let levels = self

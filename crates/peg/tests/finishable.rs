@@ -68,6 +68,55 @@ fn exhaustive(problem: &Problem) -> (Vec<FinishableLevel>, HashSet<Position>) {
     (rows, set)
 }
 
+/// The paths from the start into each level's finishable positions (from the start's pegs down to one), by a
+/// plain count over the set (`set`, from [`exhaustive`]): in the full tree over positions (every jump), in the
+/// normal tree over the problem's classes (one branch for each distinct class), the latter only when every
+/// class is finishable in all of its positions or in none (otherwise `None`).
+fn paths_into_set(problem: &Problem, set: &HashSet<Position>) -> Vec<(u128, Option<u128>)> {
+    let board = problem.board();
+    let uniform = set
+        .iter()
+        .all(|&p| problem.group().iter().all(|g| set.contains(&g.apply(p))));
+    let start = problem.start();
+    let mut positions: HashMap<Position, u128> = HashMap::new();
+    let mut classes: HashMap<Position, u128> = HashMap::new();
+    if set.contains(&start) {
+        positions.insert(start, 1);
+        classes.insert(problem.normalize(start), 1);
+    }
+    let mut out = Vec::new();
+    for _ in 1..=start.pegs() {
+        out.push((
+            positions.values().sum(),
+            uniform.then(|| classes.values().sum()),
+        ));
+        let mut next = HashMap::new();
+        for (&p, &c) in &positions {
+            for m in board.legal_moves(p) {
+                let q = p.apply(m);
+                if set.contains(&q) {
+                    *next.entry(q).or_insert(0) += c;
+                }
+            }
+        }
+        let mut next_classes = HashMap::new();
+        for (&r, &c) in &classes {
+            let distinct: BTreeSet<Position> = board
+                .legal_moves(r)
+                .into_iter()
+                .map(|m| problem.normalize(r.apply(m)))
+                .filter(|q| set.contains(q))
+                .collect();
+            for q in distinct {
+                *next_classes.entry(q).or_insert(0) += c;
+            }
+        }
+        positions = next;
+        classes = next_classes;
+    }
+    out
+}
+
 fn replay(mut pos: Position, moves: &[peg::Move]) -> Position {
     for &m in moves {
         assert!(m.is_legal(pos));
@@ -122,6 +171,15 @@ fn check(problem: &Problem) {
         let got_classes: Vec<u64> = s.levels[..n].iter().map(|l| l.classes).collect();
         assert_eq!((got, got_classes), (fin, fin_classes), "{label}");
     }
+    // Every level's paths, against the plain count over the set.
+    let want = paths_into_set(problem, &set);
+    assert_eq!(s.levels.len(), want.len(), "{label}");
+    for (l, &(full, normal)) in s.levels.iter().zip(&want) {
+        assert_eq!(l.paths_full, full, "{label}, {} pegs", l.pegs);
+        if let Some(normal) = normal {
+            assert_eq!(l.paths_normal, normal, "{label}, {} pegs", l.pegs);
+        }
+    }
     // The full-tree paths into the finishable positions of a level add up, level by level, from the paths of
     // the level above (each finishable position has a finishable successor): never fewer below than above.
     for w in s.levels.windows(2) {
@@ -167,6 +225,12 @@ fn starts_with_fewer_symmetries_and_other_boards() {
         check(&Problem::new(hex.clone(), start, Finish::Anywhere).unwrap());
         check(&Problem::new(hex.clone(), start, Finish::Hole(v)).unwrap());
         check(&Problem::new(hex.clone(), start, Finish::Hole(18 - v)).unwrap());
+    }
+    // A board of an even number of holes: a self-dual problem's middle level is its own complement.
+    let (r12, _) = Board::from_layout("oooo\noooo\noooo\n", Lattice::Square, "rect12").unwrap();
+    for h in 0..r12.holes() {
+        let start = r12.full().without_peg(h);
+        check(&Problem::new(r12.clone(), start, Finish::Hole(h)).unwrap());
     }
     let (sq, pos) =
         Board::from_layout(" ooo\noooo\noo.o\noooo\n", Lattice::Square, "square15").unwrap();
