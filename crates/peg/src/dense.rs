@@ -1247,27 +1247,38 @@ fn push_up<'a, 'r>(
     let ranks: Vec<u32> = mid.keys.par_iter().map(|&x| middle.rank(x)).collect();
     index.fill(ranks.iter().copied(), middle.len());
     let first = levels(l0);
-    let g: Result<Vec<[u128; 2]>, CountError> = first
-        .par_iter()
-        .map(|&x| {
-            let c = index.index_or(middle.rank(full ^ kf.max_image(x)), usize::MAX);
-            debug_assert_ne!(
-                c,
-                usize::MAX,
-                "the complement of a finishable position is finishable"
-            );
-            let [f, normal] = mid.paths.get(c).copied().unwrap_or_default();
-            let f = f
-                .checked_mul(u128::from(kf.class_size(x)))
-                .ok_or(CountError::Overflow { pegs: m })?;
-            Ok([f, normal])
-        })
-        .collect();
+    let mut g = vec![[0u128; 2]; first.len()];
+    let init = first
+        .par_chunks(PULL)
+        .zip(g.par_chunks_mut(PULL))
+        .try_for_each(|(c, out)| {
+            // The complements' ranks first (their blocks of the index asked for), then their places.
+            let mut found = [(0u32, 0u64); PULL];
+            for (e, &x) in found.iter_mut().zip(c) {
+                let (max, size) = kf.max_image_and_size(x);
+                let r = middle.rank(full ^ max);
+                index.prefetch(r);
+                *e = (r, size);
+            }
+            for (o, &(r, size)) in out.iter_mut().zip(&found) {
+                let c = index.index_or(r, usize::MAX);
+                debug_assert_ne!(
+                    c,
+                    usize::MAX,
+                    "the complement of a finishable position is finishable"
+                );
+                let [f, normal] = mid.paths.get(c).copied().unwrap_or_default();
+                let f = f
+                    .checked_mul(u128::from(size))
+                    .ok_or(CountError::Overflow { pegs: m })?;
+                *o = [f, normal];
+            }
+            Ok(())
+        });
     index.clear(ranks.iter().copied());
-    let mut g = match g {
-        Ok(g) => g,
-        Err(e) => return Some(Err(e)),
-    };
+    if let Err(e) = init {
+        return Some(Err(e));
+    }
     debug_assert_eq!(
         g.iter()
             .fold((0u128, 0u128), |s, a| (s.0 + a[0], s.1 + a[1])),

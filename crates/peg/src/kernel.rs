@@ -420,6 +420,17 @@ impl Kernel {
         (best, (self.group_size / fixed.max(1)) as u64)
     }
 
+    /// The largest image of `pos` and its class size (one computation of the images for both).
+    pub fn max_image_and_size(&self, pos: u64) -> (u64, u64) {
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2_ok() {
+            // SAFETY: the CPU has the features (checked by `avx2_ok`).
+            let (_, max, fixed) = unsafe { avx2::summary(self, pos) };
+            return (max, u64::from(self.class_sizes[fixed as usize]));
+        }
+        (self.max_image(pos), self.class_size(pos))
+    }
+
     /// Number of distinct images of `pos`: group size over the number of symmetries fixing it.
     pub fn class_size(&self, pos: u64) -> u64 {
         self.normalize(pos).1
