@@ -1287,7 +1287,7 @@ fn push_up<'a, 'r>(
     );
     // Each thread's counters of the level above, with the level they were last cleared for.
     let mut accs: Vec<Mutex<(u32, Vec<[u128; 2]>)>> = (0..rayon::current_num_threads())
-        .map(|_| Mutex::new((0, Vec::new())))
+        .map(|_| Mutex::new((u32::MAX, Vec::new())))
         .collect();
     let mut here = first;
     for level in l0..n - 1 {
@@ -1342,27 +1342,43 @@ fn push_up<'a, 'r>(
         if let Err(e) = pushed {
             return Some(Err(e));
         }
-        let used: Vec<&[[u128; 2]]> = accs
+        // The threads' counters added up in the buffer of one of them; the buffers (and the level's own) are
+        // given back to be cleared and used again.
+        let mut parts: Vec<Vec<[u128; 2]>> = accs
             .iter_mut()
             .map(|a| {
                 a.get_mut()
                     .unwrap_or_else(std::sync::PoisonError::into_inner)
             })
             .filter(|a| a.0 == level && a.1.len() == len)
-            .map(|a| &a.1[..])
+            .map(|a| std::mem::take(&mut a.1))
             .collect();
-        let next: Result<Vec<[u128; 2]>, CountError> = (0..len)
-            .into_par_iter()
-            .map(|i| {
-                used.iter().try_fold([0, 0], |s, a| {
-                    Ok([add(s[0], a[i][0], pegs)?, add(s[1], a[i][1], pegs)?])
-                })
-            })
-            .collect();
-        let next = match next {
-            Ok(v) => v,
-            Err(e) => return Some(Err(e)),
-        };
+        let mut next = parts.pop().unwrap_or_else(|| vec![[0, 0]; len]);
+        let summed = next
+            .par_chunks_mut(CHUNK)
+            .enumerate()
+            .try_for_each(|(ci, c)| {
+                for p in &parts {
+                    for (o, a) in c.iter_mut().zip(&p[ci * CHUNK..]) {
+                        *o = [add(o[0], a[0], pegs)?, add(o[1], a[1], pegs)?];
+                    }
+                }
+                Ok(())
+            });
+        if let Err(e) = summed {
+            return Some(Err(e));
+        }
+        parts.push(std::mem::take(&mut g));
+        for a in &mut accs {
+            let a = a
+                .get_mut()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            if a.1.is_empty()
+                && let Some(buf) = parts.pop()
+            {
+                *a = (u32::MAX, buf);
+            }
+        }
         let row = next
             .par_iter()
             .try_fold(
