@@ -20,7 +20,9 @@
 //!
 //! The solution counts over a finishable set found this way are counted here too ([`count_paths`]): level by
 //! level from the start, each finishable position pulls the paths of the finishable positions one jump above
-//! it, looked up by rank in a bit set of the level above (no records, no sorting, no table of counters).
+//! it, looked up by rank in a bit set of the level above (no records, no sorting, no table of counters). For a
+//! self-dual problem (the start is the full board less the finish hole) only down to the middle: below it, the
+//! paths to the finish from the complements are pushed up from the middle instead.
 
 use std::borrow::Cow;
 use std::sync::Mutex;
