@@ -1391,6 +1391,42 @@ mod tests {
         }
     }
 
+    /// The smallest and largest images and the class size, from every kernel this CPU has, are those of the
+    /// images found by applying the symmetries one by one.
+    #[test]
+    fn summaries_match_the_images() {
+        for name in crate::board::builtin_names() {
+            let b = Board::builtin(name).unwrap();
+            let k = Kernel::new(&b, b.symmetries());
+            for x in samples(&b) {
+                let mut imgs: Vec<u64> = b
+                    .symmetries()
+                    .iter()
+                    .map(|g| g.apply(Position::from_bits(x)).bits())
+                    .collect();
+                imgs.sort_unstable();
+                imgs.dedup();
+                let (lo, hi, size) = (imgs[0], imgs[imgs.len() - 1], imgs.len() as u64);
+                assert_eq!(k.normalize(x), (lo, size), "{name} {x:#x}");
+                assert_eq!(k.max_image(x), hi, "{name} {x:#x}");
+                assert_eq!(k.max_image_and_size(x), (hi, size), "{name} {x:#x}");
+                #[cfg(target_arch = "x86_64")]
+                {
+                    if k.avx2_ok() {
+                        let fixed = b.symmetries().len() as u64 / size;
+                        // SAFETY: the CPU has the features (checked by `avx2_ok`).
+                        let (l, h, f) = unsafe { avx2::summary(&k, x) };
+                        assert_eq!((l, h, u64::from(f)), (lo, hi, fixed), "{name} {x:#x}");
+                    }
+                    if has_avx512() {
+                        // SAFETY: the CPU has the features (checked by `has_avx512`).
+                        assert_eq!(unsafe { avx512::max_image(&k, x) }, hi, "{name} {x:#x}");
+                    }
+                }
+            }
+        }
+    }
+
     /// The forward and backward kernels of every built-in board that the AVX2 walks use, with the board's
     /// name; `None` (and a notice naming `test`) on a CPU without AVX2.
     #[cfg(target_arch = "x86_64")]
