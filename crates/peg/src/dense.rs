@@ -1217,8 +1217,6 @@ struct Middle<'k> {
     m: u32,
     keys: &'k [u64],
     paths: &'k [[u128; 2]],
-    /// The ranks of the levels above the middle in their layers (by number of pegs).
-    ranked: &'k [Vec<u32>],
 }
 
 /// The rows of [`count_paths`] below the middle of a self-dual problem (see `dual` there), appended to `out`
@@ -1300,10 +1298,7 @@ fn push_up<'a, 'r>(
         let pegs = n - (level + 1);
         let up = layer(level + 1)?;
         let above = levels(level + 1);
-        let ranks = match mid.ranked.get(level as usize + 1) {
-            Some(r) if r.len() == above.len() => Cow::Borrowed(&r[..]),
-            _ => Cow::Owned(above.par_iter().map(|&x| up.rank(x)).collect()),
-        };
+        let ranks: Vec<u32> = above.par_iter().map(|&x| up.rank(x)).collect();
         index.fill(ranks.iter().copied(), up.len());
         let known = jumps(level).filter(|j| j.fits(here.len()));
         let (ix, accs_ref, portable, len) = (&*index, &accs, opts.portable, above.len());
@@ -1444,8 +1439,10 @@ fn add_origins(
 /// jumps kept, without listing and ranking the jumps taken back again (and without looking up the origins that
 /// are not finishable, about half of them on the English board).
 ///
-/// `dual`, for a self-dual problem (the start is the full board less the finish hole), is its middle `m`: the
-/// levels below it are the complements of those above it (see [`meet`]), and their counts are not pulled.
+/// `dual`, for a self-dual problem (the start is the full board less the finish hole), is its middle `m` and
+/// the bytes the caller holds: the levels below the middle are the complements of those above it (see
+/// [`meet`]), and their counts are not pulled when the memory limit of `opts` leaves room for what the push
+/// needs (each thread's counters, 32 bytes a class of the widest level, and the level's own).
 /// A position `x`'s paths to the finish are the paths from the start to its complement (the complements of a
 /// game's positions, in the reverse order, are a game from the start to the complement of `x`), so the paths
 /// into the level of `k < m` pegs are the paths to the finish from the level of `n - k` (`n` holes), whose
@@ -1466,7 +1463,7 @@ pub(crate) fn count_paths<'a>(
     (kf, kr): (&Kernel, &Kernel),
     levels: &(dyn Fn(u32) -> Cow<'a, [u64]> + Sync),
     jumps: &(dyn Fn(u32) -> Option<&'a Jumps> + Sync),
-    dual: Option<u32>,
+    dual: Option<(u32, u64)>,
     opts: &Options<'_>,
 ) -> Option<Result<Vec<(u128, u128)>, CountError>> {
     let n = board.holes();
@@ -1523,9 +1520,15 @@ pub(crate) fn count_paths<'a>(
         Err(e) => return Some(Err(e)),
     }
     let mut index = Indexed { blocks: Vec::new() };
-    let mut ranked: Vec<Vec<u32>> = vec![Vec::new(); s as usize + 1];
     // A self-dual problem is pulled down to its middle only: below it, the paths into a level are those from
-    // the complements of its positions to the finish, pushed up from the middle (see `dual` above).
+    // the complements of its positions to the finish, pushed up from the middle (see `dual` above), when
+    // there is room for the threads' counters.
+    let dual = dual.and_then(|(m, held)| {
+        let threads = rayon::current_num_threads() as u64;
+        let w = (m..=s).map(|p| levels(p).len() as u64).max().unwrap_or(0);
+        let need = held + (threads + 1) * w * 32 + widest / 4;
+        opts.max_memory.is_none_or(|max| need <= max).then_some(m)
+    });
     let lowest = dual.unwrap_or(1).max(1);
     for pegs in (lowest..s).rev() {
         if keys.is_empty() {
@@ -1537,10 +1540,9 @@ pub(crate) fn count_paths<'a>(
             return Some(Err(CountError::Cancelled));
         }
         let above = layer(pegs + 1)?;
-        // The level above's ranks, found on every thread, kept for the push of a self-dual problem.
-        let r = &mut ranked[pegs as usize + 1];
-        *r = keys.par_iter().map(|&x| above.rank(x)).collect();
-        index.fill(r.iter().copied(), above.len());
+        // The level above's ranks, found on every thread.
+        let ranks: Vec<u32> = keys.par_iter().map(|&x| above.rank(x)).collect();
+        index.fill(ranks.iter().copied(), above.len());
         let next = levels(pegs);
         let mut next_paths = vec![[0u128; 2]; next.len()];
         let (ix, from_paths, portable) = (&index, &paths, opts.portable);
@@ -1568,10 +1570,7 @@ pub(crate) fn count_paths<'a>(
             Ok(t) => out.push(t),
             Err(e) => return Some(Err(e)),
         }
-        index.clear(ranked[pegs as usize + 1].iter().copied());
-        if dual.is_none() {
-            ranked[pegs as usize + 1] = Vec::new();
-        }
+        index.clear(ranks.iter().copied());
         keys = next;
         paths = next_paths;
     }
@@ -1580,7 +1579,6 @@ pub(crate) fn count_paths<'a>(
             m,
             keys: &keys,
             paths: &paths,
-            ranked: &ranked,
         };
         if let Err(e) = push_up(
             board,

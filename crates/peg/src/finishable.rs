@@ -424,7 +424,7 @@ impl Finishable {
                 (&self.kernel, &self.reverse),
                 &levels,
                 &jumps,
-                self.middle(),
+                self.middle().map(|m| (m, self.bytes())),
                 &opts,
             ) {
                 let levels = self
