@@ -1211,6 +1211,107 @@ fn each_origins(
     Ok(())
 }
 
+/// Counters of [`push_up`], the full tree's and the normal tree's for each class, in two 64-bit halves: the high
+/// halves are left out (half the memory) while no count can pass 2^64.
+#[derive(Default)]
+struct Split {
+    lo: Vec<[u64; 2]>,
+    /// Empty, or as long as `lo`.
+    hi: Vec<[u64; 2]>,
+}
+
+impl Split {
+    /// The counts `v`, split.
+    fn from(v: Vec<[u128; 2]>) -> Split {
+        let wide = v.iter().any(|c| (c[0] | c[1]) >> 64 != 0);
+        Split {
+            lo: v.iter().map(|c| [c[0] as u64, c[1] as u64]).collect(),
+            hi: if wide {
+                v.iter()
+                    .map(|c| [(c[0] >> 64) as u64, (c[1] >> 64) as u64])
+                    .collect()
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
+    /// `len` counters at zero, with their high halves when `wide`.
+    fn reset(&mut self, len: usize, wide: bool) {
+        self.lo.clear();
+        self.lo.resize(len, [0, 0]);
+        self.hi.clear();
+        if wide {
+            self.hi.resize(len, [0, 0]);
+        }
+    }
+
+    /// The counts of class `i`.
+    #[inline(always)]
+    fn get(&self, i: usize) -> [u128; 2] {
+        let [a, b] = self.lo[i];
+        let [c, d] = self.hi.get(i).copied().unwrap_or_default();
+        [
+            u128::from(c) << 64 | u128::from(a),
+            u128::from(d) << 64 | u128::from(b),
+        ]
+    }
+
+    /// Add `v` to count `t` (0: full tree, 1: normal tree) of class `i`.
+    #[inline(always)]
+    fn add(&mut self, i: usize, t: usize, v: u128, pegs: u32) -> Result<(), CountError> {
+        let (l, carry) = self.lo[i][t].overflowing_add(v as u64);
+        self.lo[i][t] = l;
+        let high = (v >> 64) as u64;
+        match self.hi.get_mut(i) {
+            Some(h) => {
+                h[t] = h[t]
+                    .checked_add(high)
+                    .and_then(|x| x.checked_add(u64::from(carry)))
+                    .ok_or(CountError::Overflow { pegs })?;
+            }
+            // Without high halves no count passes 2^64 (see `push_up`): kept as a check.
+            None if carry || high != 0 => return Err(CountError::Overflow { pegs }),
+            None => {}
+        }
+        Ok(())
+    }
+}
+
+/// The counts of the classes from `i0` on (their low halves `lo`, their high halves `hi` when kept) plus those
+/// of `parts`, written back; the largest count and the sums of both trees'.
+fn sum_chunk(
+    i0: usize,
+    lo: &mut [[u64; 2]],
+    mut hi: Option<&mut [[u64; 2]]>,
+    parts: &[Split],
+    pegs: u32,
+) -> Result<(u128, u128, u128), CountError> {
+    let (mut big, mut f, mut normal) = (0u128, 0u128, 0u128);
+    for (j, l) in lo.iter_mut().enumerate() {
+        let [c, d] = hi.as_deref().map_or([0, 0], |h| h[j]);
+        let mut v = [
+            u128::from(c) << 64 | u128::from(l[0]),
+            u128::from(d) << 64 | u128::from(l[1]),
+        ];
+        for p in parts {
+            let w = p.get(i0 + j);
+            v = [add(v[0], w[0], pegs)?, add(v[1], w[1], pegs)?];
+        }
+        *l = [v[0] as u64, v[1] as u64];
+        match hi.as_deref_mut() {
+            Some(h) => h[j] = [(v[0] >> 64) as u64, (v[1] >> 64) as u64],
+            // As in `Split::add`.
+            None if (v[0] | v[1]) >> 64 != 0 => return Err(CountError::Overflow { pegs }),
+            None => {}
+        }
+        big = big.max(v[0]).max(v[1]);
+        f = add(f, v[0], pegs)?;
+        normal = add(normal, v[1], pegs)?;
+    }
+    Ok((big, f, normal))
+}
+
 /// The middle of a self-dual problem for [`push_up`]: its number of pegs, its positions and their paths
 /// from the start (positions-paths and the normal tree's, as [`count_paths`] pulls them).
 struct Middle<'k> {
@@ -1285,9 +1386,13 @@ fn push_up<'a, 'r>(
         out.last().copied().unwrap_or_default(),
         "the middle's paths from the start, and to the finish from its complements"
     );
+    let mut largest = g.par_iter().map(|a| a[0].max(a[1])).max().unwrap_or(0);
+    let mut g = Split::from(g);
+    // A class one peg above gets at most this many pushes (one for each jump from one of its positions).
+    let pushes = (kf.group_size * board.moves().len()) as u128;
     // Each thread's counters of the level above, with the level they were last cleared for.
-    let mut accs: Vec<Mutex<(u32, Vec<[u128; 2]>)>> = (0..rayon::current_num_threads())
-        .map(|_| Mutex::new((u32::MAX, Vec::new())))
+    let mut accs: Vec<Mutex<(u32, Split)>> = (0..rayon::current_num_threads())
+        .map(|_| Mutex::new((u32::MAX, Split::default())))
         .collect();
     let mut here = first;
     for level in l0..n - 1 {
@@ -1301,94 +1406,95 @@ fn push_up<'a, 'r>(
         let ranks: Vec<u32> = above.par_iter().map(|&x| up.rank(x)).collect();
         index.fill(ranks.iter().copied(), up.len());
         let known = jumps(level).filter(|j| j.fits(here.len()));
-        let (ix, accs_ref, portable, len) = (&*index, &accs, opts.portable, above.len());
-        let pushed = here
-            .par_chunks(CHUNK)
-            .zip(g.par_chunks(CHUNK))
-            .enumerate()
-            .try_for_each(|(ci, (c, gc))| {
-                let src = match known.and_then(|j| j.chunks.get(ci)) {
-                    Some(j) => Origins::Kept(j),
-                    None => Origins::Listed(c),
-                };
-                let t = rayon::current_thread_index().unwrap_or(0) % accs_ref.len();
-                let mut guard = accs_ref[t]
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner);
-                let (cleared, acc) = &mut *guard;
-                if *cleared != level || acc.len() != len {
-                    acc.clear();
-                    acc.resize(len, [0, 0]);
-                    *cleared = level;
-                }
-                let mut distinct = Vec::with_capacity(MOVE_WORDS * 64);
-                each_origins(src, ix, &up, kr, portable, |i, origins| {
-                    let [f, normal] = gc[i];
-                    distinct.clear();
-                    for &k in origins {
-                        let a = &mut acc[k];
-                        a[0] = add(a[0], f, pegs)?;
-                        if !distinct.contains(&k) {
-                            distinct.push(k);
-                            a[1] = add(a[1], normal, pegs)?;
-                        }
+        // The counters of the level above fit in 64 bits when all of their pushes do.
+        let wide = largest.saturating_mul(pushes) > u128::from(u64::MAX);
+        let (ix, accs_ref, gr, portable, len) = (&*index, &accs, &g, opts.portable, above.len());
+        let pushed = here.par_chunks(CHUNK).enumerate().try_for_each(|(ci, c)| {
+            let src = match known.and_then(|j| j.chunks.get(ci)) {
+                Some(j) => Origins::Kept(j),
+                None => Origins::Listed(c),
+            };
+            let t = rayon::current_thread_index().unwrap_or(0) % accs_ref.len();
+            let mut guard = accs_ref[t]
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let (cleared, acc) = &mut *guard;
+            if *cleared != level {
+                acc.reset(len, wide);
+                *cleared = level;
+            }
+            let mut distinct = Vec::with_capacity(MOVE_WORDS * 64);
+            each_origins(src, ix, &up, kr, portable, |i, origins| {
+                let [f, normal] = gr.get(ci * CHUNK + i);
+                distinct.clear();
+                for &k in origins {
+                    acc.add(k, 0, f, pegs)?;
+                    if !distinct.contains(&k) {
+                        distinct.push(k);
+                        acc.add(k, 1, normal, pegs)?;
                     }
-                    Ok(())
-                })
-            });
+                }
+                Ok(())
+            })
+        });
         if let Err(e) = pushed {
             return Some(Err(e));
         }
-        // The threads' counters added up in the buffer of one of them; the buffers (and the level's own) are
-        // given back to be cleared and used again.
-        let mut parts: Vec<Vec<[u128; 2]>> = accs
+        // The threads' counters added up in the buffers of one of them (the sums fit as each part does: the
+        // bound on the pushes holds for all of them together); the buffers (and the level's own) are given
+        // back to be cleared and used again.
+        let mut rest: Vec<Split> = accs
             .iter_mut()
             .map(|a| {
                 a.get_mut()
                     .unwrap_or_else(std::sync::PoisonError::into_inner)
             })
-            .filter(|a| a.0 == level && a.1.len() == len)
+            .filter(|a| a.0 == level)
             .map(|a| std::mem::take(&mut a.1))
             .collect();
-        let mut next = parts.pop().unwrap_or_else(|| vec![[0, 0]; len]);
-        let summed = next
-            .par_chunks_mut(CHUNK)
-            .enumerate()
-            .try_for_each(|(ci, c)| {
-                for p in &parts {
-                    for (o, a) in c.iter_mut().zip(&p[ci * CHUNK..]) {
-                        *o = [add(o[0], a[0], pegs)?, add(o[1], a[1], pegs)?];
-                    }
-                }
-                Ok(())
-            });
-        if let Err(e) = summed {
-            return Some(Err(e));
+        let mut next = rest.pop().unwrap_or_else(|| {
+            let mut z = Split::default();
+            z.reset(len, wide);
+            z
+        });
+        // Per chunk: the largest count and the row's sums.
+        let parts = &rest;
+        let summed: Result<Vec<(u128, u128, u128)>, CountError> = if next.hi.is_empty() {
+            next.lo
+                .par_chunks_mut(CHUNK)
+                .enumerate()
+                .map(|(ci, lo)| sum_chunk(ci * CHUNK, lo, None, parts, pegs))
+                .collect()
+        } else {
+            next.lo
+                .par_chunks_mut(CHUNK)
+                .zip(next.hi.par_chunks_mut(CHUNK))
+                .enumerate()
+                .map(|(ci, (lo, hi))| sum_chunk(ci * CHUNK, lo, Some(hi), parts, pegs))
+                .collect()
+        };
+        let summed = match summed {
+            Ok(v) => v,
+            Err(e) => return Some(Err(e)),
+        };
+        largest = summed.iter().map(|s| s.0).max().unwrap_or(0);
+        let row = summed.iter().try_fold((0u128, 0u128), |r, s| {
+            Ok((add(r.0, s.1, pegs)?, add(r.1, s.2, pegs)?))
+        });
+        match row {
+            Ok(r) => out.push(r),
+            Err(e) => return Some(Err(e)),
         }
-        parts.push(std::mem::take(&mut g));
+        rest.push(std::mem::take(&mut g));
         for a in &mut accs {
             let a = a
                 .get_mut()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
-            if a.1.is_empty()
-                && let Some(buf) = parts.pop()
+            if a.1.lo.capacity() == 0
+                && let Some(buf) = rest.pop()
             {
                 *a = (u32::MAX, buf);
             }
-        }
-        let row = next
-            .par_iter()
-            .try_fold(
-                || (0, 0),
-                |s, a| Ok((add(s.0, a[0], pegs)?, add(s.1, a[1], pegs)?)),
-            )
-            .try_reduce(
-                || (0, 0),
-                |a, b| Ok((add(a.0, b.0, pegs)?, add(a.1, b.1, pegs)?)),
-            );
-        match row {
-            Ok(r) => out.push(r),
-            Err(e) => return Some(Err(e)),
         }
         index.clear(ranks.iter().copied());
         g = next;
@@ -1600,6 +1706,42 @@ pub(crate) fn count_paths<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Split counters add with carries into their high halves, sum parts, and refuse to pass 2^64 without
+    /// high halves or 2^128 with them.
+    #[test]
+    fn split_counters_add_past_64_bits() {
+        let big = u128::from(u64::MAX) - 5;
+        let mut a = Split::default();
+        a.reset(3, true);
+        for _ in 0..1000 {
+            a.add(1, 0, big, 7).unwrap();
+            a.add(1, 1, 3, 7).unwrap();
+        }
+        a.add(2, 0, 1 << 100, 7).unwrap();
+        assert_eq!(a.get(1), [1000 * big, 3000]);
+        assert_eq!(a.get(2), [1 << 100, 0]);
+        assert!(a.add(2, 0, u128::MAX, 7).is_err());
+        let mut n = Split::default();
+        n.reset(3, false);
+        n.add(0, 0, big, 7).unwrap();
+        assert_eq!(n.get(0), [big, 0]);
+        assert!(n.add(0, 0, 10, 7).is_err(), "past 2^64 without high halves");
+        assert!(n.add(1, 1, 1 << 64, 7).is_err());
+        let s = Split::from(vec![[1, 2], [u128::from(u64::MAX) + 1, 4], [5, 6]]);
+        assert_eq!((s.get(1), s.hi.len()), ([1 << 64, 4], 3));
+        // Summing: `lo`/`hi` of a wide split plus another part.
+        let (mut lo, mut hi) = (s.lo.clone(), s.hi.clone());
+        let r = sum_chunk(0, &mut lo, Some(&mut hi), std::slice::from_ref(&s), 7).unwrap();
+        let want = [[2u128, 4], [2 << 64, 8], [10, 12]];
+        for (j, w) in want.iter().enumerate() {
+            assert_eq!(u128::from(hi[j][0]) << 64 | u128::from(lo[j][0]), w[0]);
+            assert_eq!(u128::from(hi[j][1]) << 64 | u128::from(lo[j][1]), w[1]);
+        }
+        assert_eq!(r, (2 << 64, 12 + (2 << 64), 24));
+        let mut lo = vec![[u64::MAX, 0]];
+        assert!(sum_chunk(0, &mut lo, None, &[Split::from(vec![[1, 0]])], 7).is_err());
+    }
 
     /// A level's index gives each position of the level its place, and every other rank `none`.
     #[test]
