@@ -1591,9 +1591,26 @@ pub(crate) fn count_paths<'a>(
     {
         return None;
     }
+    // A self-dual problem is pulled down to its middle only: below it, the paths into a level are those from
+    // the complements of its positions to the finish, pushed up from the middle (see `dual` above), when
+    // there is room for the threads' counters.
+    let dual = dual.and_then(|(m, held)| {
+        let threads = rayon::current_num_threads() as u64;
+        let w = (m..=s).map(|p| levels(p).len() as u64).max().unwrap_or(0);
+        let need = held + (threads + 1) * w * 32 + widest / 4;
+        opts.max_memory.is_none_or(|max| need <= max).then_some(m)
+    });
+    let lowest = dual.unwrap_or(1).max(1);
+    // The layers of the levels counted (for a push, from its middle up).
     let tables: Vec<Option<Vec<u32>>> = (0..=s)
         .into_par_iter()
-        .map(|p| prefix_table(&ranks, p, state))
+        .map(|p| {
+            if p < lowest {
+                None
+            } else {
+                prefix_table(&ranks, p, state)
+            }
+        })
         .collect();
     let layer = |pegs: u32| {
         tables[pegs as usize].as_deref().map(|cum| Layer {
@@ -1626,16 +1643,6 @@ pub(crate) fn count_paths<'a>(
         Err(e) => return Some(Err(e)),
     }
     let mut index = Indexed { blocks: Vec::new() };
-    // A self-dual problem is pulled down to its middle only: below it, the paths into a level are those from
-    // the complements of its positions to the finish, pushed up from the middle (see `dual` above), when
-    // there is room for the threads' counters.
-    let dual = dual.and_then(|(m, held)| {
-        let threads = rayon::current_num_threads() as u64;
-        let w = (m..=s).map(|p| levels(p).len() as u64).max().unwrap_or(0);
-        let need = held + (threads + 1) * w * 32 + widest / 4;
-        opts.max_memory.is_none_or(|max| need <= max).then_some(m)
-    });
-    let lowest = dual.unwrap_or(1).max(1);
     for pegs in (lowest..s).rev() {
         if keys.is_empty() {
             out.push((0, 0));
