@@ -1220,16 +1220,32 @@ struct Split {
     hi: Vec<[u64; 2]>,
 }
 
+/// A class's two counts from their low and high halves.
+#[inline(always)]
+fn join_halves(lo: [u64; 2], hi: [u64; 2]) -> [u128; 2] {
+    [
+        u128::from(hi[0]) << 64 | u128::from(lo[0]),
+        u128::from(hi[1]) << 64 | u128::from(lo[1]),
+    ]
+}
+
+/// A class's two counts as their low and high halves.
+#[inline(always)]
+fn split_halves(v: [u128; 2]) -> ([u64; 2], [u64; 2]) {
+    (
+        [v[0] as u64, v[1] as u64],
+        [(v[0] >> 64) as u64, (v[1] >> 64) as u64],
+    )
+}
+
 impl Split {
     /// The counts `v`, split.
     fn from(v: Vec<[u128; 2]>) -> Split {
         let wide = v.iter().any(|c| (c[0] | c[1]) >> 64 != 0);
         Split {
-            lo: v.iter().map(|c| [c[0] as u64, c[1] as u64]).collect(),
+            lo: v.iter().map(|&c| split_halves(c).0).collect(),
             hi: if wide {
-                v.iter()
-                    .map(|c| [(c[0] >> 64) as u64, (c[1] >> 64) as u64])
-                    .collect()
+                v.iter().map(|&c| split_halves(c).1).collect()
             } else {
                 Vec::new()
             },
@@ -1249,12 +1265,7 @@ impl Split {
     /// The counts of class `i`.
     #[inline(always)]
     fn get(&self, i: usize) -> [u128; 2] {
-        let [a, b] = self.lo[i];
-        let [c, d] = self.hi.get(i).copied().unwrap_or_default();
-        [
-            u128::from(c) << 64 | u128::from(a),
-            u128::from(d) << 64 | u128::from(b),
-        ]
+        join_halves(self.lo[i], self.hi.get(i).copied().unwrap_or_default())
     }
 
     /// Add `v` to count `t` (0: full tree, 1: normal tree) of class `i`.
@@ -1289,18 +1300,15 @@ fn sum_chunk(
 ) -> Result<(u128, u128, u128), CountError> {
     let (mut big, mut f, mut normal) = (0u128, 0u128, 0u128);
     for (j, l) in lo.iter_mut().enumerate() {
-        let [c, d] = hi.as_deref().map_or([0, 0], |h| h[j]);
-        let mut v = [
-            u128::from(c) << 64 | u128::from(l[0]),
-            u128::from(d) << 64 | u128::from(l[1]),
-        ];
+        let mut v = join_halves(*l, hi.as_deref().map_or([0, 0], |h| h[j]));
         for p in parts {
             let w = p.get(i0 + j);
             v = [add(v[0], w[0], pegs)?, add(v[1], w[1], pegs)?];
         }
-        *l = [v[0] as u64, v[1] as u64];
+        let (low, high) = split_halves(v);
+        *l = low;
         match hi.as_deref_mut() {
-            Some(h) => h[j] = [(v[0] >> 64) as u64, (v[1] >> 64) as u64],
+            Some(h) => h[j] = high,
             // As in `Split::add`.
             None if (v[0] | v[1]) >> 64 != 0 => return Err(CountError::Overflow { pegs }),
             None => {}
@@ -1594,13 +1602,13 @@ pub(crate) fn count_paths<'a>(
     // A self-dual problem is pulled down to its middle only: below it, the paths into a level are those from
     // the complements of its positions to the finish, pushed up from the middle (see `dual` above), when
     // there is room for the threads' counters.
-    let dual = dual.and_then(|(m, held)| {
+    let dual = dual.filter(|&(m, _)| m > 1 && m < s).and_then(|(m, held)| {
         let threads = rayon::current_num_threads() as u64;
         let w = (m..=s).map(|p| levels(p).len() as u64).max().unwrap_or(0);
         let need = held + (threads + 1) * w * 32 + widest / 4;
         opts.max_memory.is_none_or(|max| need <= max).then_some(m)
     });
-    let lowest = dual.unwrap_or(1).max(1);
+    let lowest = dual.unwrap_or(1);
     // The layers of the levels counted (for a push, from its middle up).
     let tables: Vec<Option<Vec<u32>>> = (0..=s)
         .into_par_iter()
@@ -1687,7 +1695,7 @@ pub(crate) fn count_paths<'a>(
         keys = next;
         paths = next_paths;
     }
-    if let Some(m) = dual.filter(|&m| m > 1 && m < s) {
+    if let Some(m) = dual {
         let mid = Middle {
             m,
             keys: &keys,

@@ -1374,21 +1374,24 @@ mod tests {
             let keys = samples(&b);
             let want: u64 = keys
                 .iter()
-                .map(|&x| {
-                    let mut imgs: Vec<u64> = b
-                        .symmetries()
-                        .iter()
-                        .map(|g| g.apply(Position::from_bits(x)).bits())
-                        .collect();
-                    imgs.sort_unstable();
-                    imgs.dedup();
-                    imgs.len() as u64
-                })
+                .map(|&x| distinct_images(&b, x).len() as u64)
                 .sum();
             assert_eq!(k.class_sizes_sum(&keys), want, "{name}");
             let one_by_one: u64 = keys.iter().map(|&x| k.class_size(x)).sum();
             assert_eq!(one_by_one, want, "{name}");
         }
+    }
+
+    /// The distinct images of `x` under the board's symmetries, applied one by one, in increasing order.
+    fn distinct_images(b: &Board, x: u64) -> Vec<u64> {
+        let mut imgs: Vec<u64> = b
+            .symmetries()
+            .iter()
+            .map(|g| g.apply(Position::from_bits(x)).bits())
+            .collect();
+        imgs.sort_unstable();
+        imgs.dedup();
+        imgs
     }
 
     /// The smallest and largest images and the class size, from every kernel this CPU has, are those of the
@@ -1399,13 +1402,7 @@ mod tests {
             let b = Board::builtin(name).unwrap();
             let k = Kernel::new(&b, b.symmetries());
             for x in samples(&b) {
-                let mut imgs: Vec<u64> = b
-                    .symmetries()
-                    .iter()
-                    .map(|g| g.apply(Position::from_bits(x)).bits())
-                    .collect();
-                imgs.sort_unstable();
-                imgs.dedup();
+                let imgs = distinct_images(&b, x);
                 let (lo, hi, size) = (imgs[0], imgs[imgs.len() - 1], imgs.len() as u64);
                 assert_eq!(k.normalize(x), (lo, size), "{name} {x:#x}");
                 assert_eq!(k.max_image(x), hi, "{name} {x:#x}");
