@@ -548,15 +548,15 @@ fn each_successors<F: FnMut(u64, &[u64])>(
         for (row, im) in imgs.iter_mut().enumerate().take(k.rows) {
             *im = k.images_portable(key, row);
         }
-        let slack = k.prune.as_ref().map(|p| p.slack(key));
+        let slacks = k.prune.as_ref().map(|p| p.slacks(key));
         vals.clear();
         for (wi, &word) in k.legal_portable(key).iter().enumerate() {
             let mut bits = word;
             while bits != 0 {
                 let j = wi * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                if let (Some(slack), Some(p)) = (slack, &k.prune)
-                    && p.delta[j] > slack
+                if let (Some(slacks), Some(p)) = (&slacks, &k.prune)
+                    && !p.keeps(slacks, j)
                 {
                     continue;
                 }

@@ -347,15 +347,15 @@ fn expand<K: TableKey, S: Counter, D: Counter>(
         }
         let td = D::from_u128(tw).ok_or(StepError::Narrow)?;
         let nd = D::from_u128(nw).ok_or(StepError::Narrow)?;
-        let slack = k.prune.as_ref().map(|p| p.slack(key));
+        let slacks = k.prune.as_ref().map(|p| p.slacks(key));
         let mut n = 0;
         for (wi, &word) in legal.iter().enumerate() {
             let mut bits = word;
             while bits != 0 {
                 let j = wi * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                if let (Some(slack), Some(p)) = (slack, &k.prune)
-                    && p.delta[j] > slack
+                if let (Some(slacks), Some(p)) = (&slacks, &k.prune)
+                    && !p.keeps(slacks, j)
                 {
                     continue;
                 }

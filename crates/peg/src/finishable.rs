@@ -31,7 +31,7 @@ use crate::count::{CountError, add};
 use crate::counter::{Counter, NoCount};
 use crate::dense::Jumps;
 use crate::enumerate::{AnyFrozen, KeyLevel, Options, Walk, narrow_keys};
-use crate::kernel::Kernel;
+use crate::kernel::{Kernel, MAX_TESTS};
 use crate::level::{Frozen, KeyFilter, Mixer, Slot, TableKey};
 use crate::pagoda::Side;
 use crate::position::{Move, Position};
@@ -559,9 +559,26 @@ fn pruned(
                 .flatten()
         })
     };
+    // The best pagoda, then those that rule out the most of what the tests so far keep (see
+    // `crate::pagoda::search_more`).
+    let tests_with_more = |first: crate::pagoda::Found, side: Side, sample: &[u64]| {
+        let more = crate::pagoda::search_more(
+            board,
+            group,
+            side,
+            (holes, start),
+            sample,
+            std::slice::from_ref(&first),
+            MAX_TESTS,
+        );
+        std::iter::once(first)
+            .chain(more)
+            .map(|t| (t.weights, t.limit))
+            .collect::<Vec<_>>()
+    };
     let fwd_sample = random_games(board, &[start], middle, false);
     if let Some(p) = search(Side::Forward, &fwd_sample) {
-        f.set_prune(board, &p.weights, p.limit);
+        f.set_prune(board, &tests_with_more(p, Side::Forward, &fwd_sample));
     }
     let full = board.full().bits();
     let self_dual = matches!(problem.finish(), Finish::Hole(h) if start == full ^ 1u64 << h);
@@ -569,7 +586,7 @@ fn pruned(
         let finishes: Vec<u64> = holes.iter().map(|&h| 1u64 << h).collect();
         let bwd_sample = random_games(board, &finishes, middle, true);
         if let Some(p) = search(Side::Backward, &bwd_sample) {
-            r.set_prune(board, &p.weights, p.limit);
+            r.set_prune(board, &tests_with_more(p, Side::Backward, &bwd_sample));
         }
     }
     Ok((f, r))

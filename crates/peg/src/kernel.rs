@@ -82,43 +82,72 @@ pub(crate) struct Kernel {
     pub prune: Option<Prune>,
 }
 
-/// A test every successor must pass to be kept: the sum of the weights of its pegs at least `limit`. With the
-/// weights of a pagoda function (no jump increases the weight of the pegs) and the limit the finish's weight,
-/// it drops positions that cannot reach the finish; with a pagoda's weights negated and the limit the start's
-/// weight negated, positions that cannot be reached from the start. The weights must be the same on every
-/// hole of an orbit of the kernel's group (the test is made on normal forms).
+/// Tests every successor must pass to be kept: for each, the sum of the weights of its pegs at least the
+/// test's limit. With the weights of a pagoda function (no jump increases the weight of the pegs) and the
+/// limit the finish's weight, a test drops positions that cannot reach the finish; with a pagoda's weights
+/// negated and the limit the start's weight negated, positions that cannot be reached from the start. The
+/// tests are made on normal forms, so each must be sound on every position of a class: either its weights
+/// are the same on every hole of an orbit of the kernel's group, or its images under the group are tests
+/// too (then a class fails one of them exactly when one of its positions fails the first).
 #[derive(Debug, Clone)]
 pub(crate) struct Prune {
-    /// `bytes[b][v]`: the weight of the pegs of the position `v << 8b`.
-    bytes: Vec<[i64; 256]>,
-    /// Per move: the weight of a position less the weight of its successor by the move.
-    pub delta: Vec<i64>,
-    pub limit: i64,
-    /// The test as masks of the legal moves, for kernels of at most eight directions whose moves' `delta`
-    /// span at most [`MASK_SPAN`] values (`None` otherwise): `masks.1[i][d]` holds the holes the moves of
-    /// direction `d` start from whose `delta` is below `masks.0 + i` (so for a position of slack `s`, entry
-    /// `s - masks.0 + 1`, clamped to the table, keeps exactly the moves [`Kernel::prune_moves`] keeps).
-    pub masks: Option<(i64, Vec<[u64; 8]>)>,
+    /// `bytes[b][v][t]`: the weight under test `t` of the pegs of the position `v << 8b` (0 past the tests).
+    bytes: Vec<[Lanes; 256]>,
+    /// Per move and test: the weight of a position less the weight of its successor by the move (0 past the
+    /// tests).
+    pub delta: Vec<Lanes>,
+    /// Per test, its limit; past the tests, a limit so low that every position passes.
+    limits: Lanes,
+    /// The tests as masks of the legal moves, for kernels of at most eight directions whose moves' `delta`
+    /// span at most [`MASK_SPAN`] values in every test (`None` otherwise).
+    pub masks: Option<Masks>,
 }
+
+/// The tests of a [`Prune`] as masks of the legal moves: per test `(lo, first, len)`, where row
+/// `rows[first + i][d]` (`i < len`) holds the holes the moves of direction `d` start from whose `delta` is
+/// below `lo + i` (so for a position of slack `s`, row `s - lo + 1`, clamped to the test's rows, keeps exactly
+/// the moves that pass the test).
+#[derive(Debug, Clone)]
+pub(crate) struct Masks {
+    pub tests: Vec<(i32, usize, usize)>,
+    pub rows: Vec<[u64; 8]>,
+}
+
+/// Most tests one [`Prune`] applies.
+pub(crate) const MAX_TESTS: usize = 8;
+
+/// One value per test of a [`Prune`].
+pub(crate) type Lanes = [i16; MAX_TESTS];
 
 /// The widest span of moves' weight changes [`Prune::masks`] is made for.
 const MASK_SPAN: i64 = 64;
 
+/// The largest weight of a hole a test may have (so that no sum over a position, nor the change of weight of
+/// a jump, overflows 16 bits).
+pub(crate) const MAX_WEIGHT: i64 = 128;
+
 impl Prune {
-    /// The weight of the pegs of `pos`.
+    /// Per test, how much weight a successor may lose and still be kept (negative: none is kept): the weight
+    /// of the pegs of `pos` less the test's limit.
     #[inline(always)]
-    pub fn weight(&self, pos: u64) -> i64 {
-        self.bytes
-            .iter()
-            .enumerate()
-            .map(|(b, t)| t[(pos >> (8 * b)) as usize & 255])
-            .sum()
+    pub fn slacks(&self, pos: u64) -> Lanes {
+        let mut s = self.limits.map(|l| -l);
+        for (b, t) in self.bytes.iter().enumerate() {
+            let w = &t[(pos >> (8 * b)) as usize & 255];
+            for (x, y) in s.iter_mut().zip(w) {
+                *x += y;
+            }
+        }
+        s
     }
 
-    /// How much weight a successor may lose and still be kept (negative: none is kept).
+    /// Whether the successor by move `j` of a position of slacks `slacks` passes every test.
     #[inline(always)]
-    pub fn slack(&self, pos: u64) -> i64 {
-        self.weight(pos) - self.limit
+    pub fn keeps(&self, slacks: &Lanes, j: usize) -> bool {
+        self.delta[j]
+            .iter()
+            .zip(slacks)
+            .fold(true, |k, (d, s)| k & (d <= s))
     }
 }
 
@@ -489,40 +518,85 @@ pub(crate) fn has_avx2() -> bool {
 }
 
 impl Kernel {
-    /// Keep only the successors whose pegs weigh at least `limit` with the hole weights `weights` (see
-    /// [`Prune`]).
-    pub fn set_prune(&mut self, board: &Board, weights: &[i64], limit: i64) {
+    /// Keep only the successors that pass every test of `tests`, given as (hole weights, limit): those
+    /// whose pegs weigh at least the limit (see [`Prune`]). No test when `tests` is empty.
+    ///
+    /// # Panics
+    /// When there are more than [`MAX_TESTS`] tests, or a weight is above [`MAX_WEIGHT`] in size (the pagoda
+    /// search gives neither).
+    pub fn set_prune(&mut self, board: &Board, tests: &[(Vec<i64>, i64)]) {
+        assert!(tests.len() <= MAX_TESTS, "{} pagoda tests", tests.len());
+        if tests.is_empty() {
+            self.prune = None;
+            return;
+        }
+        let lane = |x: i64| {
+            assert!(x.abs() <= MAX_WEIGHT * 64, "pagoda weight {x}");
+            x as i16
+        };
+        for (w, _) in tests {
+            assert!(w.iter().all(|x| x.abs() <= MAX_WEIGHT), "pagoda weights");
+        }
         let n = board.holes();
         let bytes = (0..n.div_ceil(8))
             .map(|b| {
-                let mut t = [0i64; 256];
+                let mut t = [[0i16; MAX_TESTS]; 256];
                 for (v, slot) in t.iter_mut().enumerate() {
-                    *slot = (0..8)
-                        .filter(|bit| v >> bit & 1 == 1 && 8 * b + bit < n)
-                        .map(|bit| weights[8 * b + bit])
-                        .sum();
+                    for (x, (weights, _)) in slot.iter_mut().zip(tests) {
+                        *x = lane(
+                            (0..8)
+                                .filter(|bit| v >> bit & 1 == 1 && 8 * b + bit < n)
+                                .map(|bit| weights[8 * b + bit])
+                                .sum(),
+                        );
+                    }
                 }
                 t
             })
             .collect();
-        let delta: Vec<i64> = board
+        let delta: Vec<Lanes> = board
             .moves()
             .iter()
             .map(|m| {
-                let jumped = weights[m.from()] + weights[m.over()] - weights[m.to()];
-                if self.reverse { -jumped } else { jumped }
+                let mut d = [0i16; MAX_TESTS];
+                for (x, (weights, _)) in d.iter_mut().zip(tests) {
+                    let jumped = weights[m.from()] + weights[m.over()] - weights[m.to()];
+                    *x = lane(if self.reverse { -jumped } else { jumped });
+                }
+                d
             })
             .collect();
-        let masks = self.prune_masks(board, &delta);
+        // Past the tests: a limit below any weight, so that the slack is far above any change of weight.
+        let mut limits = [i16::MIN / 2; MAX_TESTS];
+        for (l, (_, limit)) in limits.iter_mut().zip(tests) {
+            *l = lane(*limit);
+        }
+        let masks = (0..tests.len())
+            .map(|t| {
+                let d: Vec<i64> = delta.iter().map(|d| i64::from(d[t])).collect();
+                self.prune_masks(board, &d)
+            })
+            .collect::<Option<Vec<_>>>()
+            .map(|per_test| {
+                let mut m = Masks {
+                    tests: Vec::new(),
+                    rows: Vec::new(),
+                };
+                for (lo, rows) in per_test {
+                    m.tests.push((lo as i32, m.rows.len(), rows.len()));
+                    m.rows.extend(rows);
+                }
+                m
+            });
         self.prune = Some(Prune {
             bytes,
             delta,
-            limit,
+            limits,
             masks,
         });
     }
 
-    /// [`Prune::masks`] for the weight changes `delta` of `board`'s moves.
+    /// One test's masks (see [`Prune::masks`]) for the weight changes `delta` of `board`'s moves.
     fn prune_masks(&self, board: &Board, delta: &[i64]) -> Option<(i64, Vec<[u64; 8]>)> {
         let lo = delta.iter().copied().min()?;
         let hi = delta.iter().copied().max()?;
@@ -555,15 +629,21 @@ impl Kernel {
     /// when it has none.
     #[inline(always)]
     pub fn prune_legal(&self, key: u64, legal: &mut [u64; 8]) -> bool {
-        let Some((lo, table)) = self.prune.as_ref().and_then(|p| {
-            let (lo, table) = p.masks.as_ref()?;
-            Some((p.slack(key) - lo + 1, table))
-        }) else {
+        let Some((p, masks)) = self
+            .prune
+            .as_ref()
+            .and_then(|p| Some((p, p.masks.as_ref()?)))
+        else {
             return false;
         };
-        let m = &table[lo.clamp(0, table.len() as i64 - 1) as usize];
-        for d in 0..8 {
-            legal[d] &= m[d];
+        let slacks = p.slacks(key);
+        for (&s, &(lo, first, len)) in slacks.iter().zip(&masks.tests) {
+            let i = (i32::from(s) - lo + 1).clamp(0, len as i32 - 1) as usize;
+            if let Some(m) = masks.rows.get(first + i) {
+                for d in 0..8 {
+                    legal[d] &= m[d];
+                }
+            }
         }
         true
     }
@@ -582,12 +662,12 @@ impl Kernel {
         let Some(p) = &self.prune else {
             return n;
         };
-        let slack = p.slack(key);
+        let slacks = p.slacks(key);
         let mut kept = 0;
         for i in 0..n {
             let j = moves[i];
             moves[kept] = j;
-            kept += usize::from(p.delta[j.index()] <= slack);
+            kept += usize::from(p.keeps(&slacks, j.index()));
         }
         kept
     }
@@ -1531,8 +1611,19 @@ mod tests {
         let (mut kept, mut dropped) = (0, 0);
         for (name, b, mut k) in kernels {
             let weights = random_weights(&mut x, b.holes());
+            let more: Vec<(Vec<i64>, i64)> = (0..MAX_TESTS - 1)
+                .map(|i| (random_weights(&mut x, b.holes()), i as i64 * 3 - 6))
+                .collect();
             for limit in [-20, 0, 5, 12] {
-                k.set_prune(&b, &weights, limit);
+                // One test, then as many as a `Prune` holds: a move is kept when it passes all.
+                let tests = if limit == 5 {
+                    std::iter::once((weights.clone(), limit))
+                        .chain(more.clone())
+                        .collect()
+                } else {
+                    vec![(weights.clone(), limit)]
+                };
+                k.set_prune(&b, &tests);
                 for key in samples(&b) {
                     let mut legal = [0u64; 8];
                     let mut want = [0u8; 256];
@@ -1557,8 +1648,8 @@ mod tests {
     }
 
     /// The AVX-512 successor list of the dense walks (moves in direction order, or by index and then tested)
-    /// gives the successors the portable kernel gives, with no pagoda test, with one applied as masks, and
-    /// with one whose weights are too far apart for masks.
+    /// gives the successors the portable kernel gives, with no pagoda test, with one or three applied as
+    /// masks, and with one whose weights are too far apart for masks.
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn avx512_kept_successors_match_portable() {
@@ -1581,14 +1672,21 @@ mod tests {
                     continue;
                 }
                 let weights = random_weights(&mut x, b.holes());
-                let wide: Vec<i64> = weights.iter().map(|w| w * 1000).collect();
+                let wide: Vec<i64> = weights.iter().map(|w| w * 20).collect();
                 let mut kernels = vec![k0.clone()];
                 for limit in [-20, 0, 5, 12] {
                     let mut k = k0.clone();
-                    k.set_prune(&b, &weights, limit);
+                    k.set_prune(&b, &[(weights.clone(), limit)]);
+                    kernels.push(k);
+                    // Three tests at once.
+                    let mut k = k0.clone();
+                    let tests: Vec<(Vec<i64>, i64)> = (0..3)
+                        .map(|i| (random_weights(&mut x, b.holes()), limit + i))
+                        .collect();
+                    k.set_prune(&b, &tests);
                     kernels.push(k);
                     let mut k = k0.clone();
-                    k.set_prune(&b, &wide, limit * 1000);
+                    k.set_prune(&b, &[(wide.clone(), limit * 20)]);
                     kernels.push(k);
                 }
                 for k in &kernels {
@@ -1598,13 +1696,13 @@ mod tests {
                         for (row, im) in imgs.iter_mut().enumerate().take(k.rows) {
                             *im = k.images_portable(key, row);
                         }
-                        let slack = k.prune.as_ref().map(|p| p.slack(key));
+                        let slacks = k.prune.as_ref().map(|p| p.slacks(key));
                         let mut want = Vec::new();
                         for (wi, &word) in k.legal_portable(key).iter().enumerate() {
                             for bit in (0..64).filter(|bit| word >> bit & 1 == 1) {
                                 let j = wi * 64 + bit;
-                                match (slack, &k.prune) {
-                                    (Some(s), Some(p)) if p.delta[j] > s => dropped += 1,
+                                match (&slacks, &k.prune) {
+                                    (Some(s), Some(p)) if !p.keeps(s, j) => dropped += 1,
                                     _ => want.push(k.min_successor(&imgs, j)),
                                 }
                             }
