@@ -305,14 +305,14 @@ pub(crate) fn search_more(
                     if count >= floor {
                         top.push((count, w.to_vec()));
                         if top.len() >= 2 * MORE_KEPT {
-                            top.sort_by(|a, b| b.0.cmp(&a.0));
+                            top.sort_by_key(|t| std::cmp::Reverse(t.0));
                             top.truncate(MORE_KEPT);
                             floor = floor.max(top[MORE_KEPT - 1].0);
                         }
                     }
                 },
             );
-            top.sort_by(|a, b| b.0.cmp(&a.0));
+            top.sort_by_key(|t| std::cmp::Reverse(t.0));
             top.truncate(MORE_KEPT);
             top.into_iter()
                 .map(|(_, w)| {
@@ -407,7 +407,7 @@ fn apply(g: &Symmetry, p: u64) -> u64 {
 /// built-in boards, all of them).
 fn half_subgroups(group: &[Symmetry]) -> Vec<Vec<Symmetry>> {
     let mut out: Vec<Vec<Symmetry>> = Vec::new();
-    if group.len() % 2 != 0 {
+    if !group.len().is_multiple_of(2) {
         return out;
     }
     for a in group {
@@ -536,7 +536,7 @@ mod tests {
                 side,
                 (&[d4], start),
                 &sample,
-                &[first.clone()],
+                std::slice::from_ref(&first),
                 8,
             );
             assert!(
