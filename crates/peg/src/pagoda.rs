@@ -219,6 +219,10 @@ const MORE_SCORED: usize = 128;
 /// Nodes of the search over one family of [`search_more`].
 const MORE_NODES: usize = 1_000_000;
 
+/// Most orbits of a family of [`search_more`] (the English board's subgroups of half its symmetries have 9 to
+/// 12).
+const MORE_ORBITS: usize = 14;
+
 /// Candidates per family of [`search_more`] kept for the greedy choice: those that rule out the most.
 const MORE_KEPT: usize = 64;
 
@@ -226,13 +230,13 @@ const MORE_KEPT: usize = 64;
 const MORE_RANGE: i64 = 2;
 
 /// Further pagoda tests for `side` (`finish` holes and `start` as for [`search`]), found greedily after
-/// `first` (tests as [`search`] gives them): each rules out the most positions of `sample` that the tests
-/// so far keep. A pagoda whose weights are the same
-/// on each orbit of the group is one test; one whose weights are the same only on the orbits of a subgroup
-/// of half the group (a family searched per such subgroup, weights in `-2..=2`) stands for its images under
-/// the group, each a test, so that the tests together give a class the same answer whichever of its
-/// positions is tested. At most `max` tests in all (with `first`); none is added once the best would rule out
-/// fewer than one position in 64 of the sample.
+/// `first` (tests as [`search`] gives them): each time the pagoda that rules out the most positions of `sample`
+/// that the tests so far keep. The candidates come in families, one per subgroup of half the board's
+/// symmetries (with at most [`MORE_ORBITS`] orbits): the pagodas with weights in `-2..=2` that are the same on
+/// each of its orbits. A candidate stands for its images under `group` (the symmetries of the walks), each a
+/// test, so that the tests together give a class the same answer whichever of its positions is tested; each
+/// image is a pagoda with its own limit, so each test is sound on its own. At most `max` tests in all (with
+/// `first`); none is added once the best would rule out fewer than one position in 64 of the sample.
 pub(crate) fn search_more(
     board: &Board,
     group: &[Symmetry],
@@ -258,12 +262,14 @@ pub(crate) fn search_more(
         .collect();
     let step = (kept.len() / MORE_SCORED).max(1);
     let kept: Vec<u64> = kept.into_iter().step_by(step).take(MORE_SCORED).collect();
-    if kept.len() < 64 || group.len() < 2 {
+    if kept.len() < 64 {
         return Vec::new();
     }
-    // The families: per subgroup of half the group, its orbits and one symmetry per image of its pagodas.
-    let families: Vec<(Vec<usize>, usize, Vec<&Symmetry>)> = half_subgroups(group)
+    // The families: per subgroup of half the board's symmetries, its orbits and one symmetry of `group` per
+    // image of its pagodas (those with too many orbits to search are left out).
+    let families: Vec<(Vec<usize>, usize, Vec<&Symmetry>)> = half_subgroups(board.symmetries())
         .into_iter()
+        .filter(|sub| orbits(n, sub).1 <= MORE_ORBITS)
         .map(|sub| {
             let (orbit, norbits) = orbits(n, &sub);
             let mut images: Vec<(Vec<usize>, &Symmetry)> = Vec::new();
@@ -477,7 +483,7 @@ mod tests {
         assert!(f.pruned > 0);
     }
 
-    /// The further pagodas found for the English board to the centre: each is a pagoda (with its weights as
+    /// The further pagodas found for the English board to the centre and from c3 to c3: each is a pagoda (with its weights as
     /// the tests carry them: forward, the weights themselves; backward, negated) whose limit is the finish's
     /// (forward) or the start's (backward) weight; together with the first they are closed under the group
     /// (so a class gets the same answer whichever position is tested); they fit in one `Prune`; and together
@@ -485,13 +491,19 @@ mod tests {
     #[test]
     fn more_pagodas_are_sound_closed_and_useful() {
         let b = Board::english();
-        let d4 = b.parse_hole("d4").unwrap();
-        let start = b.default_start().bits();
-        let group = b.stabilizer(Position::EMPTY.with_peg(d4));
         let n = b.holes();
         let weigh =
             |w: &[i64], p: u64| -> i64 { (0..n).filter(|&h| p >> h & 1 == 1).map(|h| w[h]).sum() };
-        for side in [Side::Forward, Side::Backward] {
+        // The centre to itself (all eight symmetries), and c3 to itself (only the diagonal reflection fixes
+        // it: the families come from the board's symmetries, the images from the problem's).
+        for (hole, side) in [
+            ("d4", Side::Forward),
+            ("d4", Side::Backward),
+            ("c3", Side::Forward),
+        ] {
+            let end = b.parse_hole(hole).unwrap();
+            let start = b.full().bits() ^ 1u64 << end;
+            let group = b.stabilizer(Position::EMPTY.with_peg(end));
             // Positions of random games half way (taken back from the finish for the backward side).
             let sample: Vec<u64> = {
                 let mut x = 0x2545_F491_4F6C_DD1Du64;
@@ -500,7 +512,7 @@ mod tests {
                         let mut pos = if side == Side::Forward {
                             start
                         } else {
-                            1u64 << d4
+                            1u64 << end
                         };
                         while pos.count_ones() != 16 {
                             let legal: Vec<_> = b
@@ -529,12 +541,15 @@ mod tests {
                     })
                     .collect()
             };
-            let first = search(&b, &group, side, &[d4], start, &sample).unwrap();
+            // As `crate::finishable` does: orbits of the whole board when the group's are too many.
+            let first = search(&b, &group, side, &[end], start, &sample)
+                .or_else(|| search(&b, b.symmetries(), side, &[end], start, &sample))
+                .unwrap();
             let more = search_more(
                 &b,
                 &group,
                 side,
-                (&[d4], start),
+                (&[end], start),
                 &sample,
                 std::slice::from_ref(&first),
                 8,
@@ -559,7 +574,7 @@ mod tests {
                     );
                 }
                 let limit = match side {
-                    Side::Forward => t.weights[d4],
+                    Side::Forward => t.weights[end],
                     Side::Backward => weigh(&t.weights, start),
                 };
                 assert_eq!(t.limit, limit);
