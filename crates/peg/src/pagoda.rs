@@ -25,7 +25,8 @@ pub(crate) enum Side {
 pub(crate) struct Found {
     pub weights: Vec<i64>,
     pub limit: i64,
-    /// Positions of the sample it ruled out.
+    /// Positions of the sample it ruled out (for a further test of [`search_more`]: of those the tests before
+    /// it kept).
     pub pruned: usize,
 }
 
@@ -86,6 +87,14 @@ pub(crate) fn search(
     Some(found(side, weights, finish, start, pruned))
 }
 
+/// The weight of the pegs of position `p` with hole weights `weights`.
+fn weight_of(weights: &[i64], p: u64) -> i64 {
+    (0..weights.len())
+        .filter(|&h| p >> h & 1 == 1)
+        .map(|h| weights[h])
+        .sum()
+}
+
 /// The test of the pagoda with hole weights `weights` for `side`, as [`Found`] holds it.
 fn found(side: Side, weights: Vec<i64>, finish: &[usize], start: u64, pruned: usize) -> Found {
     match side {
@@ -95,10 +104,7 @@ fn found(side: Side, weights: Vec<i64>, finish: &[usize], start: u64, pruned: us
             pruned,
         },
         Side::Backward => {
-            let at_start: i64 = (0..weights.len())
-                .filter(|&h| start >> h & 1 == 1)
-                .map(|h| weights[h])
-                .sum();
+            let at_start = weight_of(&weights, start);
             Found {
                 weights: weights.iter().map(|&x| -x).collect(),
                 limit: -at_start,
@@ -247,18 +253,11 @@ pub(crate) fn search_more(
     max: usize,
 ) -> Vec<Found> {
     let n = board.holes();
-    let passes = |t: &Found, p: u64| -> bool {
-        let x: i64 = (0..n)
-            .filter(|&h| p >> h & 1 == 1)
-            .map(|h| t.weights[h])
-            .sum();
-        x >= t.limit
-    };
     // The sample positions the first tests keep.
     let kept: Vec<u64> = sample
         .iter()
         .copied()
-        .filter(|&p| first.iter().all(|t| passes(t, p)))
+        .filter(|&p| first.iter().all(|t| weight_of(&t.weights, p) >= t.limit))
         .collect();
     let step = (kept.len() / MORE_SCORED).max(1);
     let kept: Vec<u64> = kept.into_iter().step_by(step).take(MORE_SCORED).collect();
@@ -323,14 +322,10 @@ pub(crate) fn search_more(
             top.into_iter()
                 .map(|(_, w)| {
                     let limit = limit_of(side, &w, orbit, finish, start);
+                    let by_hole: Vec<i64> = orbit.iter().map(|&o| w[o]).collect();
                     let weights: Vec<i16> = moved
                         .iter()
-                        .map(|&p| {
-                            (0..n)
-                                .filter(|&h| p >> h & 1 == 1)
-                                .map(|h| w[orbit[h]] as i16)
-                                .sum()
-                        })
+                        .map(|&p| weight_of(&by_hole, p) as i16)
                         .collect();
                     let mut bits = vec![0u64; words];
                     ruled_out(side, &weights, limit, &mut scratch);
@@ -483,8 +478,9 @@ mod tests {
         assert!(f.pruned > 0);
     }
 
-    /// The further pagodas found for the English board to the centre and from c3 to c3: each is a pagoda (with its weights as
-    /// the tests carry them: forward, the weights themselves; backward, negated) whose limit is the finish's
+    /// The further pagodas found for the English board to the centre and from c3 to c3: each is a pagoda
+    /// (with its weights as the tests carry them: forward, the weights themselves; backward, negated) whose
+    /// limit is the finish's
     /// (forward) or the start's (backward) weight; together with the first they are closed under the group
     /// (so a class gets the same answer whichever position is tested); they fit in one `Prune`; and together
     /// they rule out more than a tenth of the sample positions the first keeps.
@@ -492,8 +488,6 @@ mod tests {
     fn more_pagodas_are_sound_closed_and_useful() {
         let b = Board::english();
         let n = b.holes();
-        let weigh =
-            |w: &[i64], p: u64| -> i64 { (0..n).filter(|&h| p >> h & 1 == 1).map(|h| w[h]).sum() };
         // The centre to itself (all eight symmetries), and c3 to itself (only the diagonal reflection fixes
         // it: the families come from the board's symmetries, the images from the problem's).
         for (hole, side) in [
@@ -563,7 +557,7 @@ mod tests {
             let mut kept: Vec<u64> = sample
                 .iter()
                 .copied()
-                .filter(|&p| weigh(&first.weights, p) >= first.limit)
+                .filter(|&p| weight_of(&first.weights, p) >= first.limit)
                 .collect();
             for t in &more {
                 // A pagoda: no jump adds weight (forward), or none takes weight away (backward, negated).
@@ -575,7 +569,7 @@ mod tests {
                 }
                 let limit = match side {
                     Side::Forward => t.weights[end],
-                    Side::Backward => weigh(&t.weights, start),
+                    Side::Backward => weight_of(&t.weights, start),
                 };
                 assert_eq!(t.limit, limit);
                 for g in &group {
@@ -585,12 +579,12 @@ mod tests {
                         "{side:?}: an image is missing"
                     );
                 }
-                kept.retain(|&p| weigh(&t.weights, p) >= t.limit);
+                kept.retain(|&p| weight_of(&t.weights, p) >= t.limit);
             }
             // The tests after the first rule out some of what the first keeps.
             let kept_by_first = sample
                 .iter()
-                .filter(|&&p| weigh(&first.weights, p) >= first.limit)
+                .filter(|&&p| weight_of(&first.weights, p) >= first.limit)
                 .count();
             assert!(
                 kept.len() * 10 < kept_by_first * 9,
