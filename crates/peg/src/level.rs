@@ -202,7 +202,7 @@ impl TableKey for u32 {
     fn home(self, lsh: u32, cap: usize) -> usize {
         // The key's bits inside its partition (at most 31, see `fits`) times `cap` (far below 2^33) fit in
         // 64 bits: the same value as the 128-bit product of the fraction, with one 64-bit multiplication.
-        ((u64::from(self) - 1) * cap as u64 >> (64 - lsh)) as usize
+        (((u64::from(self) - 1) * cap as u64) >> (64 - lsh)) as usize
     }
     #[inline(always)]
     fn bits(self) -> u64 {
