@@ -629,12 +629,16 @@ impl<K: TableKey, C: Counter> Table<K, C> {
                 }
                 let t = m.trailing_zeros();
                 let i = home + t as usize;
-                added += (empty >> t & 1) as usize;
-                // SAFETY: `i` is in the window, inside `keys`; `counts` has as many slots as `keys`.
-                unsafe { *keys.get_unchecked_mut(i) = r.key };
+                let new = empty >> t & 1;
+                added += new as usize;
+                // The key is stored only into an empty slot (see [`Table::add_recs_avx512`]).
+                if new != 0 {
+                    // SAFETY: `i` is in the window, inside `keys`.
+                    unsafe { *keys.get_unchecked_mut(i) = r.key };
+                }
                 if counted {
                     let c = srcs.get(r.src.get() as usize)?;
-                    // SAFETY: as above.
+                    // SAFETY: `i` is inside `keys`, and `counts` has as many slots.
                     let s = unsafe { counts.get_unchecked_mut(i) };
                     s[0] = s[0].add(c[0])?;
                     s[1] = s[1].add(c[1])?;
@@ -728,6 +732,21 @@ impl<K: TableKey, C: Counter> Table<K, C> {
             }
         }
         Some(())
+    }
+
+    /// [`Table::add_recs`] through one path: `0` the fastest the CPU has, `1` the AVX2 loop (when the CPU has
+    /// AVX2), `2` the portable loop.
+    #[cfg(test)]
+    fn add_recs_by(&mut self, path: u32, recs: &[Rec<K, C::Src>], srcs: &[[C; 2]]) -> Option<()> {
+        match path {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the CPU has AVX2 (checked in the guard).
+            1 if crate::kernel::has_avx2() => unsafe { self.add_recs_avx2(recs, srcs) },
+            2 => recs
+                .iter()
+                .try_for_each(|r| self.add(r.key, source(srcs, r.src.get())?)),
+            _ => self.add_recs(recs, srcs),
+        }
     }
 
     /// The slot for `key` searching from `from`, growing the table when the search runs past its end.
@@ -1408,8 +1427,9 @@ mod tests {
         }
     }
 
-    /// Records into tables (each key form), frozen, read back and searched, against a plain map.
-    fn freeze_round_trip<K: TableKey>(bits: u32) {
+    /// Records into tables (each key form, through merge path `path`, see [`Table::add_recs_by`]), frozen,
+    /// read back and searched, against a plain map.
+    fn freeze_round_trip<K: TableKey>(bits: u32, path: u32) {
         let mask = u64::MAX >> (64 - bits);
         let min_pbits = if K::fits(64) {
             0
@@ -1440,7 +1460,7 @@ mod tests {
             e.1 += c[1];
         }
         for (t, r) in tables.iter_mut().zip(&recs) {
-            t.add_recs(r, &srcs).unwrap();
+            t.add_recs_by(path, r, &srcs).unwrap();
         }
         let parts: Vec<Part<u64>> = tables
             .into_iter()
@@ -1462,11 +1482,13 @@ mod tests {
 
     #[test]
     fn tables_freeze_sorted_and_levels_read_back() {
-        for bits in [20u32, 33, 45] {
-            freeze_round_trip::<u32>(bits);
-        }
-        for bits in [20u32, 33, 64] {
-            freeze_round_trip::<u64>(bits);
+        for path in 0..3 {
+            for bits in [20u32, 33, 45] {
+                freeze_round_trip::<u32>(bits, path);
+            }
+            for bits in [20u32, 33, 64] {
+                freeze_round_trip::<u64>(bits, path);
+            }
         }
     }
 
