@@ -175,6 +175,9 @@ pub(crate) trait TableKey:
     fn frac(self, lsh: u32) -> u64;
     /// The key's home slot in a table of `cap` home slots: `frac(lsh) * cap / 2^64`, below `cap`.
     fn home(self, lsh: u32, cap: usize) -> usize;
+    /// Whether the key is one [`TableKey::store`] gives for a mixed key of partition `q` of `layout` (keys that
+    /// come from elsewhere, as another worker's records, are checked before they are added).
+    fn valid(self, layout: &Layout, q: usize) -> bool;
     /// The stored bits.
     fn bits(self) -> u64;
     /// The key with these stored bits (the inverse of [`TableKey::bits`], for keys sent between workers).
@@ -197,6 +200,9 @@ impl TableKey for u32 {
     #[inline(always)]
     fn frac(self, lsh: u32) -> u64 {
         (u64::from(self) - 1) << lsh
+    }
+    fn valid(self, layout: &Layout, _: usize) -> bool {
+        self != 0 && u64::from(self) - 1 == layout.local(u64::from(self) - 1)
     }
     #[inline(always)]
     fn home(self, lsh: u32, cap: usize) -> usize {
@@ -230,6 +236,9 @@ impl TableKey for u64 {
     #[inline(always)]
     fn frac(self, lsh: u32) -> u64 {
         self << lsh
+    }
+    fn valid(self, layout: &Layout, q: usize) -> bool {
+        self != 0 && layout.part(self) == q
     }
     #[inline(always)]
     fn home(self, lsh: u32, cap: usize) -> usize {
@@ -677,8 +686,7 @@ impl<K: TableKey, C: Counter> Table<K, C> {
             let n = recs.len().min(self.limit - self.len);
             let (lsh, cap) = (self.lsh, self.cap);
             let (keys, counts) = (&mut self.keys[..], &mut self.counts[..]);
-            // Every home slot is below `cap`, so every window (a home slot and the `lanes - 1` after it) is
-            // inside both arrays.
+            // Every window (a home slot, at most `cap`, and the `lanes - 1` after it) is inside both arrays.
             assert!(keys.len() == counts.len() && keys.len() >= cap + lanes);
             let (kp, cp) = (keys.as_mut_ptr(), counts.as_mut_ptr());
             let mut added = 0usize;
@@ -688,8 +696,10 @@ impl<K: TableKey, C: Counter> Table<K, C> {
                 // again near the end, rather than a branch).
                 let a = recs[(j + 64).min(n - 1)].src.get() as usize;
                 prefetch_ptr(srcs.as_ptr().wrapping_add(a));
-                let home = r.key.home(lsh, cap);
-                // SAFETY: `home < cap`: the window's 64 bytes are inside `keys` (asserted above).
+                // Below `cap` for every key `TableKey::store` gives; the bound keeps the read inside the
+                // table whatever the key.
+                let home = r.key.home(lsh, cap).min(cap);
+                // SAFETY: `home <= cap`: the window's 64 bytes are inside `keys` (asserted above).
                 let v = unsafe { _mm512_loadu_si512(kp.add(home).cast()) };
                 // The empty slots and the key's slot.
                 let (empty, m) = if narrow {

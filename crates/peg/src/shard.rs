@@ -1168,7 +1168,7 @@ fn encode<K: TableKey, D: Counter>(
 #[allow(clippy::type_complexity)]
 fn decode<K: TableKey, D: Counter>(
     bytes: &[u8],
-    parts: usize,
+    (layout, first, parts): (&Layout, usize, usize),
     pool: &Pool<K, D>,
 ) -> Result<(Vec<[D; 2]>, Vec<Vec<Rec<K, D::Src>>>), String> {
     let kb = std::mem::size_of::<K>();
@@ -1199,15 +1199,23 @@ fn decode<K: TableKey, D: Counter>(
         ));
     }
     let mut recs = Vec::with_capacity(np);
-    for _ in 0..np {
+    for i in 0..np {
         let n = u32_at(take(4)?) as usize;
         let raw = take(n * (kb + 4))?;
         let mut v = pool.take_buf(n);
         for r in raw.chunks_exact(kb + 4) {
             let mut kbuf = [0u8; 8];
             kbuf[..kb].copy_from_slice(&r[..kb]);
+            let key = K::from_bits(u64::from_le_bytes(kbuf));
+            if !key.valid(layout, first + i) {
+                pool.give_buf(v);
+                return Err(format!(
+                    "a parcel's record for partition {} has a key outside it",
+                    first + i
+                ));
+            }
             v.push(Rec {
-                key: K::from_bits(u64::from_le_bytes(kbuf)),
+                key,
                 src: D::Src::new(u32_at(&r[kb..])),
             });
         }
@@ -1388,9 +1396,10 @@ fn build<K: TableKey, S: Counter, D: Counter, T: Transport + ?Sized>(
                 Body::Empty => {}
                 Body::Wire(bytes) => {
                     traffic.wire_received += bytes.len() as u64;
-                    let (s, r) = decode::<K, D>(&bytes, hi - lo, pool).map_err(|e| {
-                        ShardError::Protocol(format!("from worker {}: {e}", p.from))
-                    })?;
+                    let (s, r) =
+                        decode::<K, D>(&bytes, (&out, lo, hi - lo), pool).map_err(|e| {
+                            ShardError::Protocol(format!("from worker {}: {e}", p.from))
+                        })?;
                     let n: u64 = r.iter().map(|v| v.len() as u64).sum();
                     traffic.received_remote += n;
                     bodies.push((Arc::new(s), r));
@@ -2276,4 +2285,50 @@ fn route<T: Transport + ?Sized>(
     }
     out.sort_unstable();
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Records of two partitions packed for another worker, unpacked: the same records; with a key
+    /// changed to one outside its partition (or the empty key), refused with a message, not added.
+    fn parcel_keys_are_checked<K: TableKey>() {
+        let layout = Layout::for_size(33, 100_000, 4000, 8);
+        let pool: Pool<K, u64> = Pool::new();
+        let first = 5;
+        let recs: Vec<Vec<Rec<K>>> = (first..first + 2)
+            .map(|q| {
+                (1..4u64)
+                    .map(|j| Rec {
+                        key: K::store(layout.base(q) + j * 1000, &layout),
+                        src: j as u32 - 1,
+                    })
+                    .collect()
+            })
+            .collect();
+        let srcs = vec![[1u64, 1], [2, 2], [3, 3]];
+        let bytes = encode::<K, u64>(&recs, &srcs, &mut Vec::new());
+        let (_, got) = decode::<K, u64>(&bytes, (&layout, first, 2), &pool).unwrap();
+        assert_eq!(got, recs);
+        // The first record's key: after the 2 bytes of widths, the partition count and the first
+        // partition's record count.
+        let kb = std::mem::size_of::<K>();
+        for bad in [0u64, u64::MAX >> (64 - 8 * kb as u32)] {
+            let mut b = bytes.clone();
+            b[10..10 + kb].copy_from_slice(&bad.to_le_bytes()[..kb]);
+            let e = decode::<K, u64>(&b, (&layout, first, 2), &pool).unwrap_err();
+            assert!(e.contains("partition 5 has a key outside it"), "{e}");
+        }
+        // Whole mixed keys name their partition: the same bytes read as other partitions are refused.
+        if kb == 8 {
+            assert!(decode::<K, u64>(&bytes, (&layout, first + 1, 2), &pool).is_err());
+        }
+    }
+
+    #[test]
+    fn parcels_with_keys_outside_their_partitions_are_refused() {
+        parcel_keys_are_checked::<u32>();
+        parcel_keys_are_checked::<u64>();
+    }
 }
