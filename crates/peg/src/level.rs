@@ -173,7 +173,8 @@ pub(crate) trait TableKey:
     /// The key's position inside its partition as a fraction of `2^64` (`lsh` is 64 minus the bits inside
     /// a partition).
     fn frac(self, lsh: u32) -> u64;
-    /// The key's home slot in a table of `cap` home slots: `frac(lsh) * cap / 2^64`, below `cap`.
+    /// The key's home slot in a table of `cap` home slots: `frac(lsh) * cap / 2^64`, below `cap` for any
+    /// key (the merge's unchecked reads rely on it).
     fn home(self, lsh: u32, cap: usize) -> usize;
     /// Whether the key is one [`TableKey::store`] gives for a mixed key of partition `q` of `layout` (keys that
     /// come from elsewhere, as another worker's records, are checked before they are added).
@@ -199,16 +200,18 @@ impl TableKey for u32 {
     }
     #[inline(always)]
     fn frac(self, lsh: u32) -> u64 {
-        (u64::from(self) - 1) << lsh
+        u64::from(self).wrapping_sub(1) << lsh
     }
     fn valid(self, layout: &Layout, _: usize) -> bool {
         self != 0 && u64::from(self) - 1 == layout.local(u64::from(self) - 1)
     }
     #[inline(always)]
     fn home(self, lsh: u32, cap: usize) -> usize {
-        // The key's bits inside its partition (at most 31, see `fits`) times `cap` (far below 2^33) fit in
-        // 64 bits: the same value as the 128-bit product of the fraction, with one 64-bit multiplication.
-        (((u64::from(self) - 1) * cap as u64) >> (64 - lsh)) as usize
+        // The key's bits inside its partition (at most 31, see `fits`; masked, so that any key gives a slot
+        // below `cap`) times `cap` (far below 2^33) fit in 64 bits: the same value as the 128-bit product of
+        // the fraction, with one 64-bit multiplication.
+        let bits = u64::from(self).wrapping_sub(1) & (u64::MAX >> lsh);
+        ((bits * cap as u64) >> (64 - lsh)) as usize
     }
     #[inline(always)]
     fn bits(self) -> u64 {
@@ -686,7 +689,7 @@ impl<K: TableKey, C: Counter> Table<K, C> {
             let n = recs.len().min(self.limit - self.len);
             let (lsh, cap) = (self.lsh, self.cap);
             let (keys, counts) = (&mut self.keys[..], &mut self.counts[..]);
-            // Every window (a home slot, at most `cap`, and the `lanes - 1` after it) is inside both arrays.
+            // Every window (a home slot, below `cap`, and the `lanes - 1` after it) is inside both arrays.
             assert!(keys.len() == counts.len() && keys.len() >= cap + lanes);
             let (kp, cp) = (keys.as_mut_ptr(), counts.as_mut_ptr());
             let mut added = 0usize;
@@ -696,10 +699,9 @@ impl<K: TableKey, C: Counter> Table<K, C> {
                 // again near the end, rather than a branch).
                 let a = recs[(j + 64).min(n - 1)].src.get() as usize;
                 prefetch_ptr(srcs.as_ptr().wrapping_add(a));
-                // Below `cap` for every key `TableKey::store` gives; the bound keeps the read inside the
-                // table whatever the key.
-                let home = r.key.home(lsh, cap).min(cap);
-                // SAFETY: `home <= cap`: the window's 64 bytes are inside `keys` (asserted above).
+                let home = r.key.home(lsh, cap);
+                // SAFETY: `home < cap` whatever the key (see `TableKey::home`): the window's 64 bytes are
+                // inside `keys` (asserted above).
                 let v = unsafe { _mm512_loadu_si512(kp.add(home).cast()) };
                 // The empty slots and the key's slot.
                 let (empty, m) = if narrow {
@@ -1498,6 +1500,32 @@ mod tests {
             }
             for bits in [20u32, 33, 64] {
                 freeze_round_trip::<u64>(bits, path);
+            }
+        }
+    }
+
+    /// A key's home slot is the 128-bit product of its fraction and the capacity, and below the capacity for
+    /// any key, valid or not (the AVX-512 merge reads its window unchecked).
+    #[test]
+    fn home_slots_are_below_the_capacity() {
+        let mut x = 7u64;
+        for shift in [1u32, 9, 20, 25, 31] {
+            let lsh = 64 - shift;
+            for cap in [16usize, 1000, 24_989, 1 << 20] {
+                let mut keys: Vec<u32> = vec![0, 1, u32::MAX, (1u64 << shift) as u32];
+                keys.extend((0..200).map(|_| xorshift(&mut x) as u32));
+                for k in keys {
+                    let h = k.home(lsh, cap);
+                    assert!(h < cap, "key {k}, shift {shift}, cap {cap}: home {h}");
+                    if k >= 1 && u64::from(k) - 1 < 1u64 << shift {
+                        let want = (u128::from(k.frac(lsh)) * cap as u128) >> 64;
+                        assert_eq!(h as u128, want);
+                    }
+                }
+                for _ in 0..200 {
+                    let k = xorshift(&mut x);
+                    assert!(k.home(lsh, cap) < cap);
+                }
             }
         }
     }
