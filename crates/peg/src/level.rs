@@ -924,15 +924,7 @@ pub(crate) fn prefetch_ptr<T>(p: *const T) {
 /// Hint the CPU to bring `x` into the cache.
 #[inline(always)]
 pub(crate) fn prefetch<T>(x: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: prefetching is a hint and never faults; the pointer comes from a reference.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-            (x as *const T).cast(),
-        );
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = x;
+    prefetch_ptr(x as *const T);
 }
 
 /// Hint the CPU to bring the line at `p` into the cache, to be written (any address: a hint never faults).

@@ -1208,7 +1208,6 @@ fn decode<K: TableKey, D: Counter>(
             kbuf[..kb].copy_from_slice(&r[..kb]);
             let key = K::from_bits(u64::from_le_bytes(kbuf));
             if !key.valid(layout, first + i) {
-                pool.give_buf(v);
                 return Err(format!(
                     "a parcel's record for partition {} has a key outside it",
                     first + i
