@@ -20,7 +20,10 @@
 //!    into the core's cache, then the partition's records are added into it.
 //!
 //! When every source has been expanded, each table is sorted (it is nearly sorted already: its home slots
-//! increase with the key) and frozen. Tables, buffers and counter tables are kept from level to level.
+//! increase with the key) and frozen. Tables, buffers and counter tables are kept from level to level. A count
+//! that never looks at its levels (the whole table) skips the freeze while the memory limit leaves room: the
+//! next step expands the level straight from its tables, slot by slot, which takes about twice the memory of
+//! a frozen level.
 //!
 //! Counters are `u64`; a level where a class's sum overflows is rebuilt with `u128` counters (on the English
 //! board, the levels of 4 pegs and fewer; the level totals, summed in `u128`, pass 2^64 from 9 pegs down).
@@ -37,8 +40,8 @@ use crate::count::{Count, CountError, Level, add};
 use crate::counter::{Counter, NoCount, SrcIndex};
 use crate::kernel::{Kernel, LANES, MOVE_WORDS, MoveId};
 use crate::level::{
-    BLOCK, Frozen, INIT_LOAD, KeyFilter, Layout, Mixer, PART_TARGET, Part, Pool, Reader, Rec, Slot,
-    Table, TableKey,
+    BLOCK, Frozen, INIT_LOAD, KeyFilter, Layout, Mixer, PART_TARGET, Part, Pool, Rec, Slot, Table,
+    TableKey,
 };
 use crate::position::Position;
 use crate::problem::{Finish, Problem};
@@ -83,8 +86,12 @@ pub struct StepStats {
     pub freeze_secs: f64,
     /// Seconds (wall) of the whole step.
     pub total_secs: f64,
-    /// Bytes of the stored next level.
+    /// Bytes of the next level: frozen, or its tables when it was left in them.
     pub next_bytes: u64,
+    /// Whether the next level was left in the tables its records were merged into, not frozen (a count
+    /// that never looks at its levels does this while the memory limit leaves room; the next step reads the
+    /// tables directly, or freezes them first when the memory is short).
+    pub left_in_tables: bool,
     /// The memory the step was estimated to need (when a memory limit was set).
     pub estimate_bytes: Option<u64>,
     /// Whether the next level had to be built with 128-bit counters after a narrow counter overflowed.
@@ -141,6 +148,106 @@ impl<N: Counter> AnyFrozen<N> {
         match self {
             AnyFrozen::Narrow(s) => s.bytes(),
             AnyFrozen::Wide(s) => s.bytes(),
+        }
+    }
+}
+
+/// A level still in the tables the merge filled (not frozen): what a walk that only counts expands next.
+pub(crate) struct Tables<K, C> {
+    layout: Layout,
+    tables: Vec<Table<K, C>>,
+}
+
+impl<K: TableKey, C: Counter> Tables<K, C> {
+    fn len(&self) -> usize {
+        self.tables.iter().map(Table::len).sum()
+    }
+    fn bytes(&self) -> u64 {
+        self.tables.iter().map(Table::bytes).sum()
+    }
+    /// Give the tables' memory back to the pool.
+    fn recycle(self, pool: &Pool<K, C>) {
+        self.tables.into_par_iter().for_each(|t| t.recycle(pool));
+    }
+    /// Freeze into a stored level.
+    fn freeze(self, pool: &Pool<K, C>) -> Frozen<C> {
+        freeze(self.layout, self.tables, pool)
+    }
+}
+
+/// A level in tables, with narrow or wide counters.
+pub(crate) enum AnyTables<K, N> {
+    Narrow(Tables<K, N>),
+    Wide(Tables<K, u128>),
+}
+
+/// The level a step expands: stored, or still in its tables.
+#[derive(Clone, Copy)]
+enum Source<'s, K, C> {
+    Frozen(&'s Frozen<C>),
+    Tables(&'s Tables<K, C>),
+}
+
+impl<K: TableKey, C: Counter> Source<'_, K, C> {
+    fn len(&self) -> usize {
+        match self {
+            Source::Frozen(f) => f.len(),
+            Source::Tables(t) => t.len(),
+        }
+    }
+    fn bytes(&self) -> u64 {
+        match self {
+            Source::Frozen(f) => f.bytes(),
+            Source::Tables(t) => t.bytes(),
+        }
+    }
+    /// Every block, in order: (partition, block).
+    fn blocks(&self) -> Vec<(usize, usize)> {
+        match self {
+            Source::Frozen(f) => f
+                .parts
+                .iter()
+                .enumerate()
+                .flat_map(|(q, p)| (0..p.blocks()).map(move |b| (q, b)))
+                .collect(),
+            Source::Tables(t) => t
+                .tables
+                .iter()
+                .enumerate()
+                .flat_map(|(q, p)| (0..p.blocks()).map(move |b| (q, b)))
+                .collect(),
+        }
+    }
+    /// About how many classes block `b` of partition `q` holds (exactly, for a stored level; on average, for
+    /// tables).
+    fn block_len(&self, q: usize, b: usize) -> usize {
+        match self {
+            Source::Frozen(f) => block_len(&f.parts[q], b),
+            Source::Tables(t) => {
+                let t = &t.tables[q];
+                (t.len() + t.blocks() / 2) / t.blocks().max(1)
+            }
+        }
+    }
+    /// Expand blocks `from..to` of partition `q`.
+    fn expand(
+        &self,
+        portable: bool,
+        ctx: &Ctx<'_>,
+        q: usize,
+        from: usize,
+        to: usize,
+        w: &mut Worker<K, impl Counter>,
+    ) -> Result<(), StepError> {
+        match self {
+            Source::Frozen(f) => {
+                let reader = f.parts[q].reader(f.layout.base(q), from, to);
+                expand_dispatch(portable, ctx, reader, w)
+            }
+            Source::Tables(t) => {
+                let reader = t.tables[q].reader(t.layout.base(q), from, to);
+                expand_dispatch(portable, ctx, reader, w)
+            }
         }
     }
 }
@@ -319,7 +426,7 @@ pub(crate) struct Ctx<'a> {
 #[inline(always)]
 fn expand<K: TableKey, S: Counter, D: Counter>(
     ctx: &Ctx<'_>,
-    src: Reader<'_, S>,
+    src: impl Iterator<Item = (u64, S, S)>,
     w: &mut Worker<K, D>,
 ) -> Result<(), StepError> {
     let k = ctx.k;
@@ -454,7 +561,7 @@ fn emit_sorted<K: TableKey, D: Counter>(
 )]
 fn expand_avx512<K: TableKey, S: Counter, D: Counter, M: MoveId>(
     ctx: &Ctx<'_>,
-    src: Reader<'_, S>,
+    src: impl Iterator<Item = (u64, S, S)>,
     w: &mut Worker<K, D>,
 ) -> Result<(), StepError> {
     use std::arch::x86_64::*;
@@ -557,7 +664,7 @@ fn expand_avx512<K: TableKey, S: Counter, D: Counter, M: MoveId>(
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
 fn expand_avx2<K: TableKey, S: Counter, D: Counter>(
     ctx: &Ctx<'_>,
-    src: Reader<'_, S>,
+    src: impl Iterator<Item = (u64, S, S)>,
     w: &mut Worker<K, D>,
 ) -> Result<(), StepError> {
     use crate::kernel::avx2;
@@ -614,7 +721,7 @@ fn expand_avx2<K: TableKey, S: Counter, D: Counter>(
 pub(crate) fn expand_dispatch<K: TableKey, S: Counter, D: Counter>(
     portable: bool,
     ctx: &Ctx<'_>,
-    src: Reader<'_, S>,
+    src: impl Iterator<Item = (u64, S, S)>,
     w: &mut Worker<K, D>,
 ) -> Result<(), StepError> {
     #[cfg(target_arch = "x86_64")]
@@ -686,15 +793,27 @@ impl<K: TableKey, D: Counter> Built<K, D> {
         step.rounds = self.rounds;
         let t = std::time::Instant::now();
         let next = freeze(out, self.tables, pool);
-        step.freeze_secs = t.elapsed().as_secs_f64();
+        step.freeze_secs += t.elapsed().as_secs_f64();
         (self.acc, next)
+    }
+
+    /// The tables as they are (not frozen), as the next level; the source level's statistics.
+    fn keep(self, out: Layout, step: &mut StepStats) -> (Acc, Tables<K, D>) {
+        step.expand_secs = self.expand_secs;
+        step.merge_secs = self.merge_secs;
+        step.rounds = self.rounds;
+        let tables = Tables {
+            layout: out,
+            tables: self.tables,
+        };
+        (self.acc, tables)
     }
 }
 
 /// Expand `src` into tables for the next level.
 fn build<K: TableKey, S: Counter, D: Counter>(
     ctx: &Ctx<'_>,
-    src: &Frozen<S>,
+    src: Source<'_, K, S>,
     expected: usize,
     opts: &Options<'_>,
     pool: &Pool<K, D>,
@@ -732,12 +851,9 @@ fn build<K: TableKey, S: Counter, D: Counter>(
         })
         .collect();
     // Every block of the source level, in key order: (partition, block).
-    let blocks: Vec<(usize, usize)> = src
-        .parts
-        .iter()
-        .enumerate()
-        .flat_map(|(q, p)| (0..p.blocks()).map(move |b| (q, b)))
-        .collect();
+    let blocks = src.blocks();
+    // Classes a block holds on average (fewer than `BLOCK` in tables, which have empty slots).
+    let per_block = (total as f64 / blocks.len().max(1) as f64).max(1.0);
     let mut timing = (0.0f64, 0.0f64);
     let mut rounds = 0u32;
     let mut next = 0usize;
@@ -748,7 +864,7 @@ fn build<K: TableKey, S: Counter, D: Counter>(
         if opts.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
             return Err(CountError::Cancelled.into());
         }
-        let want = (round as f64 / per_source) as usize / BLOCK;
+        let want = (round as f64 / per_source / per_block) as usize;
         let nb = want.clamp(1, blocks.len() - next);
         let range = &blocks[next..next + nb];
         next += nb;
@@ -764,9 +880,7 @@ fn build<K: TableKey, S: Counter, D: Counter>(
                 while e < chunk.len() && chunk[e].0 == q {
                     e += 1;
                 }
-                let part = &src.parts[q];
-                let reader = part.reader(src.layout.base(q), b, b + (e - c));
-                expand_dispatch(opts.portable, ctx, reader, &mut w)?;
+                src.expand(opts.portable, ctx, q, b, b + (e - c), &mut w)?;
                 w.flush(ctx);
                 c = e;
             }
@@ -782,10 +896,7 @@ fn build<K: TableKey, S: Counter, D: Counter>(
             .iter_mut()
             .map(|m| &*m.get_mut().unwrap_or_else(PoisonError::into_inner))
             .collect();
-        let sources: usize = range
-            .iter()
-            .map(|&(q, b)| block_len(&src.parts[q], b))
-            .sum();
+        let sources: usize = range.iter().map(|&(q, b)| src.block_len(q, b)).sum();
         consumed += sources;
         let now: u64 = views.iter().map(|w| w.acc.records).sum();
         per_source = ((now - records) as f64 / sources.max(1) as f64).max(0.25) * 1.05;
@@ -909,16 +1020,16 @@ fn count_with<N: Counter>(problem: &Problem, opts: &Options<'_>) -> Result<Count
     };
     let starts = [problem.start().bits()];
     let Finish::Hole(h) = problem.finish() else {
-        let (levels, sf, sn) = run::<N>(&k, &starts, finish_key, opts, &mut |_, _| Ok(()))?;
+        let (levels, sf, sn) = run::<N>(&k, &starts, finish_key, opts, None)?;
         return Count::from_levels(k.group_size, levels, sf, sn);
     };
     if opts.max_levels.is_some() {
-        let (levels, sf, sn) = run::<N>(&k, &starts, finish_key, opts, &mut |_, _| Ok(()))?;
+        let (levels, sf, sn) = run::<N>(&k, &starts, finish_key, opts, None)?;
         return Count::from_levels(k.group_size, levels, sf, sn);
     }
     if board.position_class(problem.start()) != board.position_class(Position::EMPTY.with_peg(h)) {
         // Play keeps the position class: no reachable position can finish on `h`.
-        let (mut levels, sf, sn) = run::<N>(&k, &starts, finish_key, opts, &mut |_, _| Ok(()))?;
+        let (mut levels, sf, sn) = run::<N>(&k, &starts, finish_key, opts, None)?;
         for l in &mut levels {
             l.finishable = Some(0);
             l.finishable_classes = Some(0);
@@ -931,7 +1042,7 @@ fn count_with<N: Counter>(problem: &Problem, opts: &Options<'_>) -> Result<Count
     let rows = crate::finishable::Finishable::build(problem, opts)?
         .levels()
         .to_vec();
-    let (mut levels, sf, sn) = run::<N>(&k, &starts, finish_key, opts, &mut |_, _| Ok(()))?;
+    let (mut levels, sf, sn) = run::<N>(&k, &starts, finish_key, opts, None)?;
     for l in &mut levels {
         let row = rows.iter().find(|r| r.pegs == l.pegs);
         l.finishable = Some(row.map_or(0, |r| r.positions));
@@ -962,14 +1073,14 @@ pub(crate) fn estimate(hist: &[usize]) -> usize {
 }
 
 /// Enumerate level by level from `starts` (positions with the same number of pegs), normalized with the
-/// kernel's group, with the kernel's jumps (forward, or taken back). Returns the levels and the solution
-/// counts.
+/// kernel's group, with the kernel's jumps (forward, or taken back), giving each level to `on_level` (when
+/// there is one) before it is expanded. Returns the levels and the solution counts.
 pub(crate) fn run<N: Counter>(
     k: &Kernel,
     starts: &[u64],
     finish_key: Option<u64>,
     opts: &Options<'_>,
-    on_level: &mut OnLevel<'_, N>,
+    on_level: Option<&mut OnLevel<'_, N>>,
 ) -> Result<(Vec<Level>, u128, u128), CountError> {
     if narrow_keys(k) {
         run_with::<N, u32>(k, starts, finish_key, opts, on_level)
@@ -988,14 +1099,20 @@ fn run_with<N: Counter, K: TableKey>(
     starts: &[u64],
     finish_key: Option<u64>,
     opts: &Options<'_>,
-    on_level: &mut OnLevel<'_, N>,
+    mut on_level: Option<&mut OnLevel<'_, N>>,
 ) -> Result<(Vec<Level>, u128, u128), CountError> {
     let mut walk = Walk::<N, K>::new(k, starts, finish_key)?;
+    if on_level.is_none() {
+        // Nothing looks at the levels: each is expanded straight from the tables it was merged into.
+        walk.leave_unfrozen();
+    }
     let mut levels: Vec<Level> = Vec::new();
     let (mut sol_full, mut sol_normal) = (0u128, 0u128);
     let limit = opts.max_levels.unwrap_or(usize::MAX);
     while walk.len() > 0 && levels.len() < limit {
-        on_level(walk.pegs(), walk.level())?;
+        if let Some(f) = on_level.as_deref_mut() {
+            f(walk.pegs(), walk.level())?;
+        }
         let last = levels.len() + 1 == limit || walk.at_end();
         let step = walk.step(opts, !last, false)?;
         sol_full = add(sol_full, step.sol_full, step.level.pegs)?;
@@ -1028,6 +1145,10 @@ pub(crate) struct Walk<'a, N: Counter, K: TableKey> {
     finish_key: Option<u64>,
     pegs: u32,
     level: AnyFrozen<N>,
+    /// The current level when it was left in its tables (`level` is then empty).
+    tables: Option<AnyTables<K, N>>,
+    /// Whether each level built is left in its tables (see [`Walk::leave_unfrozen`]).
+    unfrozen: bool,
     /// The sizes of the levels so far (for the estimate of the next).
     hist: Vec<usize>,
     /// Classes of the last level built per class expanded, when the level was then replaced by a part of it
@@ -1081,6 +1202,8 @@ impl<'a, N: Counter, K: TableKey> Walk<'a, N, K> {
             finish_key,
             pegs,
             level: AnyFrozen::Narrow(level),
+            tables: None,
+            unfrozen: false,
             hist: Vec::new(),
             growth: None,
             restricted: false,
@@ -1095,37 +1218,108 @@ impl<'a, N: Counter, K: TableKey> Walk<'a, N, K> {
         self.pegs
     }
 
-    /// The current level.
+    /// Leave each level built in the tables its records were merged into, instead of freezing it (sorted,
+    /// packed): for a walk that only expands each level into the next, and never asks for [`Walk::level`].
+    /// The next step reads the tables directly; they take about twice the memory of a frozen level.
+    pub fn leave_unfrozen(&mut self) {
+        self.unfrozen = true;
+    }
+
+    /// Freeze the current level if it was left in its tables; the seconds it took.
+    fn settle(&mut self) -> f64 {
+        let t = std::time::Instant::now();
+        match self.tables.take() {
+            Some(AnyTables::Narrow(t)) => self.level = AnyFrozen::Narrow(t.freeze(&self.pool)),
+            Some(AnyTables::Wide(t)) => self.level = AnyFrozen::Wide(t.freeze(&self.wide_pool)),
+            None => {}
+        }
+        t.elapsed().as_secs_f64()
+    }
+
+    /// The current level (frozen: not for a walk that leaves its levels unfrozen).
     pub fn level(&self) -> &AnyFrozen<N> {
+        debug_assert!(self.tables.is_none(), "the level was left in its tables");
         &self.level
     }
 
     /// Number of classes of the current level.
     pub fn len(&self) -> usize {
-        self.level.len()
+        match &self.tables {
+            Some(AnyTables::Narrow(t)) => t.len(),
+            Some(AnyTables::Wide(t)) => t.len(),
+            None => self.level.len(),
+        }
+    }
+
+    /// Bytes of the current level.
+    fn level_bytes(&self) -> u64 {
+        match &self.tables {
+            Some(AnyTables::Narrow(t)) => t.bytes(),
+            Some(AnyTables::Wide(t)) => t.bytes(),
+            None => self.level.bytes(),
+        }
     }
 
     /// The current level, ending the walk.
-    pub fn into_level(self) -> AnyFrozen<N> {
+    pub fn into_level(mut self) -> AnyFrozen<N> {
+        self.settle();
         self.level
     }
 
     /// Replace the current level (for example by a part of it), keeping the walk's memory.
     pub fn set_level(&mut self, level: AnyFrozen<N>) {
         self.restricted = true;
+        self.recycle_tables();
         let old = std::mem::replace(&mut self.level, level);
         recycle(old, &self.pool, &self.wide_pool);
     }
 
+    /// Give the tables of the current level, if it was left in them, back to the pools.
+    fn recycle_tables(&mut self) {
+        match self.tables.take() {
+            Some(AnyTables::Narrow(t)) => t.recycle(&self.pool),
+            Some(AnyTables::Wide(t)) => t.recycle(&self.wide_pool),
+            None => {}
+        }
+    }
+
     /// Bytes held by the walk: the current level and the memory kept for the levels to come.
     pub fn bytes(&self) -> u64 {
-        self.level.bytes() + self.pool.bytes() + self.wide_pool.bytes()
+        self.level_bytes() + self.pool.bytes() + self.wide_pool.bytes()
     }
 
     /// Whether the current level is the last one a walk can have (one peg forward, a full board backward).
     pub fn at_end(&self) -> bool {
         (!self.k.reverse && self.pegs <= 1)
             || (self.k.reverse && self.pegs as usize >= self.k.holes)
+    }
+
+    /// The memory a step needs (an estimate), for a next level of about `expected` classes.
+    fn step_bytes(&self, expected: usize, last: bool) -> u64 {
+        let wide = matches!(self.tables, Some(AnyTables::Wide(_)))
+            || matches!(self.level, AnyFrozen::Wide(_));
+        let (slot, counter) = match wide {
+            false => (
+                std::mem::size_of::<K>() + 2 * std::mem::size_of::<N>(),
+                std::mem::size_of::<N>(),
+            ),
+            true => (std::mem::size_of::<K>() + 32, 16),
+        };
+        // While the next level is built: this level, the tables (with their spare slots) and a round's
+        // buffers; while it is frozen, the frozen next level (about as many bytes a class as this one)
+        // instead of this level. Memory kept from the level before counts where it is more than they need;
+        // then 5% for the allocator and a few MiB for the program itself (measured on the English board: the
+        // peaks come within 3% below the estimates). A level left in its tables counts as its tables, and
+        // so does the next level (it is left in its tables too, or frozen into less).
+        let tables = (expected as f64 / INIT_LOAD * 1.07) as u64 * slot as u64;
+        let bufs = if last { 0 } else { round_bytes::<K>(counter) };
+        let (held_t, held_b) = self.pool.held();
+        let (wide_t, wide_b) = self.wide_pool.held();
+        let level_bytes = self.level_bytes();
+        let per_class = level_bytes as f64 / self.len().max(1) as f64;
+        let frozen = level_bytes.max((expected as f64 * per_class) as u64);
+        (frozen + (held_t + wide_t).max(tables) + (held_b + wide_b).max(bufs)) / 20 * 21
+            + BASE_BYTES
     }
 
     /// Expand the current level: its statistics, and (with `emit`) the next level, which becomes the current
@@ -1148,10 +1342,16 @@ impl<'a, N: Counter, K: TableKey> Walk<'a, N, K> {
         keep: bool,
         filter: Option<&KeyFilter>,
     ) -> Result<Stepped<N>, CountError> {
+        // A level handed back, or filtered, is frozen first.
+        let settled = if keep || filter.is_some() {
+            self.settle()
+        } else {
+            0.0
+        };
         let k = self.k;
         let pegs = self.pegs;
         let bits = k.holes as u32;
-        let sources = self.level.len();
+        let sources = self.len();
         self.hist.push(sources);
         let last = !emit;
         let expected = match (last, self.restricted, self.growth) {
@@ -1171,46 +1371,38 @@ impl<'a, N: Counter, K: TableKey> Walk<'a, N, K> {
         };
         let mut step = StepStats {
             pegs,
-            sources: self.level.len() as u64,
+            sources: sources as u64,
             expected: expected as u64,
+            freeze_secs: settled,
             ..StepStats::default()
         };
         if let Some(limit) = opts.max_memory {
-            let (slot, counter) = match self.level {
-                AnyFrozen::Narrow(_) => (
-                    std::mem::size_of::<K>() + 2 * std::mem::size_of::<N>(),
-                    std::mem::size_of::<N>(),
-                ),
-                AnyFrozen::Wide(_) => (std::mem::size_of::<K>() + 32, 16),
-            };
-            // While the next level is built: this level, the tables (with their spare slots) and a round's
-            // buffers; while it is frozen, the frozen next level (about as many bytes a class as this one)
-            // instead of this level. Memory kept from the level before counts where it is more than they need;
-            // then 5% for the allocator and a few MiB for the program itself (measured on the English board:
-            // the peaks come within 3% below the estimates).
-            let tables = (expected as f64 / INIT_LOAD * 1.07) as u64 * slot as u64;
-            let bufs = if last { 0 } else { round_bytes::<K>(counter) };
-            let (held_t, held_b) = self.pool.held();
-            let (wide_t, wide_b) = self.wide_pool.held();
-            let level = &self.level;
-            let per_class = level.bytes() as f64 / level.len().max(1) as f64;
-            let frozen = level.bytes().max((expected as f64 * per_class) as u64);
-            let needed =
-                (frozen + (held_t + wide_t).max(tables) + (held_b + wide_b).max(bufs)) / 20 * 21
-                    + BASE_BYTES;
+            let mut needed = self.step_bytes(expected, last);
+            if needed > limit && self.tables.is_some() {
+                // Frozen, the level takes about half the memory of its tables.
+                step.freeze_secs += self.settle();
+                // The pools now hold the arrays of two levels of tables: one is all the step needs.
+                let nthreads = rayon::current_num_threads().max(1);
+                let nparts = ctx.out.parts();
+                self.pool
+                    .trim(nparts, nparts * nthreads, nthreads, nthreads);
+                self.wide_pool
+                    .trim(nparts, nparts * nthreads, nthreads, nthreads);
+                needed = self.step_bytes(expected, last);
+            }
             step.estimate_bytes = Some(needed);
             if needed > limit {
                 return Err(CountError::MemoryLimit {
                     pegs: next_pegs(k, pegs),
                     needed,
                     limit,
-                    classes_so_far: self.classes_so_far + self.level.len() as u64,
+                    classes_so_far: self.classes_so_far + sources as u64,
                 });
             }
         }
         let t = std::time::Instant::now();
         // Classes known when a step stops: the levels expanded, and the one being expanded.
-        let known = self.classes_so_far + self.level.len() as u64;
+        let known = self.classes_so_far + sources as u64;
         let fix = |e: StepError| match e {
             StepError::Narrow => CountError::Overflow {
                 pegs: next_pegs(k, pegs),
@@ -1218,8 +1410,15 @@ impl<'a, N: Counter, K: TableKey> Walk<'a, N, K> {
             StepError::Fatal(e) => fix_mem(e, known),
         };
         let (pool, wide_pool) = (&self.pool, &self.wide_pool);
-        let built = match &self.level {
-            AnyFrozen::Narrow(src) => match build::<K, N, N>(&ctx, src, expected, opts, pool) {
+        // The source level: narrow counters (`Ok`) or wide ones (`Err`).
+        let source = match (&self.tables, &self.level) {
+            (Some(AnyTables::Narrow(t)), _) => Ok(Source::Tables(t)),
+            (Some(AnyTables::Wide(t)), _) => Err(Source::Tables(t)),
+            (None, AnyFrozen::Narrow(f)) => Ok(Source::Frozen(f)),
+            (None, AnyFrozen::Wide(f)) => Err(Source::Frozen(f)),
+        };
+        let built = match source {
+            Ok(src) => match build::<K, N, N>(&ctx, src, expected, opts, pool) {
                 Ok(b) => AnyBuilt::Narrow(b),
                 Err(StepError::Narrow) => {
                     step.rebuilt_wide = true;
@@ -1229,12 +1428,13 @@ impl<'a, N: Counter, K: TableKey> Walk<'a, N, K> {
                 }
                 Err(e) => return Err(fix(e)),
             },
-            AnyFrozen::Wide(src) => AnyBuilt::Wide(
+            Err(src) => AnyBuilt::Wide(
                 build::<K, u128, u128>(&ctx, src, expected, opts, wide_pool).map_err(fix)?,
             ),
         };
         // The level expanded is given back (or recycled) before the next is frozen, so that freezing can
         // reuse its memory.
+        self.recycle_tables();
         let empty = AnyFrozen::Narrow(Frozen::empty(bits));
         let source = std::mem::replace(&mut self.level, empty);
         let source = if keep {
@@ -1243,19 +1443,31 @@ impl<'a, N: Counter, K: TableKey> Walk<'a, N, K> {
             recycle(source, &self.pool, &self.wide_pool);
             None
         };
-        let (acc, next) = match built {
+        let unfrozen = self.unfrozen && !keep && filter.is_none();
+        let acc = match built {
+            AnyBuilt::Narrow(b) if unfrozen => {
+                let (acc, next) = b.keep(ctx.out, &mut step);
+                self.tables = Some(AnyTables::Narrow(next));
+                acc
+            }
+            AnyBuilt::Wide(b) if unfrozen => {
+                let (acc, next) = b.keep(ctx.out, &mut step);
+                self.tables = Some(AnyTables::Wide(next));
+                acc
+            }
             AnyBuilt::Narrow(b) => {
                 let (acc, next) = b.freeze(ctx.out, &self.pool, &mut step);
-                (acc, AnyFrozen::Narrow(next))
+                self.level = AnyFrozen::Narrow(next);
+                acc
             }
             AnyBuilt::Wide(b) => {
                 let (acc, next) = b.freeze(ctx.out, &self.wide_pool, &mut step);
-                (acc, AnyFrozen::Wide(next))
+                self.level = AnyFrozen::Wide(next);
+                acc
             }
         };
-        self.level = next;
         self.restricted = false;
-        self.growth = Some(self.level.len() as f64 / sources.max(1) as f64);
+        self.growth = Some(self.len() as f64 / sources.max(1) as f64);
         let stats = Level {
             pegs,
             positions: acc.positions,
@@ -1272,8 +1484,9 @@ impl<'a, N: Counter, K: TableKey> Walk<'a, N, K> {
         self.classes_so_far += acc.classes;
         if let Some(sink) = opts.stats {
             step.records = acc.records;
-            step.next_classes = self.level.len() as u64;
-            step.next_bytes = self.level.bytes();
+            step.next_classes = self.len() as u64;
+            step.next_bytes = self.level_bytes();
+            step.left_in_tables = self.tables.is_some();
             step.total_secs = t.elapsed().as_secs_f64();
             sink(&step);
         }
@@ -1314,3 +1527,80 @@ fn fix_mem(e: CountError, classes: u64) -> CountError {
 
 /// Keys-only enumeration, for the finish tables.
 pub(crate) type KeyLevel = Frozen<NoCount>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+    use std::sync::atomic::AtomicUsize;
+
+    /// What `run` gives: the levels and the two solution counts.
+    type Run = (Vec<Level>, u128, u128);
+
+    /// `run` with each level left in its tables (nothing looks at the levels) and with each level frozen
+    /// (a callback looks at them): the levels and solution counts, and how many steps left their level in
+    /// its tables.
+    fn both_ways<N: Counter>(p: &Problem, levels: Option<usize>) -> (Run, Run, usize) {
+        let k = Kernel::new(p.board(), p.group());
+        let starts = [p.start().bits()];
+        let left = AtomicUsize::new(0);
+        let sink = |s: &StepStats| {
+            left.fetch_add(usize::from(s.left_in_tables), Ordering::Relaxed);
+        };
+        let opts = Options {
+            max_levels: levels,
+            stats: Some(&sink),
+            ..Options::default()
+        };
+        let unfrozen = run::<N>(&k, &starts, None, &opts, None).unwrap();
+        let left_unfrozen = left.swap(0, Ordering::Relaxed);
+        let mut seen = 0;
+        let frozen = run::<N>(
+            &k,
+            &starts,
+            None,
+            &opts,
+            Some(&mut |_, _| {
+                seen += 1;
+                Ok(())
+            }),
+        )
+        .unwrap();
+        assert_eq!(seen, frozen.0.len());
+        assert_eq!(
+            left.load(Ordering::Relaxed),
+            0,
+            "a level looked at was left in its tables"
+        );
+        (unfrozen, frozen, left_unfrozen)
+    }
+
+    /// Levels expanded straight from their tables count exactly as frozen ones: 32-bit keys (triangle,
+    /// English) and whole keys (diamond), `u64` counters and `u16` ones (which overflow within a few levels:
+    /// those levels are rebuilt with `u128` counters from a source level still in its tables, and the levels
+    /// after are left in wide tables).
+    #[test]
+    fn levels_left_in_tables_count_as_frozen_ones() {
+        for (name, levels) in [
+            ("triangle", None),
+            ("english", Some(13)),
+            ("diamond", Some(8)),
+        ] {
+            let p = Problem::standard(Board::builtin(name).unwrap());
+            let (unfrozen, frozen, left) = both_ways::<u64>(&p, levels);
+            assert_eq!(unfrozen, frozen, "{name}");
+            assert!(
+                left + 2 >= unfrozen.0.len(),
+                "{name}: {left} levels left in tables"
+            );
+            let (narrow, frozen16, left16) = both_ways::<u16>(&p, levels);
+            assert_eq!(narrow, frozen16, "{name}, u16");
+            assert_eq!(narrow, unfrozen, "{name}, u16 against u64");
+            assert!(left16 + 2 >= unfrozen.0.len(), "{name}, u16: {left16}");
+            assert!(
+                narrow.0.iter().any(|l| l.paths_full > u128::from(u16::MAX)),
+                "{name}: the u16 counters never overflowed"
+            );
+        }
+    }
+}

@@ -103,12 +103,20 @@ impl FinishTable {
             ..*opts
         };
         if !starts.is_empty() {
-            run::<NoCount>(&reverse, starts, None, &opts, &mut |pegs, level| {
-                if let (Some(slot), AnyFrozen::Narrow(l)) = (levels.get_mut(pegs as usize), level) {
-                    *slot = Some(l.clone());
-                }
-                Ok(())
-            })?;
+            run::<NoCount>(
+                &reverse,
+                starts,
+                None,
+                &opts,
+                Some(&mut |pegs, level| {
+                    if let (Some(slot), AnyFrozen::Narrow(l)) =
+                        (levels.get_mut(pegs as usize), level)
+                    {
+                        *slot = Some(l.clone());
+                    }
+                    Ok(())
+                }),
+            )?;
         }
         Ok(FinishTable {
             board: board.clone(),

@@ -487,6 +487,35 @@ impl<K: TableKey, C: Counter> Table<K, C> {
         }
     }
 
+    /// Number of filled slots.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Number of blocks of [`BLOCK`] slots (the last one may be shorter).
+    pub fn blocks(&self) -> usize {
+        self.keys.len().div_ceil(BLOCK)
+    }
+
+    /// A reader of the filled slots of blocks `from..to`, in slot order (nearly, not exactly, key order),
+    /// giving mixed keys from `base` (the partition's smallest mixed key).
+    pub fn reader(&self, base: u64, from: usize, to: usize) -> TableReader<'_, K, C> {
+        let end = (to * BLOCK).min(self.keys.len());
+        TableReader {
+            keys: &self.keys[..end],
+            counts: &self.counts[..end],
+            i: (from * BLOCK).min(end),
+            base,
+        }
+    }
+
+    /// Give the arrays back to the pool, all zeros again (without freezing the table).
+    pub fn recycle(mut self, pool: &Pool<K, C>) {
+        self.keys.fill(K::default());
+        self.counts.fill([C::default(); 2]);
+        lock(&pool.tables).push((self.keys, self.counts));
+    }
+
     /// Bytes of memory held.
     pub fn bytes(&self) -> u64 {
         (self.keys.capacity() * std::mem::size_of::<K>()
@@ -1233,6 +1262,30 @@ impl<C: Counter> Iterator for Reader<'_, C> {
         let norm = C::read(self.data, o + (self.wk + self.wf) as usize, self.wn);
         self.off += self.stride;
         Some((self.key, full, norm))
+    }
+}
+
+/// Reads the filled slots of a table, in slot order.
+pub(crate) struct TableReader<'a, K, C> {
+    keys: &'a [K],
+    counts: &'a [[C; 2]],
+    i: usize,
+    base: u64,
+}
+
+impl<K: TableKey, C: Counter> Iterator for TableReader<'_, K, C> {
+    type Item = (u64, C, C);
+    #[inline(always)]
+    fn next(&mut self) -> Option<(u64, C, C)> {
+        while let Some(&k) = self.keys.get(self.i) {
+            let i = self.i;
+            self.i += 1;
+            if k != K::default() {
+                let [full, norm] = self.counts[i];
+                return Some((k.mixed(self.base), full, norm));
+            }
+        }
+        None
     }
 }
 

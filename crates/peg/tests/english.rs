@@ -40,13 +40,23 @@ fn english_first_levels_match_published_figures() {
 #[test]
 fn whole_english_table_matches_published_figures() {
     let p = Problem::from_names(Board::english(), &[], Some("d4")).unwrap();
+    let left = std::sync::Mutex::new(Vec::new());
+    let sink = |s: &enumerate::StepStats| left.lock().unwrap().push(s.left_in_tables);
     let opts = Options {
         max_memory: Some(256 << 20),
+        stats: Some(&sink),
         ..Options::default()
     };
     let c = enumerate::count(&p, &opts).unwrap();
     let classes: Vec<u64> = c.levels.iter().map(|l| l.classes).collect();
     assert_eq!(classes, CLASSES);
+    // The levels are expanded straight from their tables while the limit leaves room for them, and frozen
+    // (half the memory) where it does not.
+    let left = left.into_inner().unwrap();
+    assert!(
+        left.iter().any(|&l| l) && left.iter().any(|&l| !l),
+        "{left:?}"
+    );
     assert_eq!(c.totals.classes, 23_475_688);
     assert_eq!(c.totals.positions, 187_636_299);
     assert_eq!(c.totals.games_full, 577_116_156_815_309_849_672);
