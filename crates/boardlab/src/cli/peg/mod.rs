@@ -395,7 +395,7 @@ fn print_step_stats(s: &enumerate::StepStats) {
         .estimate_bytes
         .map_or(String::new(), |b| format!(", estimate {} MiB", b >> 20));
     eprintln!(
-        "level {}: {} classes, {} records in {} rounds, next {} (expected {}), {} bytes{}{}",
+        "level {}: {} classes, {} records in {} rounds, next {} (expected {}), {} bytes ({}){}{}",
         s.pegs,
         s.sources,
         s.records,
@@ -403,6 +403,11 @@ fn print_step_stats(s: &enumerate::StepStats) {
         s.next_classes,
         s.expected,
         s.next_bytes,
+        if s.left_in_tables {
+            "in its tables"
+        } else {
+            "frozen"
+        },
         estimate,
         if s.rebuilt_wide {
             ", rebuilt with u128 counters"
