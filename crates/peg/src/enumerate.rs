@@ -1227,13 +1227,13 @@ impl<'a, N: Counter, K: TableKey> Walk<'a, N, K> {
 
     /// Freeze the current level if it was left in its tables; the seconds it took.
     fn settle(&mut self) -> f64 {
-        let t = std::time::Instant::now();
+        let start = std::time::Instant::now();
         match self.tables.take() {
             Some(AnyTables::Narrow(t)) => self.level = AnyFrozen::Narrow(t.freeze(&self.pool)),
             Some(AnyTables::Wide(t)) => self.level = AnyFrozen::Wide(t.freeze(&self.wide_pool)),
             None => {}
         }
-        t.elapsed().as_secs_f64()
+        start.elapsed().as_secs_f64()
     }
 
     /// The current level (frozen: not for a walk that leaves its levels unfrozen).
