@@ -181,6 +181,21 @@ pub(crate) enum AnyTables<K, N> {
     Wide(Tables<K, u128>),
 }
 
+impl<K: TableKey, N: Counter> AnyTables<K, N> {
+    fn len(&self) -> usize {
+        match self {
+            AnyTables::Narrow(t) => t.len(),
+            AnyTables::Wide(t) => t.len(),
+        }
+    }
+    fn bytes(&self) -> u64 {
+        match self {
+            AnyTables::Narrow(t) => t.bytes(),
+            AnyTables::Wide(t) => t.bytes(),
+        }
+    }
+}
+
 /// The level a step expands: stored, or still in its tables.
 #[derive(Clone, Copy)]
 enum Source<'s, K, C> {
@@ -203,20 +218,15 @@ impl<K: TableKey, C: Counter> Source<'_, K, C> {
     }
     /// Every block, in order: (partition, block).
     fn blocks(&self) -> Vec<(usize, usize)> {
-        match self {
-            Source::Frozen(f) => f
-                .parts
-                .iter()
-                .enumerate()
-                .flat_map(|(q, p)| (0..p.blocks()).map(move |b| (q, b)))
-                .collect(),
-            Source::Tables(t) => t
-                .tables
-                .iter()
-                .enumerate()
-                .flat_map(|(q, p)| (0..p.blocks()).map(move |b| (q, b)))
-                .collect(),
-        }
+        let counts: Vec<usize> = match self {
+            Source::Frozen(f) => f.parts.iter().map(Part::blocks).collect(),
+            Source::Tables(t) => t.tables.iter().map(Table::blocks).collect(),
+        };
+        counts
+            .into_iter()
+            .enumerate()
+            .flat_map(|(q, n)| (0..n).map(move |b| (q, b)))
+            .collect()
     }
     /// About how many classes block `b` of partition `q` holds (exactly, for a stored level; on average, for
     /// tables).
@@ -1244,20 +1254,16 @@ impl<'a, N: Counter, K: TableKey> Walk<'a, N, K> {
 
     /// Number of classes of the current level.
     pub fn len(&self) -> usize {
-        match &self.tables {
-            Some(AnyTables::Narrow(t)) => t.len(),
-            Some(AnyTables::Wide(t)) => t.len(),
-            None => self.level.len(),
-        }
+        self.tables
+            .as_ref()
+            .map_or_else(|| self.level.len(), AnyTables::len)
     }
 
     /// Bytes of the current level.
     fn level_bytes(&self) -> u64 {
-        match &self.tables {
-            Some(AnyTables::Narrow(t)) => t.bytes(),
-            Some(AnyTables::Wide(t)) => t.bytes(),
-            None => self.level.bytes(),
-        }
+        self.tables
+            .as_ref()
+            .map_or_else(|| self.level.bytes(), AnyTables::bytes)
     }
 
     /// The current level, ending the walk.
