@@ -638,33 +638,45 @@ impl<K: TableKey, C: Counter> Table<K, C> {
                         }
                     }
                 }
-                let home = home_of(r.key);
-                let Some(window) = keys.get(home..home + lanes) else {
+                let mut home = home_of(r.key);
+                // The empty slots and the key's slot in the window at `home`; `None` past the arrays.
+                let window = |home: usize| {
+                    let window = keys.get(home..home + lanes)?;
+                    // SAFETY: `window` holds 64 bytes of keys, which the two unaligned loads read.
+                    let (v0, v1) = unsafe {
+                        (
+                            _mm256_loadu_si256(window.as_ptr().cast()),
+                            _mm256_loadu_si256(window.as_ptr().cast::<u8>().add(32).cast()),
+                        )
+                    };
+                    Some(if narrow {
+                        let k = _mm256_set1_epi32(r.key.bits() as i32);
+                        let bits = |v: __m256i| _mm256_movemask_ps(_mm256_castsi256_ps(v)) as u32;
+                        let e = bits(_mm256_cmpeq_epi32(v0, zero))
+                            | bits(_mm256_cmpeq_epi32(v1, zero)) << 8;
+                        let f =
+                            bits(_mm256_cmpeq_epi32(v0, k)) | bits(_mm256_cmpeq_epi32(v1, k)) << 8;
+                        (e, e | f)
+                    } else {
+                        let k = _mm256_set1_epi64x(r.key.bits() as i64);
+                        let bits = |v: __m256i| _mm256_movemask_pd(_mm256_castsi256_pd(v)) as u32;
+                        let e = bits(_mm256_cmpeq_epi64(v0, zero))
+                            | bits(_mm256_cmpeq_epi64(v1, zero)) << 4;
+                        let f =
+                            bits(_mm256_cmpeq_epi64(v0, k)) | bits(_mm256_cmpeq_epi64(v1, k)) << 4;
+                        (e, e | f)
+                    })
+                };
+                let Some((mut empty, mut m)) = window(home) else {
                     break;
                 };
-                // SAFETY: `window` holds 64 bytes of keys, which the two unaligned loads read.
-                let (v0, v1) = unsafe {
-                    (
-                        _mm256_loadu_si256(window.as_ptr().cast()),
-                        _mm256_loadu_si256(window.as_ptr().cast::<u8>().add(32).cast()),
-                    )
-                };
-                // The empty slots and the key's slot.
-                let (empty, m) = if narrow {
-                    let k = _mm256_set1_epi32(r.key.bits() as i32);
-                    let bits = |v: __m256i| _mm256_movemask_ps(_mm256_castsi256_ps(v)) as u32;
-                    let e = bits(_mm256_cmpeq_epi32(v0, zero))
-                        | bits(_mm256_cmpeq_epi32(v1, zero)) << 8;
-                    let f = bits(_mm256_cmpeq_epi32(v0, k)) | bits(_mm256_cmpeq_epi32(v1, k)) << 8;
-                    (e, e | f)
-                } else {
-                    let k = _mm256_set1_epi64x(r.key.bits() as i64);
-                    let bits = |v: __m256i| _mm256_movemask_pd(_mm256_castsi256_pd(v)) as u32;
-                    let e = bits(_mm256_cmpeq_epi64(v0, zero))
-                        | bits(_mm256_cmpeq_epi64(v1, zero)) << 4;
-                    let f = bits(_mm256_cmpeq_epi64(v0, k)) | bits(_mm256_cmpeq_epi64(v1, k)) << 4;
-                    (e, e | f)
-                };
+                // A full window without the key: the windows after it, while they are inside the arrays.
+                while m == 0
+                    && let Some(next) = window(home + lanes)
+                {
+                    home += lanes;
+                    (empty, m) = next;
+                }
                 if m == 0 {
                     break;
                 }
@@ -688,7 +700,7 @@ impl<K: TableKey, C: Counter> Table<K, C> {
             }
             self.len += added;
             recs = &recs[done..];
-            // A record whose window ran out of the table or was full: the slow path.
+            // A record whose windows were full to the end of the arrays: the slow path (which grows the table).
             if done < n
                 && let Some(r) = recs.first()
             {
@@ -720,6 +732,7 @@ impl<K: TableKey, C: Counter> Table<K, C> {
             let (keys, counts) = (&mut self.keys[..], &mut self.counts[..]);
             // Every window (a home slot, below `cap`, and the `lanes - 1` after it) is inside both arrays.
             assert!(keys.len() == counts.len() && keys.len() >= cap + lanes);
+            let klen = keys.len();
             let (kp, cp) = (keys.as_mut_ptr(), counts.as_mut_ptr());
             let mut added = 0usize;
             let mut done = 0usize;
@@ -728,20 +741,28 @@ impl<K: TableKey, C: Counter> Table<K, C> {
                 // again near the end, rather than a branch).
                 let a = recs[(j + 64).min(n - 1)].src.get() as usize;
                 prefetch_ptr(srcs.as_ptr().wrapping_add(a));
-                let home = r.key.home(lsh, cap);
-                // SAFETY: `home < cap` whatever the key (see `TableKey::home`): the window's 64 bytes are
-                // inside `keys` (asserted above).
-                let v = unsafe { _mm512_loadu_si512(kp.add(home).cast()) };
-                // The empty slots and the key's slot.
-                let (empty, m) = if narrow {
-                    let k = _mm512_set1_epi32(r.key.bits() as i32);
-                    let e = u64::from(_mm512_testn_epi32_mask(v, v));
-                    (e, e | u64::from(_mm512_cmpeq_epi32_mask(v, k)))
-                } else {
-                    let k = _mm512_set1_epi64(r.key.bits() as i64);
-                    let e = u64::from(_mm512_testn_epi64_mask(v, v));
-                    (e, e | u64::from(_mm512_cmpeq_epi64_mask(v, k)))
+                let mut home = r.key.home(lsh, cap);
+                // The empty slots and the key's slot in the window at `home`.
+                let window = |home: usize| {
+                    // SAFETY: the callers keep the window's 64 bytes inside `keys`: `home < cap` whatever the
+                    // key (see `TableKey::home`; asserted above), or checked before a window further on.
+                    let v = unsafe { _mm512_loadu_si512(kp.add(home).cast()) };
+                    if narrow {
+                        let k = _mm512_set1_epi32(r.key.bits() as i32);
+                        let e = u64::from(_mm512_testn_epi32_mask(v, v));
+                        (e, e | u64::from(_mm512_cmpeq_epi32_mask(v, k)))
+                    } else {
+                        let k = _mm512_set1_epi64(r.key.bits() as i64);
+                        let e = u64::from(_mm512_testn_epi64_mask(v, v));
+                        (e, e | u64::from(_mm512_cmpeq_epi64_mask(v, k)))
+                    }
                 };
+                let (mut empty, mut m) = window(home);
+                // A full window without the key: the windows after it, while they are inside the arrays.
+                while m == 0 && home + 2 * lanes <= klen {
+                    home += lanes;
+                    (empty, m) = window(home);
+                }
                 if m == 0 {
                     break;
                 }
@@ -763,7 +784,7 @@ impl<K: TableKey, C: Counter> Table<K, C> {
             }
             self.len += added;
             recs = &recs[done..];
-            // A record whose window was full: the slow path.
+            // A record whose windows were full to the end of the arrays: the slow path (which grows the table).
             if done < n
                 && let Some(r) = recs.first()
             {
@@ -1546,6 +1567,53 @@ mod tests {
             for bits in [20u32, 33, 64] {
                 freeze_round_trip::<u64>(bits, path);
             }
+        }
+    }
+
+    /// Keys crowded around a few home slots, so that most windows are full: each merge path looks on to the
+    /// windows after a full one (or falls back to the slow path at the end of the arrays), and the frozen
+    /// table holds the same keys and sums as a plain map.
+    #[test]
+    fn crowded_windows_are_searched_on() {
+        for path in 0..3 {
+            // Four partitions of 2^31 keys: the first one is filled.
+            let layout = Layout::for_size(33, 0, 4000, 2);
+            let pool: Pool<u32, u64> = Pool::new();
+            let mut tables: Vec<Table<u32, u64>> = (0..layout.parts())
+                .map(|_| Table::new(layout, 1000, &pool))
+                .collect();
+            let span = 1u64 << layout.shift;
+            let mut want = std::collections::BTreeMap::new();
+            let mut recs: Vec<Rec<u32>> = Vec::new();
+            let mut srcs: Vec<[u64; 2]> = Vec::new();
+            let mut x = 5u64;
+            // Four runs of 200 consecutive keys (about 0.1% of the keys apart: a few home slots each), one of
+            // them at the very end of the partition, each key several times.
+            for i in 0..2400u64 {
+                let run = xorshift(&mut x) % 4;
+                let start = [span / 7, span / 2, span / 2 + 150, span - 200][run as usize];
+                let h = start + xorshift(&mut x) % 200;
+                recs.push(Rec {
+                    key: u32::store(h, &layout),
+                    src: srcs.len() as u32,
+                });
+                srcs.push([i + 1, 1]);
+                let e = want.entry(h).or_insert((0u64, 0u64));
+                e.0 += i + 1;
+                e.1 += 1;
+            }
+            tables[0].add_recs_by(path, &recs, &srcs).unwrap();
+            let parts = tables
+                .into_iter()
+                .enumerate()
+                .map(|(q, t)| t.freeze(q, &layout, &pool))
+                .collect();
+            let got: Vec<(u64, (u64, u64))> = Frozen { layout, parts }
+                .iter()
+                .map(|(h, f, n)| (h, (f, n)))
+                .collect();
+            let want: Vec<(u64, (u64, u64))> = want.into_iter().collect();
+            assert_eq!(got, want, "path {path}");
         }
     }
 
