@@ -715,7 +715,8 @@ impl<K: TableKey, C: Counter> Table<K, C> {
     /// [`Table::add_recs`] comparing a cache line of keys at a time. A record's key is stored only when its
     /// slot was empty: most records add to a slot that holds their key already, and a store into the keys
     /// that the next records' windows are read from holds those reads up (about 3 ns a record on the
-    /// development host, measured on a table in the first-level cache).
+    /// development host, measured on a table in the first-level cache). A full window (neither the key nor an
+    /// empty slot) is followed by the next ones with the same compare, in the loop.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f")]
     fn add_recs_avx512(&mut self, mut recs: &[Rec<K, C::Src>], srcs: &[[C; 2]]) -> Option<()> {
