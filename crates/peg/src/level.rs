@@ -1577,45 +1577,56 @@ mod tests {
     #[test]
     fn crowded_windows_are_searched_on() {
         for path in 0..3 {
-            // Four partitions of 2^31 keys: the first one is filled.
-            let layout = Layout::for_size(33, 0, 4000, 2);
-            let pool: Pool<u32, u64> = Pool::new();
-            let mut tables: Vec<Table<u32, u64>> = (0..layout.parts())
-                .map(|_| Table::new(layout, 1000, &pool))
-                .collect();
-            let span = 1u64 << layout.shift;
-            let mut want = std::collections::BTreeMap::new();
-            let mut recs: Vec<Rec<u32>> = Vec::new();
-            let mut srcs: Vec<[u64; 2]> = Vec::new();
-            let mut x = 5u64;
-            // Four runs of 200 consecutive keys (about 0.1% of the keys apart: a few home slots each), one of
-            // them at the very end of the partition, each key several times.
-            for i in 0..2400u64 {
-                let run = xorshift(&mut x) % 4;
-                let start = [span / 7, span / 2, span / 2 + 150, span - 200][run as usize];
-                let h = start + xorshift(&mut x) % 200;
-                recs.push(Rec {
-                    key: u32::store(h, &layout),
-                    src: srcs.len() as u32,
-                });
-                srcs.push([i + 1, 1]);
-                let e = want.entry(h).or_insert((0u64, 0u64));
-                e.0 += i + 1;
-                e.1 += 1;
-            }
-            tables[0].add_recs_by(path, &recs, &srcs).unwrap();
-            let parts = tables
-                .into_iter()
-                .enumerate()
-                .map(|(q, t)| t.freeze(q, &layout, &pool))
-                .collect();
-            let got: Vec<(u64, (u64, u64))> = Frozen { layout, parts }
-                .iter()
-                .map(|(h, f, n)| (h, (f, n)))
-                .collect();
-            let want: Vec<(u64, (u64, u64))> = want.into_iter().collect();
-            assert_eq!(got, want, "path {path}");
+            crowded::<u32>(path);
+            crowded::<u64>(path);
         }
+    }
+
+    /// One key width and merge path of [`crowded_windows_are_searched_on`].
+    fn crowded<K: TableKey>(path: u32) {
+        // Four partitions of 2^31 keys: the first one is filled.
+        let layout = Layout::for_size(33, 0, 4000, 2);
+        let pool: Pool<K, u64> = Pool::new();
+        let mut tables: Vec<Table<K, u64>> = (0..layout.parts())
+            .map(|_| Table::new(layout, 1000, &pool))
+            .collect();
+        let span = 1u64 << layout.shift;
+        let mut want = std::collections::BTreeMap::new();
+        let mut recs: Vec<Rec<K>> = Vec::new();
+        let mut srcs: Vec<[u64; 2]> = Vec::new();
+        let mut x = 5u64;
+        // Runs of 200 consecutive keys (each within a few home slots; two of them overlap), one at the very
+        // end of the partition, each key several times.
+        for i in 0..2400u64 {
+            let run = xorshift(&mut x) % 4;
+            let start = [span / 7, span / 2, span / 2 + 150, span - 200][run as usize];
+            let h = start + xorshift(&mut x) % 200;
+            recs.push(Rec {
+                key: K::store(h, &layout),
+                src: srcs.len() as u32,
+            });
+            srcs.push([i + 1, 1]);
+            let e = want.entry(h).or_insert((0u64, 0u64));
+            e.0 += i + 1;
+            e.1 += 1;
+        }
+        tables[0].add_recs_by(path, &recs, &srcs).unwrap();
+        let parts = tables
+            .into_iter()
+            .enumerate()
+            .map(|(q, t)| t.freeze(q, &layout, &pool))
+            .collect();
+        let got: Vec<(u64, (u64, u64))> = Frozen { layout, parts }
+            .iter()
+            .map(|(h, f, n)| (h, (f, n)))
+            .collect();
+        let want: Vec<(u64, (u64, u64))> = want.into_iter().collect();
+        assert_eq!(
+            got,
+            want,
+            "path {path}, {} bytes a key",
+            std::mem::size_of::<K>()
+        );
     }
 
     /// A key's home slot is the 128-bit product of its fraction and the capacity, and below the capacity for
