@@ -288,9 +288,9 @@ pub(crate) struct Pool<K, C: Counter> {
     data: Shared<Vec<u8>>,
 }
 
-/// An empty vector from `m` with room for about `cap` elements, shrunk if it was far bigger. One that must
-/// grow gets a quarter more room than asked for, so that the next levels find it big enough (a reallocation
-/// copies, and touches fresh memory page by page).
+/// An empty vector from `m` with room for about `cap` elements: shrunk if it was far bigger, grown to exactly
+/// `cap` if it was smaller (the callers' sizes include their slack; growing further ahead, so that later levels
+/// would not grow it again, measured no faster).
 fn take_vec<T>(m: &Shared<Vec<T>>, cap: usize) -> Vec<T> {
     let mut v = lock(m).pop().unwrap_or_default();
     v.clear();
@@ -471,8 +471,8 @@ impl<K: TableKey, C: Counter> Table<K, C> {
             keys.shrink_to(n);
             counts.shrink_to(n);
         }
-        // Room for a quarter more than asked for, when the arrays must grow: so that the next levels find
-        // them big enough (a reallocation copies, and touches fresh memory page by page).
+        // Arrays that are too short grow to exactly `n` (growing them at once to the largest size a partition
+        // can need, so that later levels would not grow them again, measured no faster).
         keys.reserve_exact(n - keys.len());
         counts.reserve_exact(n - counts.len());
         keys.resize(n, K::default());
