@@ -433,8 +433,8 @@ impl MouseSolutions {
         self.cell(size, rule).get().cloned()
     }
 
-    /// The solution of `size` for `rule`, solving it now if needed (blocks: milliseconds up to 8x8, seconds
-    /// and about 200 MB on 10x10).
+    /// The solution of `size` for `rule`, solving it now if needed (blocks: milliseconds up to 8x8, about a
+    /// quarter of a second and 210 MB on 10x10).
     ///
     /// # Errors
     /// [`SolveError::TableTooLarge`] beyond [`MAX_TABLE_SIZE`], where no whole table is kept.
@@ -822,7 +822,7 @@ impl MouseSession {
             news: None,
         };
         // The exact solution takes a moment up to 8x8; it is ready long before the first hint is asked for.
-        // The 10x10 one takes seconds and a few hundred megabytes: it is solved when first needed.
+        // The 10x10 one takes about a quarter of a second and 210 MB: it is solved when first needed.
         if opts.size <= BoardSize::EIGHT {
             s.solve_in_background();
         }
