@@ -1,0 +1,455 @@
+//! The indicator behind a peg game: whether one peg can still be left from a position, and how, answered at
+//! once from what is known and otherwise worked out in slices on the `Env`'s runner.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use peg::enumerate::Options as CountOptions;
+use peg::{Board, Finish, Finishable, Move, Position, Problem, SolveError, Solver, SolverOptions};
+use serde::Serialize;
+
+use super::tables::TableKey;
+use crate::Env;
+use crate::text::group_thousands;
+use crate::work::{Outcome, Pending, submit};
+
+/// Positions the solver examines in one background slice (a few tens of milliseconds): the longest a new
+/// position waits behind a search of an old one.
+const SLICE_NODES: u64 = 200_000;
+/// Positions the solver may examine for one position before the indicator says "not known" (each
+/// [`PegSession::show_solution`] on such a position allows as many again, four times over).
+const SEARCH_CAP: u64 = 40_000_000;
+/// While the complete table is being built, the search of one position stops after this many positions and the
+/// indicator waits for the table instead: on two cores the two would only slow each other down.
+const SEARCH_WHILE_BUILDING: u64 = 2_000_000;
+/// The memory the solver's table of dead positions may use.
+const SOLVER_MEMORY: u64 = 512 << 20;
+/// Complete tables are built only for boards up to this many holes…
+const TABLE_MAX_HOLES: usize = 36;
+/// …and only while the enumeration's estimate stays under this much memory (the English standard game needs
+/// about 50 MB once built).
+const TABLE_MEMORY: u64 = 256 << 20;
+
+/// Why one peg can no longer be left.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Why {
+    /// The position class differs from that of every allowed finish: no sequence of jumps can get there.
+    Class,
+    /// One peg is left, but not on the finish hole.
+    WrongHole,
+    /// No jump is left.
+    Stuck,
+    /// An earlier position of this game was already lost.
+    Earlier,
+    /// The complete table of finishable positions says so.
+    Table,
+    /// The solver searched every way on.
+    Search,
+}
+
+impl Why {
+    /// A few words, for a panel.
+    pub fn short(self) -> &'static str {
+        match self {
+            Why::Class => "position class",
+            Why::WrongHole => "the last peg is not on the finish",
+            Why::Stuck => "no jump left",
+            Why::Earlier => "lost earlier",
+            Why::Table => "by the complete table",
+            Why::Search => "the solver tried every way on",
+        }
+    }
+}
+
+/// What is known about a position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// One peg can still be left: here is a way (empty when the position is already finished).
+    Possible(Arc<[Move]>),
+    /// It cannot.
+    Impossible(Why),
+}
+
+/// The indicator's answer for the current position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    /// Known.
+    Known(Verdict),
+    /// The solver is working on it.
+    Checking,
+    /// The solver gave up (its node budget or its memory was spent).
+    GaveUp {
+        /// Positions examined for this position.
+        nodes: u64,
+        /// True when it stopped at its memory limit rather than its node budget.
+        memory: bool,
+    },
+}
+
+/// The state of the complete table.
+#[derive(Debug)]
+enum TableState {
+    /// Not built for this game, and why.
+    Skipped(String),
+    /// Being built.
+    Building(Pending<Result<Arc<Finishable>, String>>),
+    /// Built.
+    Ready(Arc<Finishable>),
+    /// The build stopped (at its memory limit).
+    Failed,
+}
+
+/// What a search slice hands back.
+struct Searched {
+    solver: Solver,
+    pos: Position,
+    result: Result<Option<Vec<Move>>, SolveError>,
+}
+
+/// Answers "can one peg still be left from here, and how" for one game, without ever making the caller wait.
+pub struct Oracle {
+    env: Env,
+    board: Board,
+    finish: Finish,
+    finish_classes: Vec<u8>,
+    known: HashMap<u64, Verdict>,
+    table: TableState,
+    solver: Option<Solver>,
+    search: Option<Pending<Searched>>,
+    /// Positions examined so far for a position without an answer, and the budget allowed for it.
+    spent: HashMap<u64, (u64, u64)>,
+    /// Positions whose search stopped at the memory limit.
+    out_of_memory: Vec<u64>,
+}
+
+impl fmt::Debug for Oracle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Oracle")
+            .field("board", &self.board.name())
+            .field("finish", &self.finish)
+            .field("known", &self.known.len())
+            .field("table", &self.table_note())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Oracle {
+    /// An oracle for games on `board` from `start` to `finish`; starts building the complete table (or takes it
+    /// from `env`'s [`PegTables`](super::PegTables)) where that is cheap enough. The table holds the positions reachable from
+    /// `start` that can still finish, so the positions asked about must be those of games played from `start`.
+    pub fn new(board: &Board, start: Position, finish: Finish, env: &Env) -> Oracle {
+        let table = if !finish.allows(board, start) {
+            TableState::Skipped(String::new())
+        } else if board.holes() > TABLE_MAX_HOLES {
+            TableState::Skipped(format!(
+                "no complete table for {} holes: the search answers",
+                board.holes()
+            ))
+        } else {
+            let hole = match finish {
+                Finish::Hole(h) => Some(h),
+                Finish::Anywhere => None,
+            };
+            let key: TableKey = (
+                board.name().to_string(),
+                board.moves().len(),
+                start.bits(),
+                hole,
+            );
+            match env.peg_tables.cell(&key) {
+                None => TableState::Skipped("no complete table here: the search answers".into()),
+                Some(cell) => match cell.get() {
+                    Some(Ok(t)) => TableState::Ready(Arc::clone(t)),
+                    Some(Err(_)) => TableState::Failed,
+                    None => {
+                        let board = board.clone();
+                        TableState::Building(submit(&*env.runner, move || {
+                            cell.get_or_init(|| build_table(&board, start, finish))
+                                .clone()
+                        }))
+                    }
+                },
+            }
+        };
+        Oracle {
+            env: env.clone(),
+            board: board.clone(),
+            finish,
+            finish_classes: finish.classes(board),
+            known: HashMap::new(),
+            table,
+            solver: None,
+            search: None,
+            spent: HashMap::new(),
+            out_of_memory: Vec::new(),
+        }
+    }
+
+    /// The answer for the last position of `line` (the positions of the game from its start), from what is
+    /// known now. Cheap: lookups only.
+    pub fn answer(&self, line: &[Position]) -> Answer {
+        let Some(&pos) = line.last() else {
+            return Answer::Checking;
+        };
+        if let Some(v) = self.quick(pos) {
+            return Answer::Known(v);
+        }
+        // A position after a lost one is lost too.
+        if line[..line.len() - 1]
+            .iter()
+            .any(|p| matches!(self.known.get(&p.bits()), Some(Verdict::Impossible(_))))
+        {
+            return Answer::Known(Verdict::Impossible(Why::Earlier));
+        }
+        let key = pos.bits();
+        match self.spent.get(&key) {
+            Some(&(nodes, cap)) if nodes >= cap => Answer::GaveUp {
+                nodes,
+                memory: self.out_of_memory.contains(&key),
+            },
+            _ => Answer::Checking,
+        }
+    }
+
+    /// What is known about `pos` without searching.
+    fn quick(&self, pos: Position) -> Option<Verdict> {
+        if self.finish.is_finished(pos) {
+            return Some(Verdict::Possible(Arc::from(Vec::new())));
+        }
+        if pos.pegs() <= 1 {
+            return Some(Verdict::Impossible(Why::WrongHole));
+        }
+        if !self
+            .finish_classes
+            .contains(&self.board.position_class(pos))
+        {
+            return Some(Verdict::Impossible(Why::Class));
+        }
+        if let Some(v) = self.known.get(&pos.bits()) {
+            return Some(v.clone());
+        }
+        // Every position asked about is one of this game's, so reachable from the table's start: the table
+        // holds it exactly when the finish can still be reached.
+        if let TableState::Ready(t) = &self.table {
+            return Some(match t.solve(pos) {
+                Some(moves) => Verdict::Possible(Arc::from(moves)),
+                None => Verdict::Impossible(Why::Table),
+            });
+        }
+        if !self.board.has_move(pos) {
+            return Some(Verdict::Impossible(Why::Stuck));
+        }
+        None
+    }
+
+    /// Remember the answer for the last position of `line` (and, for a way to finish, every position along it).
+    fn remember(&mut self, line: &[Position]) {
+        let Some(&pos) = line.last() else {
+            return;
+        };
+        match self.answer(line) {
+            Answer::Known(Verdict::Possible(path)) if !path.is_empty() => {
+                self.learn_path(pos, &path);
+            }
+            Answer::Known(v @ Verdict::Impossible(Why::Table | Why::Earlier)) => {
+                self.known.insert(pos.bits(), v);
+            }
+            _ => {}
+        }
+    }
+
+    /// Remember that every position along `moves` from `pos` can finish, with the rest of the way.
+    fn learn_path(&mut self, pos: Position, moves: &[Move]) {
+        let mut p = pos;
+        for (i, &m) in moves.iter().enumerate() {
+            self.known
+                .entry(p.bits())
+                .or_insert_with(|| Verdict::Possible(Arc::from(&moves[i..])));
+            p = p.apply(m);
+        }
+    }
+
+    /// The first position of `line` known to be lost, by its index.
+    pub fn first_lost(&self, line: &[Position]) -> Option<usize> {
+        line.iter()
+            .position(|p| matches!(self.known.get(&p.bits()), Some(Verdict::Impossible(_))))
+    }
+
+    /// Collect finished background work and start the next search slice for the last position of `line` if
+    /// it is still open. Call it after every change and regularly.
+    pub fn pump(&mut self, line: &[Position]) {
+        if let TableState::Building(job) = &self.table
+            && let Some(outcome) = job.poll()
+        {
+            self.take_table(outcome);
+        }
+        if let Some(outcome) = self.search.as_ref().and_then(Pending::poll) {
+            self.search = None;
+            self.take_search(outcome);
+        }
+        self.remember(line);
+        self.start_search(line);
+        // A runner that works at once has answered already.
+        if let Some(outcome) = self.search.as_ref().and_then(Pending::poll) {
+            self.search = None;
+            self.take_search(outcome);
+            self.remember(line);
+        }
+    }
+
+    fn take_table(&mut self, outcome: Outcome<Result<Arc<Finishable>, String>>) {
+        self.table = match outcome {
+            Outcome::Done(Ok(t)) => {
+                // From now on the table answers: forget the search's answers, so that the ways shown come
+                // from one source.
+                self.known.clear();
+                TableState::Ready(t)
+            }
+            // The build stopped at its memory limit, or died: the search answers instead.
+            Outcome::Done(Err(_)) | Outcome::Failed(_) => TableState::Failed,
+        };
+    }
+
+    fn take_search(&mut self, outcome: Outcome<Searched>) {
+        let Outcome::Done(s) = outcome else {
+            // The solver died with its task: a fresh one next time.
+            return;
+        };
+        let key = s.pos.bits();
+        match s.result {
+            Ok(found) => {
+                self.solver = Some(s.solver);
+                if matches!(&self.table, TableState::Ready(_)) {
+                    return;
+                }
+                self.spent.remove(&key);
+                match found {
+                    Some(moves) => self.learn_path(s.pos, &moves),
+                    None => {
+                        self.known.insert(key, Verdict::Impossible(Why::Search));
+                    }
+                }
+            }
+            // The interface never raises the stop flag; were it raised, the solver would be kept as after a budget.
+            Err(SolveError::NodeLimit { nodes } | SolveError::Stopped { nodes }) => {
+                self.solver = Some(s.solver);
+                let e = self.spent.entry(key).or_insert((0, SEARCH_CAP));
+                e.0 += nodes;
+            }
+            Err(SolveError::MemoryLimit { .. }) => {
+                // Its table of dead positions is full: start again with an empty one, and give this position up.
+                let e = self.spent.entry(key).or_insert((0, SEARCH_CAP));
+                e.0 = e.0.max(e.1);
+                self.out_of_memory.push(key);
+            }
+        }
+    }
+
+    fn start_search(&mut self, line: &[Position]) {
+        if self.search.is_some() {
+            return;
+        }
+        let Some(&pos) = line.last() else {
+            return;
+        };
+        if self.answer(line) != Answer::Checking {
+            return;
+        }
+        if matches!(self.table, TableState::Building(_))
+            && self
+                .spent
+                .get(&pos.bits())
+                .is_some_and(|&(nodes, _)| nodes >= SEARCH_WHILE_BUILDING)
+        {
+            return;
+        }
+        let solver = self.solver.take();
+        let (board, finish) = (self.board.clone(), self.finish);
+        self.search = Some(submit(&*self.env.runner, move || {
+            let mut solver = solver.unwrap_or_else(|| {
+                Solver::with_options(
+                    &board,
+                    finish,
+                    SolverOptions {
+                        max_memory: SOLVER_MEMORY,
+                        max_nodes: Some(SLICE_NODES),
+                        ..SolverOptions::default()
+                    },
+                )
+            });
+            let result = solver.solve(pos);
+            Searched {
+                solver,
+                pos,
+                result,
+            }
+        }));
+    }
+
+    /// Allow the search of `pos` as much again (after it gave up).
+    pub fn search_longer(&mut self, pos: Position) {
+        let key = pos.bits();
+        self.out_of_memory.retain(|&k| k != key);
+        if let Some(e) = self.spent.get_mut(&key) {
+            e.1 = e.0 + 4 * SEARCH_CAP;
+        }
+    }
+
+    /// Whether background work is under way.
+    pub fn busy(&self) -> bool {
+        self.search.is_some() || matches!(self.table, TableState::Building(_))
+    }
+
+    /// Block until the table is built and the last position of `line` is answered, the search gave up, or
+    /// (with a limit) the time is up; the search goes on in slices meanwhile.
+    pub fn wait(&mut self, line: &[Position], limit: Option<Duration>) {
+        let deadline = limit.map(|l| Instant::now() + l);
+        if let TableState::Building(job) = &self.table {
+            let outcome = job.wait();
+            self.take_table(outcome);
+        }
+        loop {
+            if let Some(job) = self.search.take() {
+                let outcome = job.wait();
+                self.take_search(outcome);
+            }
+            self.remember(line);
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+            self.start_search(line);
+            if self.search.is_none() {
+                break;
+            }
+        }
+    }
+
+    /// One line about the complete table, for a panel.
+    pub fn table_note(&self) -> String {
+        match &self.table {
+            TableState::Skipped(why) => why.clone(),
+            TableState::Building(_) => "building the complete table…".into(),
+            TableState::Ready(t) => {
+                format!("complete table: {} classes", group_thousands(t.classes()))
+            }
+            TableState::Failed => "no complete table (too big here): the search answers".into(),
+        }
+    }
+}
+
+/// Build the complete table for a game from `start` to `finish`: the positions reachable from `start` from
+/// which `finish` can still be reached (found by meeting in the middle; on the English board from the centre to
+/// the centre 1,679,072 classes, a fraction of a second).
+fn build_table(board: &Board, start: Position, finish: Finish) -> Result<Arc<Finishable>, String> {
+    let opts = CountOptions {
+        max_memory: Some(TABLE_MEMORY),
+        ..CountOptions::default()
+    };
+    let problem = Problem::new(board.clone(), start, finish).map_err(|e| e.to_string())?;
+    Finishable::build(&problem, &opts)
+        .map(Arc::new)
+        .map_err(|e| e.to_string())
+}
