@@ -997,26 +997,28 @@ const ER_HEART: [u8; 512] = {
 };
 
 /// A turbot-fish pattern: technique, elimination count, digit, cells (start, bridge, bridge, end), houses (base,
-/// cover), eliminations.
-pub(crate) type TurbotFound = (Technique, u32, u8, [usize; 4], [usize; 2], CellSet);
+/// cover), eliminations, and SE's rank among patterns of the same rating and elimination count.
+pub(crate) type TurbotFound = (Technique, u32, u8, [usize; 4], [usize; 2], CellSet, u8);
 
-/// Whether turbot-fish pattern `a` beats `b`: an easier technique, or as easy with more eliminations.
+/// Whether turbot-fish pattern `a` beats `b`: an easier technique, or as easy with more eliminations, or as many
+/// with a lower rank (SE's name order: two boxes, then a box and a line, then a row and a column).
 #[inline]
 fn turbot_better(a: &TurbotFound, b: Option<&TurbotFound>) -> bool {
     match b {
         None => true,
         Some(b) => {
-            a.0.base_rating() < b.0.base_rating()
-                || (a.0.base_rating() == b.0.base_rating() && a.1 > b.1)
+            let (ra, rb) = (a.0.base_rating(), b.0.base_rating());
+            ra < rb || (ra == rb && (a.1 > b.1 || (a.1 == b.1 && a.6 < b.6)))
         }
     }
 }
 
-/// The turbot-fish family on one digit: a strong link in a line (the base) and a strong link in another house (the
-/// cover) with one end of each seeing the other; the digit is then in one of the two far ends, and leaves the cells
-/// seeing both. Skyscraper (two parallel lines, SE 4.0), 2-String Kite (a column and a row, 4.1), Turbot Fish (a line
-/// and a box, 4.2) and Empty Rectangle (a line and a box whose candidates lie on one row and one column, 4.2), the
-/// easiest first and, among equals, the one with the most eliminations (the first found among those).
+/// The turbot-fish family on one digit: a strong link in a line or box (the base) and a strong link in another house
+/// (the cover) with one end of each seeing the other; the digit is then in one of the two far ends, and leaves the
+/// cells seeing both (outside the houses of the links and the one joining them, as Sudoku Explainer has it).
+/// Skyscraper (two parallel lines, SE 4.0), 2-String Kite (a column and a row, 4.1), Turbot Fish (a box and a line
+/// or two boxes, 4.1) and Empty Rectangle (a line and a box whose candidates lie on one row and one column: a grouped
+/// link, 4.3), the easiest first and, among equals, the one with the most eliminations, then SE's name order.
 ///
 /// Each digit's best pattern depends only on the digit's places: [`turbot`] keeps them from call to call.
 pub(crate) fn turbot_digit(
@@ -1025,13 +1027,14 @@ pub(crate) fn turbot_digit(
     d: u8,
     allowed: TechniqueSet,
 ) -> Option<TurbotFound> {
-    // (base kind, cover kind): 0 rows, 1 columns, 2 boxes.
-    const SETS: [(usize, usize, Technique); 5] = [
-        (0, 0, Technique::Skyscraper),
-        (1, 1, Technique::Skyscraper),
-        (1, 0, Technique::TwoStringKite),
-        (0, 2, Technique::TurbotFish),
-        (1, 2, Technique::TurbotFish),
+    // (base kind, cover kind): 0 rows, 1 columns, 2 boxes; SE's rank among equals.
+    const SETS: [(usize, usize, Technique, u8); 6] = [
+        (0, 0, Technique::Skyscraper, 1),
+        (1, 1, Technique::Skyscraper, 1),
+        (1, 0, Technique::TwoStringKite, 2),
+        (0, 2, Technique::TurbotFish, 1),
+        (1, 2, Technique::TurbotFish, 1),
+        (2, 2, Technique::TurbotFish, 0),
     ];
     let mut best: Option<TurbotFound> = None;
     let pos = s.positions(d);
@@ -1062,17 +1065,20 @@ pub(crate) fn turbot_digit(
             }
         }
     }
-    if nlinks[0] + nlinks[1] == 0 {
+    if nlinks[0] + nlinks[1] + nlinks[2] == 0 {
         return None;
     }
-    for &(bk, ck, tech) in &SETS {
+    for &(bk, ck, tech, rank) in &SETS {
         let wanted = allowed.contains(tech)
             || (tech == Technique::TurbotFish && allowed.contains(Technique::EmptyRectangle));
         if !wanted {
             continue;
         }
         for bi in 0..nlinks[bk] {
-            let (base, [b0, b1], _) = links[bk][bi];
+            let (base, [b0, b1], base_er) = links[bk][bi];
+            if base_er {
+                continue;
+            }
             let (base, b0, b1) = (usize::from(base), usize::from(b0), usize::from(b1));
             // The cells a bridge from this link can see.
             let sight = PEERS[b0] | PEERS[b1];
@@ -1107,10 +1113,15 @@ pub(crate) fn turbot_digit(
                         if share == base || share == cover {
                             continue;
                         }
-                        let mut victims = pos & PEERS[start] & PEERS[end] & !bit(start) & !bit(end);
-                        if er {
-                            victims &= !HOUSE[cover] & !HOUSE[base];
-                        }
+                        // As SE, not in the houses of the links or the one joining them.
+                        let victims = pos
+                            & PEERS[start]
+                            & PEERS[end]
+                            & !bit(start)
+                            & !bit(end)
+                            & !HOUSE[cover]
+                            & !HOUSE[base]
+                            & !HOUSE[share];
                         if victims == 0 {
                             continue;
                         }
@@ -1121,6 +1132,7 @@ pub(crate) fn turbot_digit(
                             [start, bridge1, bridge2, end],
                             [base, cover],
                             victims,
+                            if er { 0 } else { rank },
                         );
                         if turbot_better(&found, best.as_ref()) {
                             best = Some(found);
@@ -1161,7 +1173,7 @@ pub(crate) fn turbot(
             best = Some(*found);
         }
     }
-    let Some((t, _, d, cells, houses, victims)) = best else {
+    let Some((t, _, d, cells, houses, victims, _)) = best else {
         return false;
     };
     step.start(t);

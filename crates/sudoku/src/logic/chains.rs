@@ -22,7 +22,9 @@
 use super::Finder;
 use super::state::Candidates;
 use super::step::{Candidate, ChainNode, Rating, Step, Technique, TechniqueSet};
-use super::tables::{ALL_CELLS, CELL_HOUSES, CellSet, Cells, Digits, HOUSE, PEERS, bit, digit_bit};
+use super::tables::{
+    ALL_CELLS, CELL_HOUSES, CellSet, Cells, Digits, HOUSE, HOUSE_CELLS, PEERS, bit, digit_bit,
+};
 
 /// Number of candidates (cell, digit) of a grid.
 const NODES: usize = 729;
@@ -1488,6 +1490,15 @@ fn multiple_w<const W: usize>(
                 if m.count_ones() < 2 {
                     continue;
                 }
+                // SE starts a region's chains from its first place, and only from cells with three candidates or
+                // more (bivalue cells are left to the simpler chains).
+                let first = HOUSE_CELLS[h]
+                    .iter()
+                    .map(|&c| usize::from(c))
+                    .find(|&c| m & bit(c) != 0);
+                if first.is_none_or(|c| s.candidates(c).count_ones() < 3) {
+                    continue;
+                }
                 let branches: Vec<usize> = Cells(m)
                     .map(|c| usize::from(net.index[c * 9 + usize::from(d - 1)]))
                     .collect();
@@ -1554,6 +1565,64 @@ fn find_in(
     let s = g.s;
     let explain = finder.explain;
     if let Some(u) = unary(g, net, max, allowed, finder, queue) {
+        return unary_step(g, step, explain, u, queue);
+    }
+    if Technique::TUVWXYZWing.base_rating() <= max
+        && allowed.contains(Technique::TUVWXYZWing)
+        && super::wings::wing(s, step, 6)
+    {
+        return step.rating <= max;
+    }
+    if let Some(found) = dynamic(s, step, max, allowed, finder, super::dynamic::Mode::Nishio) {
+        return found;
+    }
+    if multiple_step(g, net, step, max, allowed, finder, queue) {
+        return true;
+    }
+    if let Some(found) = dynamic(s, step, max, allowed, finder, super::dynamic::Mode::Dynamic) {
+        return found;
+    }
+    dynamic(
+        s,
+        step,
+        max,
+        allowed,
+        finder,
+        super::dynamic::Mode::DynamicPlus,
+    )
+    .unwrap_or(false)
+}
+
+/// A Nishio or dynamic forcing chain step, when the technique is allowed and one is found: whether it is rated at
+/// most `max`.
+fn dynamic(
+    s: &Candidates,
+    step: &mut Step,
+    max: Rating,
+    allowed: TechniqueSet,
+    finder: &mut Finder,
+    mode: super::dynamic::Mode,
+) -> Option<bool> {
+    let t = match mode {
+        super::dynamic::Mode::Nishio => Technique::NishioForcingChain,
+        super::dynamic::Mode::Dynamic => Technique::DynamicForcingChains,
+        super::dynamic::Mode::DynamicPlus => Technique::DynamicForcingChainsPlus,
+    };
+    if t.base_rating() > max || !allowed.contains(t) {
+        return None;
+    }
+    super::dynamic::find(s, step, mode, &mut finder.dynamic).then_some(step.rating <= max)
+}
+
+/// The step of a forcing chain or cycle found by [`unary`].
+fn unary_step(
+    g: &Graph,
+    step: &mut Step,
+    explain: bool,
+    u: Unary,
+    queue: &mut Vec<(u16, u16)>,
+) -> bool {
+    {
         step.start(u.technique);
         step.rating = u.rating;
         let start = u.start;
@@ -1585,8 +1654,22 @@ fn find_in(
         }
         step.cells.push(start.cell() as u8);
         step.digits = digit_bit(start.digit());
-        return true;
+        true
     }
+}
+
+/// A cell or region forcing chains step (static), when one is found.
+fn multiple_step(
+    g: &Graph,
+    net: &Net,
+    step: &mut Step,
+    max: Rating,
+    allowed: TechniqueSet,
+    finder: &mut Finder,
+    queue: &mut Vec<(u16, u16)>,
+) -> bool {
+    let s = g.s;
+    let explain = finder.explain;
     if let Some((r, _, t, branches, target, house)) =
         multiple(g, net, max, allowed, &mut finder.buffers)
     {

@@ -1,9 +1,43 @@
 //! The logical solver: human techniques applied easiest first, each step recorded and explained.
 //!
 //! The solver works on a [`Candidates`] state (placed digits and pencil marks as bitsets). At each point it looks
-//! for the easiest technique that makes progress (in the order of [`TECHNIQUES`], which follows Sudoku Explainer's
-//! ratings), applies it, and starts again from the easiest. Singles are applied in batches (all the singles of the
-//! same kind visible at once); every other technique one instance at a time.
+//! for the first technique that makes progress, in the order of [`TECHNIQUES`], applies one instance of it, and
+//! starts again from the top. Singles are applied in batches (all the singles of the same kind visible at once);
+//! every other technique one instance at a time. A puzzle's rating is its hardest step's rating.
+//!
+//! # How Sudoku Explainer decides, and how this solver follows it
+//!
+//! The ratings are those of Sudoku Explainer ("SE"), in the serate build the sudoku community uses
+//! (SukakuExplainer, default techniques). Agreeing with SE's number is not only a matter of rating each technique
+//! as SE does: a puzzle's rating is the hardest step *on the path SE takes*, so the solver takes SE's path. The
+//! rules that decide it:
+//!
+//! - **The first technique in SE's list that finds anything wins**, even when a later one would find an easier
+//!   step. The list is mostly in rating order, but not everywhere: unique rectangles and loops (4.5 and up) come
+//!   right after the XYZ-Wing, before naked quads (5.0); the strong-link family (skyscraper 4.0 to grouped links
+//!   4.3) before the XY-Wing (4.2); WXYZ-Wing (5.5) and the BUG (5.6) after the hidden quad (5.4); VWXYZ-Wing (6.2)
+//!   before aligned pair exclusion (6.2); UVWXYZ-Wing (6.6) before the cycles (6.5); and among the chains, forcing
+//!   chains and cycles (6.5 to 7.x with their length) come first, then TUVWXYZ-Wing (7.5), Nishio chains (7.5 and
+//!   up), multiple forcing chains (8.0 and up), dynamic chains (8.5 and up) and dynamic chains with pattern
+//!   eliminations (9.0 and up). A 7.9 forcing chain is therefore taken before a 7.5 Nishio chain, and an 8.6
+//!   region chain before an 8.5 dynamic one.
+//! - **Within one technique, SE collects every instance and takes the easiest**; ties go to the one with the most
+//!   eliminations for the strong-link family and the wings, to the lowest type for unique loops, to the shortest
+//!   chain (then a fixed order of kinds) for chains, and otherwise to the first found in SE's scan order (boxes,
+//!   then columns, then rows for houses; cells row by row; digits in order).
+//! - **Chains are rated by length**: the base rating plus 0.1 each time the chain's count less two passes 4, 6,
+//!   8, 12, 16, 24, 32, ... (each step half again or a third again as long as the last). SE counts a chain as the
+//!   number of distinct candidates among its conclusion and all the causes behind it; a step made of several
+//!   chains (cell, region or double forcing chains, contradictions) adds its chains' counts. For dynamic chains a
+//!   conclusion's causes include the eliminations that made a cell's or a house's candidate the last one, so the
+//!   count depends on the order in which implications are found, which the solver follows.
+//! - **Multiple forcing chains (8.0) start only from cells with three or more candidates**, and a region's chains
+//!   only from its first place, when that cell has three or more; bivalue cells are left to the simpler chains.
+//! - **Uniqueness** is assumed, as SE assumes it: unique rectangles and loops and the BUG.
+//!
+//! Where the solver has no counterpart of an SE technique (SE's grouped strong links of three or more links, its
+//! aligned triplet exclusion and its nested forcing chains of 9.5 and up), a puzzle that needs one gets a different
+//! rating or is reported as needing guessing.
 //!
 //! ```
 //! use sudoku::logic::{self, Candidates, Options};
@@ -22,9 +56,13 @@
 
 mod basic;
 mod chains;
+mod dynamic;
+mod exclusion;
 mod state;
 mod step;
 pub mod tables;
+mod unique;
+mod wings;
 
 pub use state::{Candidates, Conflict};
 pub use step::{Candidate, ChainNode, Rating, Step, TECHNIQUES, Technique, TechniqueSet};
@@ -120,6 +158,8 @@ pub(crate) struct Finder {
     buffers: chains::Buffers,
     /// The chain searches' network of candidates, rebuilt in place for each state.
     net: chains::Net,
+    /// The dynamic chain searches' memory.
+    dynamic: dynamic::Memory,
 }
 
 impl Finder {
@@ -135,6 +175,7 @@ impl Finder {
             turbot: basic::TurbotMemo::default(),
             buffers: chains::Buffers::default(),
             net: chains::Net::default(),
+            dynamic: dynamic::Memory::default(),
         }
     }
 
@@ -283,6 +324,7 @@ impl Finder {
         }
         scoped!(T::XYWing, T::XYWing, |sc| basic::xy_wing(s, step, sc));
         scoped!(T::XYZWing, T::XYZWing, |sc| basic::xyz_wing(s, step, sc));
+        tier!(T::UniqueRectangle, unique::unique_loops(s, step));
         scoped!(T::NakedQuad, T::NakedQuad, |sc| basic::naked_subset(
             s, &views, step, 4, sc
         ));
@@ -292,6 +334,18 @@ impl Finder {
         scoped!(T::HiddenQuad, T::HiddenQuad, |sc| basic::hidden_subset(
             s, &views, step, 4, false, sc
         ));
+        tier!(T::WXYZWing, wings::wing(s, step, 3));
+        tier!(T::Bug, unique::bug(s, step));
+        tier!(T::VWXYZWing, wings::wing(s, step, 4));
+        tier!(T::AlignedPairExclusion, exclusion::aligned_pair(s, step));
+        // SE tries UVWXYZ-Wing (6.6) before the cycles (6.5 and up): a limit between the two still lets the cycles
+        // be tried.
+        if T::UVWXYZWing.base_rating() <= max
+            && allowed.contains(T::UVWXYZWing)
+            && wings::wing(s, step, 5)
+        {
+            return step.rating <= max;
+        }
         chains::find(s, step, max, allowed, self)
     }
 }

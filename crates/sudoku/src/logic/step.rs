@@ -63,20 +63,35 @@ pub enum Technique {
     Skyscraper,
     /// A row strong link and a column strong link on one digit joined through a box (SE 4.1).
     TwoStringKite,
-    /// A line strong link and a box strong link on one digit joined by a weak link (SE 4.2).
+    /// A box strong link and a line or box strong link on one digit joined by a weak link (SE 4.1).
     TurbotFish,
-    /// A line strong link joined to a box whose candidates for the digit lie on one row and one column (SE 4.2).
+    /// A line strong link joined to a box whose candidates for the digit lie on one row and one column (SE 4.3: a
+    /// grouped strong link).
     EmptyRectangle,
     /// A bivalue pivot with two bivalue pincers (SE 4.2).
     XYWing,
     /// A trivalue pivot with two bivalue pincers (SE 4.4).
     XYZWing,
+    /// A unique rectangle or loop, types 1 to 4: a pattern that would give two solutions is avoided (SE 4.5 plus
+    /// the loop's length and the size of a type 3 set).
+    UniqueRectangle,
     /// Four cells of a house holding four candidates between them (SE 5.0).
     NakedQuad,
     /// Basic fish of size 4 (SE 5.2).
     Jellyfish,
     /// Four digits confined to the same four cells of a house (SE 5.4).
     HiddenQuad,
+    /// An almost locked set of three cells and a bivalue cell sharing a restricted digit (SE 5.5 or 5.6).
+    WXYZWing,
+    /// Bivalue universal grave, types 1 to 4: all but a few candidates would form a pattern with two solutions
+    /// (SE 5.6 for type 1, 5.7 and up for the others).
+    Bug,
+    /// As WXYZ-Wing with a set of four cells (SE 6.2 to 6.4).
+    VWXYZWing,
+    /// Two cells whose pairs of digits are tested against the bivalue cells both see (SE 6.2).
+    AlignedPairExclusion,
+    /// As WXYZ-Wing with a set of five cells (SE 6.6).
+    UVWXYZWing,
     /// A loop of strong and weak links on one digit (SE "bidirectional X-cycle", 6.5 plus length).
     XCycle,
     /// A loop through bivalue cells (SE "bidirectional Y-cycle", 6.5 plus length).
@@ -88,14 +103,26 @@ pub enum Technique {
     /// A chain mixing links within cells and within houses, from a candidate to its own negation (SE 7.0 plus
     /// length).
     ForcingChain,
+    /// As WXYZ-Wing with a set of six cells (SE 7.5).
+    TUVWXYZWing,
+    /// A digit assumed in (or out of) a cell leads to a contradiction through that digit's places alone, the
+    /// eliminations made along the way counting (SE 7.5 plus length).
+    NishioForcingChain,
     /// Every candidate of one cell forces the same conclusion (SE 8.0 plus length).
     CellForcingChains,
     /// Every place of a digit in a house forces the same conclusion (SE 8.0 plus length).
     RegionForcingChains,
+    /// Forcing chains whose implications count the eliminations made along the way: a contradiction, or the same
+    /// conclusion from both values of a candidate, all values of a cell or all places of a digit (SE 8.5 plus
+    /// length).
+    DynamicForcingChains,
+    /// Dynamic forcing chains that also use locked candidates, pairs and X-wings along the way (SE 9.0 plus
+    /// length).
+    DynamicForcingChainsPlus,
 }
 
 /// All techniques, easiest first.
-pub const TECHNIQUES: [Technique; 32] = [
+pub const TECHNIQUES: [Technique; 42] = [
     Technique::FullHouse,
     Technique::HiddenSingleBox,
     Technique::HiddenSingleLine,
@@ -118,16 +145,26 @@ pub const TECHNIQUES: [Technique; 32] = [
     Technique::EmptyRectangle,
     Technique::XYWing,
     Technique::XYZWing,
+    Technique::UniqueRectangle,
     Technique::NakedQuad,
     Technique::Jellyfish,
     Technique::HiddenQuad,
+    Technique::WXYZWing,
+    Technique::Bug,
+    Technique::VWXYZWing,
+    Technique::AlignedPairExclusion,
+    Technique::UVWXYZWing,
     Technique::XCycle,
     Technique::YCycle,
     Technique::XChain,
     Technique::MixedCycle,
     Technique::ForcingChain,
+    Technique::TUVWXYZWing,
+    Technique::NishioForcingChain,
     Technique::CellForcingChains,
     Technique::RegionForcingChains,
+    Technique::DynamicForcingChains,
+    Technique::DynamicForcingChainsPlus,
 ];
 
 impl Technique {
@@ -153,20 +190,30 @@ impl Technique {
             HiddenTriple => 40,
             Skyscraper => 40,
             TwoStringKite => 41,
-            TurbotFish => 42,
-            EmptyRectangle => 42,
+            TurbotFish => 41,
+            EmptyRectangle => 43,
             XYWing => 42,
             XYZWing => 44,
+            UniqueRectangle => 45,
             NakedQuad => 50,
             Jellyfish => 52,
             HiddenQuad => 54,
+            WXYZWing => 55,
+            Bug => 56,
+            VWXYZWing => 62,
+            AlignedPairExclusion => 62,
+            UVWXYZWing => 66,
             XCycle => 65,
             YCycle => 65,
             XChain => 66,
             MixedCycle => 70,
             ForcingChain => 70,
+            TUVWXYZWing => 75,
+            NishioForcingChain => 75,
             CellForcingChains => 80,
             RegionForcingChains => 80,
+            DynamicForcingChains => 85,
+            DynamicForcingChainsPlus => 90,
         })
     }
 
@@ -195,16 +242,26 @@ impl Technique {
             EmptyRectangle => "Empty rectangle",
             XYWing => "XY-Wing",
             XYZWing => "XYZ-Wing",
+            UniqueRectangle => "Unique rectangle",
             NakedQuad => "Naked quad",
             Jellyfish => "Jellyfish",
             HiddenQuad => "Hidden quad",
+            WXYZWing => "WXYZ-Wing",
+            VWXYZWing => "VWXYZ-Wing",
+            UVWXYZWing => "UVWXYZ-Wing",
+            TUVWXYZWing => "TUVWXYZ-Wing",
+            Bug => "BUG",
+            AlignedPairExclusion => "Aligned pair exclusion",
             XCycle => "X-cycle",
             YCycle => "Y-cycle",
             XChain => "X-chain",
             MixedCycle => "Mixed cycle",
             ForcingChain => "Forcing chain",
+            NishioForcingChain => "Nishio forcing chain",
             CellForcingChains => "Cell forcing chains",
             RegionForcingChains => "Region forcing chains",
+            DynamicForcingChains => "Dynamic forcing chains",
+            DynamicForcingChainsPlus => "Dynamic forcing chains (+)",
         }
     }
 
@@ -234,22 +291,52 @@ impl Technique {
             EmptyRectangle => "empty_rectangle",
             XYWing => "xy_wing",
             XYZWing => "xyz_wing",
+            UniqueRectangle => "unique_rectangle",
             NakedQuad => "naked_quad",
             Jellyfish => "jellyfish",
             HiddenQuad => "hidden_quad",
+            WXYZWing => "wxyz_wing",
+            VWXYZWing => "vwxyz_wing",
+            UVWXYZWing => "uvwxyz_wing",
+            TUVWXYZWing => "tuvwxyz_wing",
+            Bug => "bug",
+            AlignedPairExclusion => "aligned_pair_exclusion",
             XCycle => "x_cycle",
             YCycle => "y_cycle",
             XChain => "x_chain",
             MixedCycle => "mixed_cycle",
             ForcingChain => "forcing_chain",
+            NishioForcingChain => "nishio_forcing_chain",
             CellForcingChains => "cell_forcing_chains",
             RegionForcingChains => "region_forcing_chains",
+            DynamicForcingChains => "dynamic_forcing_chains",
+            DynamicForcingChainsPlus => "dynamic_forcing_chains_plus",
         }
+    }
+
+    /// Whether every step of the technique is rated its base rating: not a chain (rated by length), a unique
+    /// loop (by size and type), a BUG (by type) or a wing whose rating depends on its cells.
+    pub const fn has_fixed_rating(self) -> bool {
+        use Technique::*;
+        !self.is_chain() && !matches!(self, UniqueRectangle | Bug | WXYZWing | VWXYZWing)
     }
 
     /// Whether the technique is a chain (its rating grows with the chain's length).
     pub const fn is_chain(self) -> bool {
-        (self as u8) >= (Technique::XCycle as u8)
+        use Technique::*;
+        matches!(
+            self,
+            XCycle
+                | YCycle
+                | XChain
+                | MixedCycle
+                | ForcingChain
+                | NishioForcingChain
+                | CellForcingChains
+                | RegionForcingChains
+                | DynamicForcingChains
+                | DynamicForcingChainsPlus
+        )
     }
 }
 
@@ -390,6 +477,8 @@ pub struct Step {
     pub highlights: Vec<Candidate>,
     /// The chain, for chain techniques.
     pub chain: Vec<ChainNode>,
+    /// The type of a unique rectangle or loop, or of a BUG (1 to 4); 0 for the other techniques.
+    pub kind: u8,
 }
 
 impl Step {
@@ -404,6 +493,7 @@ impl Step {
         self.digits = 0;
         self.highlights.clear();
         self.chain.clear();
+        self.kind = 0;
     }
 
     /// Start a step of technique `t` at its base rating.
@@ -663,6 +753,113 @@ impl fmt::Display for Step {
                     "{name}: if {assume}, then {}, a contradiction, so {conclusion}",
                     rest.join(" -> ")
                 )
+            }
+            UniqueRectangle => {
+                let shape = if self.cells.len() == 4 {
+                    format!("type {}", self.kind)
+                } else {
+                    format!("a loop of {} cells, type {}", self.cells.len(), self.kind)
+                };
+                let why = match self.kind {
+                    1 => "only one of its cells holds other digits, so that cell cannot be either".to_string(),
+                    2 => "the cells holding other digits hold one more digit, which must be in one of them".to_string(),
+                    3 => format!(
+                        "the other digits of two of its cells form a set with more cells of {}",
+                        house(0)
+                    ),
+                    _ => format!(
+                        "in {}, one of {digits} can only go in two of its cells, so the other cannot be there",
+                        house(0)
+                    ),
+                };
+                write!(
+                    f,
+                    "{name} ({shape}): {cells} would hold only {digits} (two solutions), and {why}, which removes \
+                     {elim}"
+                )
+            }
+            Bug => {
+                let why = match self.kind {
+                    1 => format!("{cells} must keep {digits}"),
+                    2 => format!("{digits} is in one of {cells}"),
+                    3 => format!(
+                        "the extra digits of {cells} form a naked set with other cells of {}",
+                        house(0)
+                    ),
+                    _ => format!(
+                        "{cells} share {} and one of them holds its extra digit",
+                        house(0)
+                    ),
+                };
+                write!(
+                    f,
+                    "{name} (type {}): without the extra digits {digits} of {cells}, every cell would hold two \
+                     candidates and every digit two places in each house (two solutions), so {why}, which removes {elim}",
+                    self.kind
+                )
+            }
+            WXYZWing | VWXYZWing | UVWXYZWing | TUVWXYZWing => {
+                let n = self.cells.len().saturating_sub(1);
+                let als = cells_list(self.cells.iter().take(n).map(|&c| usize::from(c)));
+                let pair = self
+                    .cells
+                    .get(n)
+                    .map_or_else(String::new, |&c| cell_name(usize::from(c)));
+                write!(
+                    f,
+                    "{name}: {als} hold {} digits between them ({digits}) and {pair} two of them; whichever way they \
+                     fall, one of the pair's digits is locked, which removes {elim}",
+                    n + 1
+                )
+            }
+            AlignedPairExclusion => write!(
+                f,
+                "{name}: every way to fill {cells} together would empty a cell they all see, or repeat a digit, \
+                 except ways without {elim}, which removes them"
+            ),
+            NishioForcingChain | DynamicForcingChains | DynamicForcingChainsPlus => {
+                let first = self.chain.first().copied();
+                let start = first.map_or_else(String::new, |n| n.to_string());
+                let branches: Vec<String> = branch_texts(&self.chain);
+                let conclusion = match placed {
+                    Some(p) => format!("{} is {}", cell_name(usize::from(p.cell)), p.digit),
+                    None => format!("it removes {elim}"),
+                };
+                match self.kind {
+                    1 | 2 => {
+                        // Both chains start from the assumption.
+                        let mut parts: Vec<String> = Vec::new();
+                        for (i, n) in self.chain.iter().enumerate() {
+                            if i == 0 || Some(*n) == first {
+                                parts.push(n.to_string());
+                            } else if let Some(last) = parts.last_mut() {
+                                last.push_str(" -> ");
+                                last.push_str(&n.to_string());
+                            }
+                        }
+                        write!(
+                            f,
+                            "{name}: {start} leads to a contradiction ({}), so {conclusion}",
+                            parts.join("; ")
+                        )
+                    }
+                    3 => write!(
+                        f,
+                        "{name}: whether {start} or not, the same follows ({}), so {conclusion}",
+                        branches.join("; ")
+                    ),
+                    4 => write!(
+                        f,
+                        "{name}: whichever digit {cells} takes ({digits}), the same follows ({}), so {conclusion}",
+                        branches.join("; ")
+                    ),
+                    _ => write!(
+                        f,
+                        "{name}: wherever {digits} goes in {} ({cells}), the same follows ({}), so {conclusion}",
+                        house(0),
+                        branches.join("; ")
+                    ),
+                }
             }
             CellForcingChains | RegionForcingChains => {
                 let what = if t == CellForcingChains {

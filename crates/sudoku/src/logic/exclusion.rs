@@ -1,0 +1,74 @@
+//! Aligned exclusion: a few cells whose combinations of digits are tested one by one against the cells they all
+//! see; a digit of a base cell that appears in no allowed combination goes.
+//!
+//! As in Sudoku Explainer, the base cells need not see each other. A combination is excluded when two base cells that
+//! see each other would take the same digit, or when a cell with two candidates seen by both base cells would
+//! lose both to it. Base cells are the cells with two
+//! or more candidates that see at least one such cell; pairs are taken in SE's order (the second cell ascending, the
+//! first ascending below it), and the first that removes something is the step.
+
+use super::state::Candidates;
+use super::step::{Candidate, Step, Technique};
+use super::tables::{CellSet, Cells, Digits, PEERS, bit};
+
+/// Aligned pair exclusion (SE 6.2).
+pub(crate) fn aligned_pair(s: &Candidates, step: &mut Step) -> bool {
+    let empty = s.unsolved();
+    let mut bivalue: CellSet = 0;
+    for c in Cells(empty) {
+        if s.candidates(c).count_ones() == 2 {
+            bivalue |= bit(c);
+        }
+    }
+    // The base cells and the bivalue cells each sees.
+    let mut base: Vec<(usize, CellSet)> = Vec::new();
+    for c in Cells(empty) {
+        let ex = PEERS[c] & bivalue;
+        if s.candidates(c).count_ones() >= 2 && ex != 0 {
+            base.push((c, ex));
+        }
+    }
+    for j in 1..base.len() {
+        for i in 0..j {
+            let (c0, e0) = base[i];
+            let (c1, e1) = base[j];
+            let common = e0 & e1;
+            if common.count_ones() < 2 {
+                continue;
+            }
+            let (m0, m1) = (s.candidates(c0), s.candidates(c1));
+            let sees = PEERS[c0] & bit(c1) != 0;
+            let (mut keep0, mut keep1) = (0u16, 0u16);
+            for a in Digits(m0) {
+                for b in Digits(m1) {
+                    if a == b && sees {
+                        continue;
+                    }
+                    let pair = (1u16 << (a - 1)) | (1u16 << (b - 1));
+                    if Cells(common).any(|x| s.candidates(x) & !pair == 0) {
+                        continue;
+                    }
+                    keep0 |= 1 << (a - 1);
+                    keep1 |= 1 << (b - 1);
+                }
+            }
+            if m0 & !keep0 == 0 && m1 & !keep1 == 0 {
+                continue;
+            }
+            step.start(Technique::AlignedPairExclusion);
+            step.cells = vec![c0 as u8, c1 as u8];
+            for (c, m, keep) in [(c0, m0, keep0), (c1, m1, keep1)] {
+                for d in Digits(m & !keep) {
+                    step.eliminations.push(Candidate::new(c, d));
+                }
+            }
+            for x in Cells(common) {
+                for d in Digits(s.candidates(x)) {
+                    step.highlights.push(Candidate::new(x, d));
+                }
+            }
+            return true;
+        }
+    }
+    false
+}

@@ -1,0 +1,190 @@
+//! The larger wings of Sudoku Explainer's default set: WXYZ-, VWXYZ-, UVWXYZ- and TUVWXYZ-Wing. Each is an almost
+//! locked set of 3, 4, 5 or 6 cells that all see each other (two or more candidates each, one digit more than cells
+//! between them) and a bivalue cell {x, z} outside it, both of whose digits are among the set's.
+//!
+//! When every cell of the set holding x sees the bivalue cell, x is "restricted": x is in the bivalue cell or in the
+//! set, so z is either in the bivalue cell or locked in the set, and z goes from every cell seeing the bivalue cell
+//! and all the set's cells holding z. When z is restricted too (a double link), the set is locked whatever happens:
+//! each of its other digits goes from the cells seeing all the set's cells holding it, and x and z go as z does in
+//! the single case. Ratings (SE): WXYZ 5.5, or 5.6 when the set's largest cell has three candidates; VWXYZ 6.2 plus
+//! 0.1 for a largest cell of two or four candidates, 0.2 for three; UVWXYZ 6.6; TUVWXYZ 7.5. Among several of one
+//! kind, the easiest, then the one with the most eliminations, then the largest of SE's names (double link, largest
+//! cell, total size) comes first.
+
+use super::state::Candidates;
+use super::step::{Candidate, Rating, Step, Technique};
+use super::tables::{ALL_CELLS, CellSet, Cells, Digits, PEERS, bit};
+
+struct Wing {
+    rating: u8,
+    count: usize,
+    suffix: String,
+    cells: Vec<usize>,
+    elim: Vec<Candidate>,
+    digits: u16,
+}
+
+/// The cells seeing every cell of `cells` that holds `d` (all cells when none does).
+fn seeing(s: &Candidates, cells: &[usize], d: u8) -> CellSet {
+    let mut v = ALL_CELLS;
+    for &c in cells {
+        if s.has(c, d) {
+            v &= PEERS[c];
+        }
+    }
+    v
+}
+
+/// The technique of a wing whose set has `n` cells.
+fn technique(n: usize) -> Technique {
+    match n {
+        3 => Technique::WXYZWing,
+        4 => Technique::VWXYZWing,
+        5 => Technique::UVWXYZWing,
+        _ => Technique::TUVWXYZWing,
+    }
+}
+
+/// SE's rating of a wing with `n` cells whose largest cell has `biggest` candidates.
+fn rating(n: usize, biggest: u32) -> u8 {
+    let b = biggest as i32;
+    match n {
+        3 => (55 + (1 - (3 - b).abs())).max(55) as u8,
+        4 => (62 + (2 - (3 - b).abs())).max(62) as u8,
+        5 => 66,
+        _ => 75,
+    }
+}
+
+/// The wing of `n` cells (3 to 6) SE would take, if any.
+pub(crate) fn wing(s: &Candidates, step: &mut Step, n: usize) -> bool {
+    let mut best: Option<Wing> = None;
+    let mut set = Vec::with_capacity(n);
+    grow(s, n, &mut set, ALL_CELLS, 0, &mut best);
+    let Some(w) = best else {
+        return false;
+    };
+    step.start(technique(n));
+    step.rating = Rating(w.rating);
+    step.cells = w.cells.iter().map(|&c| c as u8).collect();
+    step.digits = w.digits;
+    for &c in &w.cells {
+        for d in Digits(s.candidates(c)) {
+            step.highlights.push(Candidate::new(c, d));
+        }
+    }
+    step.eliminations = w.elim;
+    true
+}
+
+/// Grow sets of cells in increasing order, each seeing all before it (`common`), with at most `n + 1` digits.
+fn grow(
+    s: &Candidates,
+    n: usize,
+    set: &mut Vec<usize>,
+    common: CellSet,
+    union: u16,
+    best: &mut Option<Wing>,
+) {
+    let empty = s.unsolved();
+    let after = set.last().map_or(ALL_CELLS, |&c| !((bit(c) << 1) - 1));
+    for c in Cells(common & empty & after) {
+        let m = s.candidates(c);
+        let u = union | m;
+        if m.count_ones() < 2 || u.count_ones() as usize > n + 1 {
+            continue;
+        }
+        set.push(c);
+        if set.len() == n {
+            if u.count_ones() as usize == n + 1 {
+                pincers(s, set, u, best);
+            }
+        } else {
+            grow(s, n, set, common & PEERS[c], u, best);
+        }
+        set.pop();
+    }
+}
+
+/// Every bivalue cell completing the set `als` (digits `union`) into a wing.
+fn pincers(s: &Candidates, als: &[usize], union: u16, best: &mut Option<Wing>) {
+    let n = als.len();
+    let mut range: CellSet = 0;
+    let mut mine: CellSet = 0;
+    let mut biggest = 0;
+    let mut size = 0;
+    for &c in als {
+        range |= PEERS[c];
+        mine |= bit(c);
+        let k = s.candidates(c).count_ones();
+        biggest = biggest.max(k);
+        size += k;
+    }
+    for y in Cells(range & !mine & s.unsolved()) {
+        let my = s.candidates(y);
+        if my.count_ones() != 2 || my & union != my {
+            continue;
+        }
+        let mut it = Digits(my);
+        let (Some(x), Some(z)) = (it.next(), it.next()) else {
+            continue;
+        };
+        let restricted = |d: u8| als.iter().all(|&k| !s.has(k, d) || PEERS[y] & bit(k) != 0);
+        let (rx, rz) = (restricted(x), restricted(z));
+        if !rx && !rz {
+            continue;
+        }
+        let double = rx && rz;
+        // The eliminated digit of a single link: the one that is not restricted.
+        let out = if double || rx { z } else { x };
+        let all = mine | bit(y);
+        let count = |d: u8, v: CellSet| (v & !all & s.positions(d)).count_ones();
+        let mut elim = Vec::new();
+        let mut push = |d: u8, v: CellSet| {
+            for k in Cells(v & !all & s.positions(d)) {
+                elim.push(Candidate::new(k, d));
+            }
+        };
+        let mut weak = false;
+        let mut strong_x = false;
+        if double {
+            for w in Digits(union & !my) {
+                let v = seeing(s, als, w);
+                weak |= count(w, v) > 0;
+                push(w, v);
+            }
+            let v = PEERS[y] & seeing(s, als, x);
+            strong_x = count(x, v) > 0;
+            push(x, v);
+        }
+        let v = PEERS[y] & seeing(s, als, out);
+        let strong_z = count(out, v) > 0;
+        push(out, v);
+        if elim.is_empty() {
+            continue;
+        }
+        // SE names a double link only where it removes more than a single link would.
+        let named_double = double && (weak || (strong_z && strong_x));
+        let suffix = format!("{}{}{}", if named_double { 2 } else { 1 }, biggest, size);
+        let mut cells = als.to_vec();
+        cells.push(y);
+        let w = Wing {
+            rating: rating(n, biggest),
+            count: elim.len(),
+            suffix,
+            cells,
+            elim,
+            digits: union,
+        };
+        let better = match best.as_ref() {
+            None => true,
+            Some(b) => {
+                (w.rating, std::cmp::Reverse(w.count)) < (b.rating, std::cmp::Reverse(b.count))
+                    || (w.rating == b.rating && w.count == b.count && w.suffix > b.suffix)
+            }
+        };
+        if better {
+            *best = Some(w);
+        }
+    }
+}
