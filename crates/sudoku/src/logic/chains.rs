@@ -1567,11 +1567,13 @@ fn find_in(
     if let Some(u) = unary(g, net, max, allowed, finder, queue) {
         return unary_step(g, step, explain, u, queue);
     }
-    if Technique::TUVWXYZWing.base_rating() <= max
-        && allowed.contains(Technique::TUVWXYZWing)
-        && super::wings::wing(s, step, 6)
-    {
-        return step.rating <= max;
+    if Technique::TUVWXYZWing.base_rating() <= max && allowed.contains(Technique::TUVWXYZWing) {
+        let slot = Technique::TUVWXYZWing as usize;
+        let found = super::wings::wing(s, step, 6, finder.scope(slot).cells);
+        finder.searched(slot, found);
+        if found {
+            return step.rating <= max;
+        }
     }
     if let Some(found) = dynamic(s, step, max, allowed, finder, super::dynamic::Mode::Nishio) {
         return found;

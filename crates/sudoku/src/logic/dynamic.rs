@@ -195,7 +195,10 @@ pub(crate) struct Engine {
     mode: Mode,
     /// How many times each digit is placed (for SE's X-wing condition).
     placed: [usize; 10],
-    make: Vec<(Pot, Vec<Pot>)>,
+    /// What an "off" potential turns on: each with its causes, `causes[from..to]`.
+    make: Vec<(Pot, u32, u32)>,
+    causes: Vec<Pot>,
+    offs: Vec<Pot>,
 }
 
 impl Engine {
@@ -214,6 +217,8 @@ impl Engine {
             mode,
             placed,
             make: Vec::new(),
+            causes: Vec::new(),
+            offs: Vec::new(),
         }
     }
 
@@ -244,19 +249,22 @@ impl Engine {
     }
 
     /// What an "off" potential turns on (with causes), before it is taken out of the grid.
-    fn off_to_on(&mut self, p: Pot, run: &Run) {
+    fn off_to_on(&mut self, p: Pot) {
         self.make.clear();
+        self.causes.clear();
         let (cell, d) = (pcell(p), pdigit(p));
         if self.y() {
             let m = self.cur[cell];
             if m.count_ones() == 2 {
                 let other = (m & !dbit(d)).trailing_zeros() as u8 + 1;
                 if m & dbit(d) != 0 {
-                    let mut causes = vec![p];
+                    let from = self.causes.len() as u32;
+                    self.causes.push(p);
                     for v in Digits(self.src[cell] & !m) {
-                        causes.push(pot(cell, v, false));
+                        self.causes.push(pot(cell, v, false));
                     }
-                    self.make.push((pot(cell, other, true), causes));
+                    self.make
+                        .push((pot(cell, other, true), from, self.causes.len() as u32));
                 }
             }
         }
@@ -275,27 +283,27 @@ impl Engine {
                 && let Some(o) = other
             {
                 let q = pot(o, d, true);
-                if self.make.iter().any(|(x, _)| *x == q) {
+                if self.make.iter().any(|&(x, _, _)| x == q) {
                     continue;
                 }
-                let mut causes = vec![p];
+                let from = self.causes.len() as u32;
+                self.causes.push(p);
                 for &c in &HOUSE_CELLS[h] {
                     let c = usize::from(c);
                     if self.src[c] & dbit(d) != 0 && self.cur[c] & dbit(d) == 0 {
-                        causes.push(pot(c, d, false));
+                        self.causes.push(pot(c, d, false));
                     }
                 }
-                self.make.push((q, causes));
+                self.make.push((q, from, self.causes.len() as u32));
             }
         }
-        let _ = run;
     }
 
     /// Propagate from what `run` holds; `None`, or the first contradiction. The grid is restored afterwards.
     fn propagate(&mut self, run: &mut Run) -> Option<Absurd> {
         let mut on_at = 0;
         let mut off_at = 0;
-        let mut offs = Vec::new();
+        let mut offs = std::mem::take(&mut self.offs);
         let result = loop {
             if on_at < run.on_order.len() {
                 let p = run.entries[run.on_order[on_at] as usize].0;
@@ -324,26 +332,25 @@ impl Engine {
             if off_at < run.off_order.len() {
                 let p = run.entries[run.off_order[off_at] as usize].0;
                 off_at += 1;
-                self.off_to_on(p, run);
+                self.off_to_on(p);
                 // Every kind here is dynamic: what goes off leaves the grid for the rest of the chain.
                 self.cur[pcell(p)] &= !dbit(pdigit(p));
-                let make = std::mem::take(&mut self.make);
                 let mut found = None;
-                for (q, causes) in &make {
+                for &(q, from, to) in &self.make {
+                    let causes = &self.causes[from as usize..to as usize];
                     if run.has(q ^ 1) {
                         found = Some(Absurd {
-                            on: *q,
+                            on: q,
                             off: q ^ 1,
                             new_on: true,
-                            causes: causes.clone(),
+                            causes: causes.to_vec(),
                         });
                         break;
                     }
-                    if !run.has(*q) {
-                        run.add(*q, causes);
+                    if !run.has(q) {
+                        run.add(q, causes);
                     }
                 }
-                self.make = make;
                 if let Some(a) = found {
                     break Some(a);
                 }
@@ -365,6 +372,7 @@ impl Engine {
             }
             break None;
         };
+        self.offs = offs;
         self.cur = self.src;
         result
     }

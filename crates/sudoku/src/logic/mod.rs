@@ -160,6 +160,8 @@ pub(crate) struct Finder {
     net: chains::Net,
     /// The dynamic chain searches' memory.
     dynamic: dynamic::Memory,
+    /// The unique loops found from each start cell.
+    loops: unique::LoopMemo,
 }
 
 impl Finder {
@@ -176,6 +178,7 @@ impl Finder {
             buffers: chains::Buffers::default(),
             net: chains::Net::default(),
             dynamic: dynamic::Memory::default(),
+            loops: unique::LoopMemo::default(),
         }
     }
 
@@ -324,7 +327,10 @@ impl Finder {
         }
         scoped!(T::XYWing, T::XYWing, |sc| basic::xy_wing(s, step, sc));
         scoped!(T::XYZWing, T::XYZWing, |sc| basic::xyz_wing(s, step, sc));
-        tier!(T::UniqueRectangle, unique::unique_loops(s, step));
+        tier!(
+            T::UniqueRectangle,
+            unique::unique_loops(s, step, &mut self.loops)
+        );
         scoped!(T::NakedQuad, T::NakedQuad, |sc| basic::naked_subset(
             s, &views, step, 4, sc
         ));
@@ -334,17 +340,23 @@ impl Finder {
         scoped!(T::HiddenQuad, T::HiddenQuad, |sc| basic::hidden_subset(
             s, &views, step, 4, false, sc
         ));
-        tier!(T::WXYZWing, wings::wing(s, step, 3));
+        scoped!(T::WXYZWing, T::WXYZWing, |sc| wings::wing(
+            s, step, 3, sc.cells
+        ));
         tier!(T::Bug, unique::bug(s, step));
-        tier!(T::VWXYZWing, wings::wing(s, step, 4));
+        scoped!(T::VWXYZWing, T::VWXYZWing, |sc| wings::wing(
+            s, step, 4, sc.cells
+        ));
         tier!(T::AlignedPairExclusion, exclusion::aligned_pair(s, step));
         // SE tries UVWXYZ-Wing (6.6) before the cycles (6.5 and up): a limit between the two still lets the cycles
         // be tried.
-        if T::UVWXYZWing.base_rating() <= max
-            && allowed.contains(T::UVWXYZWing)
-            && wings::wing(s, step, 5)
-        {
-            return step.rating <= max;
+        if T::UVWXYZWing.base_rating() <= max && allowed.contains(T::UVWXYZWing) {
+            let slot = T::UVWXYZWing as usize;
+            let found = wings::wing(s, step, 5, self.scope(slot).cells);
+            self.searched(slot, found);
+            if found {
+                return step.rating <= max;
+            }
         }
         chains::find(s, step, max, allowed, self)
     }

@@ -58,22 +58,62 @@ struct Found {
     house: Option<usize>,
 }
 
+/// The deadly loops found from each start cell, with what they were found from: the pair of digits and the
+/// candidates of every cell holding both. The search from a cell depends on nothing else, so while those stay the
+/// same its loops are taken from here.
+pub(crate) struct LoopMemo {
+    by_start: Vec<Option<LoopsFrom>>,
+}
+
+struct LoopsFrom {
+    pair: u16,
+    cells: CellSet,
+    masks: Vec<u16>,
+    loops: Vec<Vec<u8>>,
+}
+
+impl Default for LoopMemo {
+    fn default() -> Self {
+        Self {
+            by_start: (0..81).map(|_| None).collect(),
+        }
+    }
+}
+
 /// Unique rectangles and loops: the easiest one (then the lowest type, then the first found).
-pub(crate) fn unique_loops(s: &Candidates, step: &mut Step) -> bool {
+pub(crate) fn unique_loops(s: &Candidates, step: &mut Step, memo: &mut LoopMemo) -> bool {
     let mut best: Option<Found> = None;
     let mut path = Vec::with_capacity(MAX_LOOP);
-    let mut loops: Vec<Vec<u8>> = Vec::new();
     for cell in Cells(s.unsolved()) {
         let m = s.candidates(cell);
         if pop(m) != 2 {
             continue;
         }
-        loops.clear();
-        grow(s, cell, m, &mut path, 2, 0, usize::MAX, [0, 0], &mut loops);
-        for lp in &loops {
-            if !deadly(lp) {
-                continue;
-            }
+        let mut digits = Digits(m);
+        let (Some(v1), Some(v2)) = (digits.next(), digits.next()) else {
+            continue;
+        };
+        let both = s.positions(v1) & s.positions(v2);
+        let masks: Vec<u16> = Cells(both).map(|c| s.candidates(c)).collect();
+        let fresh = match &memo.by_start[cell] {
+            Some(e) => e.pair == m && e.cells == both && e.masks == masks,
+            None => false,
+        };
+        if !fresh {
+            let mut loops = Vec::new();
+            grow(s, cell, m, &mut path, 2, 0, usize::MAX, [0, 0], &mut loops);
+            loops.retain(|lp| deadly(lp));
+            memo.by_start[cell] = Some(LoopsFrom {
+                pair: m,
+                cells: both,
+                masks,
+                loops,
+            });
+        }
+        let Some(entry) = &memo.by_start[cell] else {
+            continue;
+        };
+        for lp in &entry.loops {
             let extra: Vec<usize> = lp
                 .iter()
                 .map(|&c| usize::from(c))

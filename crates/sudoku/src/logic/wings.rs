@@ -56,11 +56,14 @@ fn rating(n: usize, biggest: u32) -> u8 {
     }
 }
 
-/// The wing of `n` cells (3 to 6) SE would take, if any.
-pub(crate) fn wing(s: &Candidates, step: &mut Step, n: usize) -> bool {
+/// The wing of `n` cells (3 to 6) SE would take, if any. `changed` holds the cells whose candidates changed since
+/// this search last found nothing (all cells the first time): a wing whose cells all kept their candidates had no
+/// eliminations then and has none now (the cells it would eliminate from only lose candidates), so only wings with a
+/// changed cell are looked at; the easiest of those is the easiest of all.
+pub(crate) fn wing(s: &Candidates, step: &mut Step, n: usize, changed: CellSet) -> bool {
     let mut best: Option<Wing> = None;
     let mut set = Vec::with_capacity(n);
-    grow(s, n, &mut set, ALL_CELLS, 0, &mut best);
+    grow(s, n, &mut set, ALL_CELLS, 0, changed, &mut best);
     let Some(w) = best else {
         return false;
     };
@@ -84,11 +87,24 @@ fn grow(
     set: &mut Vec<usize>,
     common: CellSet,
     union: u16,
+    changed: CellSet,
     best: &mut Option<Wing>,
 ) {
     let empty = s.unsolved();
     let after = set.last().map_or(ALL_CELLS, |&c| !((bit(c) << 1) - 1));
+    // Without a changed bivalue cell to be the pincer, the set itself needs a changed cell.
+    let mut bivalue_changed = false;
+    for c in Cells(changed & empty) {
+        if s.candidates(c).count_ones() == 2 {
+            bivalue_changed = true;
+            break;
+        }
+    }
+    let need = !bivalue_changed && set.iter().all(|&c| changed & bit(c) == 0);
     for c in Cells(common & empty & after) {
+        if need && changed & common & empty & !((bit(c)) - 1) == 0 {
+            break;
+        }
         let m = s.candidates(c);
         let u = union | m;
         if m.count_ones() < 2 || u.count_ones() as usize > n + 1 {
@@ -97,17 +113,17 @@ fn grow(
         set.push(c);
         if set.len() == n {
             if u.count_ones() as usize == n + 1 {
-                pincers(s, set, u, best);
+                pincers(s, set, u, changed, best);
             }
         } else {
-            grow(s, n, set, common & PEERS[c], u, best);
+            grow(s, n, set, common & PEERS[c], u, changed, best);
         }
         set.pop();
     }
 }
 
 /// Every bivalue cell completing the set `als` (digits `union`) into a wing.
-fn pincers(s: &Candidates, als: &[usize], union: u16, best: &mut Option<Wing>) {
+fn pincers(s: &Candidates, als: &[usize], union: u16, changed: CellSet, best: &mut Option<Wing>) {
     let n = als.len();
     let mut range: CellSet = 0;
     let mut mine: CellSet = 0;
@@ -120,7 +136,13 @@ fn pincers(s: &Candidates, als: &[usize], union: u16, best: &mut Option<Wing>) {
         biggest = biggest.max(k);
         size += k;
     }
-    for y in Cells(range & !mine & s.unsolved()) {
+    // Without a changed cell in the set, only a changed bivalue cell can make a new wing.
+    let ys = if mine & changed == 0 {
+        changed
+    } else {
+        ALL_CELLS
+    };
+    for y in Cells(range & !mine & s.unsolved() & ys) {
         let my = s.candidates(y);
         if my.count_ones() != 2 || my & union != my {
             continue;
