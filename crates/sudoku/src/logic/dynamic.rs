@@ -30,7 +30,7 @@
 
 use super::state::Candidates;
 use super::step::{Candidate, ChainNode, Rating, Step, Technique};
-use super::tables::{Cells, Digits, HOUSE, HOUSE_CELLS, bit};
+use super::tables::{CellSet, Cells, Digits, HOUSE, HOUSE_CELLS, bit};
 use super::unique::house_of;
 
 /// A potential: `(cell * 9 + digit - 1) * 2 + on`.
@@ -379,6 +379,7 @@ impl Engine {
 }
 
 /// The best step found so far: its count, SE's sort key, and how to report it.
+#[derive(Clone)]
 struct Best {
     count: usize,
     key: u8,
@@ -390,33 +391,72 @@ struct Best {
     digits: u16,
 }
 
-/// Reusable memory of the searches.
+/// Reusable memory of the searches, and each digit's Nishio result with what it was found from.
 #[derive(Default)]
 pub(crate) struct Memory {
     values: Vec<Run>,
     off: Run,
     places: Vec<Run>,
+    /// Per digit: its places and the cells among them with no other candidate, and its best Nishio step (SE's
+    /// place in the search: cell, kind). A Nishio chain stays on its digit, so nothing else changes it.
+    nishio: [Option<(CellSet, CellSet, Option<(Best, usize)>)>; 9],
 }
 
 /// The easiest Nishio or dynamic forcing chain step.
 pub(crate) fn find(s: &Candidates, step: &mut Step, mode: Mode, memory: &mut Memory) -> bool {
-    let mut e = Engine::new(s, mode);
     if memory.values.len() < 9 {
         memory.values.resize_with(9, Run::default);
         memory.places.resize_with(9, Run::default);
     }
+    let best = if mode == Mode::Nishio {
+        let mut best: Option<(Best, usize, u8)> = None;
+        for d in 1..=9u8 {
+            let places = s.positions(d);
+            let lone = Cells(places)
+                .filter(|&c| s.candidates(c).count_ones() < 2)
+                .fold(0, |a, c| a | bit(c));
+            let di = usize::from(d - 1);
+            let fresh = matches!(&memory.nishio[di], Some((p, l, _)) if *p == places && *l == lone);
+            if !fresh {
+                let found = search(s, mode, memory, Some(d)).map(|b| {
+                    let cell = pcell(b.target);
+                    (b, cell)
+                });
+                memory.nishio[di] = Some((places, lone, found));
+            }
+            if let Some((_, _, Some((b, cell)))) = &memory.nishio[di] {
+                // SE's order among equals: cell, then digit, then contradiction from "on" before "off".
+                let key = (b.count, b.key, *cell, d, b.kind);
+                if best
+                    .as_ref()
+                    .is_none_or(|(x, xc, xd)| key < (x.count, x.key, *xc, *xd, x.kind))
+                {
+                    best = Some((b.clone(), *cell, d));
+                }
+            }
+        }
+        best.map(|(b, _, _)| b)
+    } else {
+        search(s, mode, memory, None)
+    };
+    let Some(b) = best else {
+        return false;
+    };
+    fill(step, mode, b);
+    true
+}
+
+/// The best step of one kind; with `only`, from the candidates of that digit alone.
+fn search(s: &Candidates, mode: Mode, memory: &mut Memory, only: Option<u8>) -> Option<Best> {
+    let mut e = Engine::new(s, mode);
     let Memory {
         values,
         off,
         places,
+        ..
     } = memory;
     let mut best: Option<Best> = None;
     let (mut seen, mut stack) = (Vec::new(), Vec::new());
-    let base = match mode {
-        Mode::Nishio => Technique::NishioForcingChain,
-        Mode::Dynamic => Technique::DynamicForcingChains,
-        Mode::DynamicPlus => Technique::DynamicForcingChainsPlus,
-    };
     macro_rules! consider {
         ($count:expr, $key:expr, $kind:expr, $target:expr, $chain:expr, $cells:expr, $house:expr, $digits:expr) => {{
             let (count, key): (usize, u8) = ($count, $key);
@@ -447,6 +487,9 @@ pub(crate) fn find(s: &Candidates, step: &mut Step, mode: Mode, memory: &mut Mem
         }
         let digits: Vec<u8> = Digits(m).collect();
         for (vi, &d) in digits.iter().enumerate() {
+            if only.is_some_and(|x| x != d) {
+                continue;
+            }
             let run = &mut values[vi];
             run.clear();
             run.add(pot(cell, d, true), &[]);
@@ -567,8 +610,15 @@ pub(crate) fn find(s: &Candidates, step: &mut Step, mode: Mode, memory: &mut Mem
             }
         }
     }
-    let Some(b) = best else {
-        return false;
+    best
+}
+
+/// Fill `step` with the step found.
+fn fill(step: &mut Step, mode: Mode, b: Best) {
+    let base = match mode {
+        Mode::Nishio => Technique::NishioForcingChain,
+        Mode::Dynamic => Technique::DynamicForcingChains,
+        Mode::DynamicPlus => Technique::DynamicForcingChainsPlus,
     };
     step.start(base);
     step.rating = Rating(base.base_rating().0 + super::chains::length_bonus(b.count));
@@ -594,7 +644,6 @@ pub(crate) fn find(s: &Candidates, step: &mut Step, mode: Mode, memory: &mut Mem
             step.highlights.push(c);
         }
     }
-    true
 }
 
 /// SE's count of a contradiction: the causes of its "on" form plus those of its "off" form.
