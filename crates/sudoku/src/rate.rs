@@ -25,7 +25,7 @@ use crate::logic::{self, Candidates, Conflict, Options, Rating, Status, Step, Te
 /// How the rater's attempt ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Verdict {
-    /// Solved by logic alone, so the solution is unique.
+    /// Solved by logic alone, and the solution is unique (proven by the logic, or counted when a step assumed it).
     Solved,
     /// The logic got stuck; the puzzle has exactly one solution, but the rest needs guessing.
     NeedsGuessing,
@@ -132,6 +132,12 @@ pub fn rate(grid: &Grid, explain: bool) -> Report {
         },
     );
     let (verdict, conflict) = match out.status {
+        // A step that assumed one solution proves nothing about it: count them.
+        Status::Solved if out.assumed_unique => match crate::solver::count_solutions(grid, 2) {
+            0 => (Verdict::NoSolution, None),
+            1 => (Verdict::Solved, None),
+            _ => (Verdict::NotUnique, None),
+        },
         Status::Solved => (Verdict::Solved, None),
         Status::Contradiction(c) => (Verdict::NoSolution, Some(c)),
         Status::Stuck => match crate::solver::count_solutions(grid, 2) {

@@ -119,15 +119,26 @@ fn generated_puzzles_agree_with_sudoku_explainer() {
         symmetry: Symmetry::default(),
     };
     let (mut n, mut exact, mut near) = (0, 0, 0);
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
         let mut words = line.split(' ');
         let p = words.next().unwrap();
-        let se: f64 = words.next().unwrap()[3..].split('/').next().unwrap().parse().unwrap();
+        let se: f64 = words.next().unwrap()[3..]
+            .split('/')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
         let index: u64 = words.next().unwrap()["index=".len()..].parse().unwrap();
         let made = generate::generate(&opts, 2026, index).unwrap();
         assert_eq!(made.puzzle, parse(p), "seed 2026 index {index}");
         let se = Rating((se * 10.0).round() as u8);
-        let out = logic::solve(Candidates::from_values(&parse(p)).unwrap(), &Options::default());
+        let out = logic::solve(
+            Candidates::from_values(&parse(p)).unwrap(),
+            &Options::default(),
+        );
         assert!(out.is_solved(), "{p} not solved");
         n += 1;
         exact += usize::from(out.rating == se);

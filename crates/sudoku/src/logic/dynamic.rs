@@ -399,8 +399,12 @@ pub(crate) struct Memory {
     places: Vec<Run>,
     /// Per digit: its places and the cells among them with no other candidate, and its best Nishio step (SE's
     /// place in the search: cell, kind). A Nishio chain stays on its digit, so nothing else changes it.
-    nishio: [Option<(CellSet, CellSet, Option<(Best, usize)>)>; 9],
+    nishio: [Option<NishioMemo>; 9],
 }
+
+/// One digit's Nishio result: its places, the cells among them with no other candidate, and its best step with
+/// that step's cell.
+type NishioMemo = (CellSet, CellSet, Option<(Best, usize)>);
 
 /// The easiest Nishio or dynamic forcing chain step.
 pub(crate) fn find(s: &Candidates, step: &mut Step, mode: Mode, memory: &mut Memory) -> bool {

@@ -114,6 +114,9 @@ pub struct Outcome {
     pub steps: Vec<Step>,
     /// The state reached.
     pub state: Candidates,
+    /// Whether a step relied on the puzzle having one solution (a unique rectangle or loop, or a BUG): then a
+    /// solved grid does not prove the puzzle unique.
+    pub assumed_unique: bool,
 }
 
 impl Outcome {
@@ -508,6 +511,7 @@ fn solve_with(mut state: Candidates, opts: &Options, finder: &mut Finder) -> Out
     let mut rating = Rating(0);
     let mut steps = Vec::new();
     let mut step_count = 0;
+    let mut assumed_unique = false;
     let status = loop {
         if state.is_solved() {
             break Status::Solved;
@@ -519,6 +523,7 @@ fn solve_with(mut state: Candidates, opts: &Options, finder: &mut Finder) -> Out
             };
         }
         let t = step.technique();
+        assumed_unique |= matches!(t, Technique::UniqueRectangle | Technique::Bug);
         if step.rating > rating || hardest.is_none() {
             if step.rating >= rating {
                 hardest = Some(t);
@@ -556,6 +561,7 @@ fn solve_with(mut state: Candidates, opts: &Options, finder: &mut Finder) -> Out
         step_count,
         steps,
         state,
+        assumed_unique,
     }
 }
 
