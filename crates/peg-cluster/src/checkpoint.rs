@@ -76,6 +76,16 @@ impl Checksum {
         self.ntail = rest.len();
     }
 
+    /// Bytes added.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether nothing was added.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
     /// The checksum of everything added.
     pub fn finish(&self) -> u64 {
         let mut c = self.clone();
@@ -91,9 +101,9 @@ impl Checksum {
 }
 
 /// A writer that checksums and counts what goes through it.
-struct SumWriter<W> {
-    inner: W,
-    sum: Checksum,
+pub(crate) struct SumWriter<W> {
+    pub(crate) inner: W,
+    pub(crate) sum: Checksum,
 }
 
 impl<W: Write> Write for SumWriter<W> {
@@ -184,13 +194,71 @@ struct Row {
 
 /// The state of a run as the manifest stores it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-struct StateJson {
+pub(crate) struct StateJson {
     pegs: u32,
     wide: bool,
     rows: Vec<Row>,
     solutions_full: String,
     solutions_normal: String,
     sizes: Vec<u64>,
+}
+
+impl StateJson {
+    /// A state as the manifest stores it.
+    pub(crate) fn of(state: &State) -> StateJson {
+        let rows = state
+            .levels
+            .iter()
+            .map(|l| Row {
+                pegs: l.pegs,
+                positions: l.positions,
+                classes: l.classes,
+                paths_full: l.paths_full.to_string(),
+                paths_normal: l.paths_normal.to_string(),
+                dead_ends: l.dead_ends,
+                dead_end_classes: l.dead_end_classes,
+                games_full: l.games_full.to_string(),
+                games_normal: l.games_normal.to_string(),
+            })
+            .collect();
+        StateJson {
+            pegs: state.pegs,
+            wide: state.wide,
+            rows,
+            solutions_full: state.solutions_full.to_string(),
+            solutions_normal: state.solutions_normal.to_string(),
+            sizes: state.sizes.clone(),
+        }
+    }
+
+    /// The state it stores.
+    pub(crate) fn state(&self) -> Result<State, String> {
+        let s = self;
+        let mut levels = Vec::with_capacity(s.rows.len());
+        for r in &s.rows {
+            levels.push(Level {
+                pegs: r.pegs,
+                positions: r.positions,
+                classes: r.classes,
+                paths_full: big(&r.paths_full, "path count")?,
+                paths_normal: big(&r.paths_normal, "path count")?,
+                dead_ends: r.dead_ends,
+                dead_end_classes: r.dead_end_classes,
+                games_full: big(&r.games_full, "game count")?,
+                games_normal: big(&r.games_normal, "game count")?,
+                finishable: None,
+                finishable_classes: None,
+            });
+        }
+        Ok(State {
+            pegs: s.pegs,
+            wide: s.wide,
+            levels,
+            solutions_full: big(&s.solutions_full, "solution count")?,
+            solutions_normal: big(&s.solutions_normal, "solution count")?,
+            sizes: s.sizes.clone(),
+        })
+    }
 }
 
 /// A share as the manifest names it.
@@ -244,21 +312,6 @@ impl Manifest {
         state: &State,
         shares: &[SavedShare],
     ) -> Manifest {
-        let rows = state
-            .levels
-            .iter()
-            .map(|l| Row {
-                pegs: l.pegs,
-                positions: l.positions,
-                classes: l.classes,
-                paths_full: l.paths_full.to_string(),
-                paths_normal: l.paths_normal.to_string(),
-                dead_ends: l.dead_ends,
-                dead_end_classes: l.dead_end_classes,
-                games_full: l.games_full.to_string(),
-                games_normal: l.games_normal.to_string(),
-            })
-            .collect();
         Manifest {
             format: FORMAT.to_string(),
             version: VERSION,
@@ -266,14 +319,7 @@ impl Manifest {
             binary: binary.to_string(),
             processes,
             workers,
-            state: StateJson {
-                pegs: state.pegs,
-                wide: state.wide,
-                rows,
-                solutions_full: state.solutions_full.to_string(),
-                solutions_normal: state.solutions_normal.to_string(),
-                sizes: state.sizes.clone(),
-            },
+            state: StateJson::of(state),
             shares: shares
                 .iter()
                 .map(|s| ShareEntry {
@@ -292,31 +338,7 @@ impl Manifest {
     /// # Errors
     /// A count in the manifest is not a number.
     pub fn state(&self) -> Result<State, String> {
-        let s = &self.state;
-        let mut levels = Vec::with_capacity(s.rows.len());
-        for r in &s.rows {
-            levels.push(Level {
-                pegs: r.pegs,
-                positions: r.positions,
-                classes: r.classes,
-                paths_full: big(&r.paths_full, "path count")?,
-                paths_normal: big(&r.paths_normal, "path count")?,
-                dead_ends: r.dead_ends,
-                dead_end_classes: r.dead_end_classes,
-                games_full: big(&r.games_full, "game count")?,
-                games_normal: big(&r.games_normal, "game count")?,
-                finishable: None,
-                finishable_classes: None,
-            });
-        }
-        Ok(State {
-            pegs: s.pegs,
-            wide: s.wide,
-            levels,
-            solutions_full: big(&s.solutions_full, "solution count")?,
-            solutions_normal: big(&s.solutions_normal, "solution count")?,
-            sizes: s.sizes.clone(),
-        })
+        self.state.state()
     }
 
     /// The pegs of the level the checkpoint holds.
@@ -431,7 +453,7 @@ pub fn read_manifest(dir: &Path) -> Result<Option<Manifest>, String> {
 }
 
 /// Write `bytes` to `path` through a temporary file in the same directory, synced, then renamed over it.
-fn write_atomic(
+pub(crate) fn write_atomic(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> std::io::Result<()> {

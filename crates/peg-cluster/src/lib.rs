@@ -3,6 +3,7 @@
 pub mod checkpoint;
 pub mod hosts;
 pub mod mesh;
+pub mod store;
 pub mod transport;
 pub mod watchdog;
 

@@ -1,7 +1,7 @@
 //! Count a built-in board from its standard start and print the table, the time and the memory (a quick check
 //! while developing; the benchmark is `benches/enumerate.rs`). Set `PEG_DEBUG=1` for per-level phase timings.
 //!
-//! `cargo run --release -p peg --example count_board -- english [--finish d4]`
+//! `cargo run --release -p peg --example count_board -- english [--finish d4] [--levels N]`
 #![allow(clippy::unwrap_used)]
 
 use std::time::Instant;
@@ -28,6 +28,10 @@ fn main() {
         .position(|a| a == "--finish")
         .map(|i| args[i + 1].as_str());
     let p = peg::Problem::from_names(board, &[], finish).unwrap();
+    let levels = args
+        .iter()
+        .position(|a| a == "--levels")
+        .map(|i| args[i + 1].parse::<usize>().unwrap());
     let t = Instant::now();
     let progress = |l: &peg::Level| {
         eprintln!(
@@ -40,12 +44,14 @@ fn main() {
     };
     let stats = |s: &peg::enumerate::StepStats| {
         eprintln!(
-            "   {} sources, {} records, {} rounds: expand {:.3}s merge {:.3}s freeze {:.3}s total {:.3}s",
+            "   {} pegs: {} sources, {} records, {} rounds: expand {:.3}s merge {:.3}s ({:.1} ns a record) freeze {:.3}s total {:.3}s",
+            s.pegs,
             s.sources,
             s.records,
             s.rounds,
             s.expand_secs,
             s.merge_secs,
+            s.merge_secs * 1e9 / s.records.max(1) as f64,
             s.freeze_secs,
             s.total_secs
         );
@@ -54,6 +60,7 @@ fn main() {
     let opts = peg::enumerate::Options {
         progress: Some(&progress),
         stats: debug.then_some(&stats as &(dyn Fn(&peg::enumerate::StepStats) + Sync)),
+        max_levels: levels,
         ..peg::enumerate::Options::default()
     };
     let c = peg::enumerate::count(&p, &opts).unwrap();

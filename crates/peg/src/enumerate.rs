@@ -198,7 +198,7 @@ impl<K: TableKey, N: Counter> AnyTables<K, N> {
 
 /// The level a step expands: stored, or still in its tables.
 #[derive(Clone, Copy)]
-enum Source<'s, K, C> {
+pub(crate) enum Source<'s, K, C> {
     Frozen(&'s Frozen<C>),
     Tables(&'s Tables<K, C>),
 }
@@ -399,13 +399,15 @@ impl<K: TableKey, D: Counter> Worker<K, D> {
     /// Add the record of the successor with mixed key `h`.
     #[inline(always)]
     fn push_key(&mut self, ctx: &Ctx<'_>, h: u64, src: u32) {
-        self.push(
-            ctx.out.part(h),
-            Rec {
-                key: K::store(h, &ctx.out),
-                src: D::Src::new(src),
-            },
-        );
+        if let Some(i) = ctx.buffer_of(h) {
+            self.push(
+                i,
+                Rec {
+                    key: K::store(h, &ctx.out),
+                    src: D::Src::new(src),
+                },
+            );
+        }
     }
 
     pub fn bytes(&self) -> u64 {
@@ -429,6 +431,22 @@ pub(crate) struct Ctx<'a> {
     pub emit: bool,
     /// When set, only the successors it may hold are kept (see [`KeyFilter`]).
     pub filter: Option<&'a KeyFilter>,
+    /// The partitions of `out` this step builds, `first..first + parts`: the records of the others are
+    /// dropped, and a worker's buffer `i` holds the records of partition `first + i` (a whole level in one
+    /// pass: `0..out.parts()`; a level built in several passes by key range, as a spilling store does:
+    /// one range a pass).
+    pub first: usize,
+    /// Number of partitions built (see `first`).
+    pub parts: usize,
+}
+
+impl Ctx<'_> {
+    /// The buffer of the record of mixed key `h`, when its partition is built in this pass.
+    #[inline(always)]
+    pub(crate) fn buffer_of(&self, h: u64) -> Option<usize> {
+        let i = self.out.part(h).wrapping_sub(self.first);
+        (i < self.parts).then_some(i)
+    }
 }
 
 /// Expand source classes: statistics and records for the next level, into the worker's buffers. The
@@ -640,13 +658,7 @@ fn expand_avx512<K: TableKey, S: Counter, D: Counter, M: MoveId>(
                         w.emit(ctx, ctx.mixer.unmix(hv), src);
                         continue;
                     }
-                    w.push(
-                        ctx.out.part(hv),
-                        Rec {
-                            key: K::store(hv, &ctx.out),
-                            src: D::Src::new(src),
-                        },
-                    );
+                    w.push_key(ctx, hv, src);
                 }
                 acc.records += n as u64;
                 continue;
@@ -773,7 +785,7 @@ pub(crate) fn round_records<K: TableKey>() -> usize {
 }
 
 /// Bytes of a round's buffers: records (with a quarter of slack) and source counters.
-fn round_bytes<K: TableKey>(counter: usize) -> u64 {
+pub(crate) fn round_bytes<K: TableKey>(counter: usize) -> u64 {
     let recs = round_records::<K>();
     (recs * std::mem::size_of::<Rec<K>>() * 5 / 4 + recs / 4 * 2 * counter) as u64
 }
@@ -785,13 +797,13 @@ enum AnyBuilt<K, N> {
 }
 
 /// The tables of a level being built, the statistics of its source level, and the step's timings.
-struct Built<K, D> {
-    acc: Acc,
-    tables: Vec<Table<K, D>>,
+pub(crate) struct Built<K, D> {
+    pub acc: Acc,
+    pub tables: Vec<Table<K, D>>,
     /// Seconds spent expanding and merging, and the number of rounds.
-    expand_secs: f64,
-    merge_secs: f64,
-    rounds: u32,
+    pub expand_secs: f64,
+    pub merge_secs: f64,
+    pub rounds: u32,
 }
 
 impl<K: TableKey, D: Counter> Built<K, D> {
@@ -820,7 +832,7 @@ impl<K: TableKey, D: Counter> Built<K, D> {
     }
 }
 
-/// Expand `src` into tables for the next level.
+/// Expand `src` into tables for the next level (the partitions `ctx` builds), in one pass.
 fn build<K: TableKey, S: Counter, D: Counter>(
     ctx: &Ctx<'_>,
     src: Source<'_, K, S>,
@@ -828,145 +840,219 @@ fn build<K: TableKey, S: Counter, D: Counter>(
     opts: &Options<'_>,
     pool: &Pool<K, D>,
 ) -> Result<Built<K, D>, StepError> {
-    let out = ctx.out;
-    let nparts = out.parts();
-    let per_part = if ctx.emit {
-        expected.div_ceil(nparts)
-    } else {
-        0
-    };
-    let nthreads = rayon::current_num_threads().max(1);
-    pool.trim(nparts, nparts * nthreads, nthreads, nthreads);
-    // On both cores: arrays taken from the pool may have to grow, and fresh memory is zeroed.
-    let mut tables: Vec<Table<K, D>> = (0..nparts)
-        .into_par_iter()
-        .map(|_| Table::new(out, per_part, pool))
-        .collect();
-    let total = src.len();
-    let round = round_records::<K>().min(total * 12 + 1024);
-    let (per_buf, per_srcs) = if ctx.emit {
-        (round / nthreads / nparts * 5 / 4 + 16, round / nthreads / 6)
-    } else {
-        (0, 0)
-    };
-    let mut workers: Vec<Mutex<Worker<K, D>>> = (0..nthreads)
-        .map(|_| {
-            Mutex::new(Worker {
-                pending: [(u64::MAX, 0); PENDING],
-                oldest: 0,
-                bufs: (0..nparts).map(|_| pool.take_buf(per_buf)).collect(),
-                srcs: pool.take_srcs(per_srcs),
-                acc: Acc::default(),
-            })
-        })
-        .collect();
-    // Every block of the source level, in key order: (partition, block).
-    let blocks = src.blocks();
-    // Classes a block holds on average (fewer than `BLOCK` in tables, which have empty slots).
-    let per_block = (total as f64 / blocks.len().max(1) as f64).max(1.0);
-    let mut timing = (0.0f64, 0.0f64);
-    let mut rounds = 0u32;
-    let mut next = 0usize;
-    let mut per_source = 10.0f64;
-    let mut records = 0u64;
-    let mut consumed = 0usize;
-    while next < blocks.len() {
-        if opts.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
-            return Err(CountError::Cancelled.into());
-        }
-        let want = (round as f64 / per_source / per_block) as usize;
-        let nb = want.clamp(1, blocks.len() - next);
-        let range = &blocks[next..next + nb];
-        next += nb;
-        let t0 = std::time::Instant::now();
-        let task = |chunk: &[(usize, usize)]| -> Result<(), StepError> {
-            let i = rayon::current_thread_index().unwrap_or(0) % nthreads;
-            let mut w = workers[i].lock().unwrap_or_else(PoisonError::into_inner);
-            let mut c = 0;
-            while c < chunk.len() {
-                // Consecutive blocks of one partition are read in one go.
-                let (q, b) = chunk[c];
-                let mut e = c + 1;
-                while e < chunk.len() && chunk[e].0 == q {
-                    e += 1;
-                }
-                src.expand(opts.portable, ctx, q, b, b + (e - c), &mut w)?;
-                w.flush(ctx);
-                c = e;
-            }
-            Ok(())
-        };
-        if nthreads == 1 {
-            range.chunks(TASK_BLOCKS).try_for_each(task)?;
+    let mut b = Builder::new(ctx, expected, pool);
+    b.feed(ctx, src, opts, 0)?;
+    b.finish()
+}
+
+/// The tables of the partitions a pass builds (`ctx.first..ctx.first + ctx.parts` of the next level), filled
+/// from one or more source levels or parts of one ([`Builder::feed`]): a level built in one go is fed its
+/// whole source once; a spilling store feeds it the source level one stored bucket at a time.
+pub(crate) struct Builder<'p, K: TableKey, D: Counter> {
+    tables: Vec<Table<K, D>>,
+    workers: Vec<Mutex<Worker<K, D>>>,
+    pool: &'p Pool<K, D>,
+    nthreads: usize,
+    /// Seconds expanding, seconds merging, and rounds.
+    timing: (f64, f64),
+    rounds: u32,
+    /// Records added so far (for the estimate of records per source).
+    records: u64,
+    per_source: f64,
+    /// Pegs of the source level (for errors).
+    pegs: u32,
+    /// Classes expected in the partitions built.
+    expected: usize,
+}
+
+impl<'p, K: TableKey, D: Counter> Builder<'p, K, D> {
+    /// Empty tables for the partitions `ctx` builds, for a next level of about `expected` classes in all.
+    pub(crate) fn new(ctx: &Ctx<'_>, expected: usize, pool: &'p Pool<K, D>) -> Builder<'p, K, D> {
+        let out = ctx.out;
+        let nparts = ctx.parts;
+        let per_part = if ctx.emit {
+            expected.div_ceil(out.parts())
         } else {
-            range.par_chunks(TASK_BLOCKS).try_for_each(task)?;
-        }
-        let t1 = std::time::Instant::now();
-        let views: Vec<&Worker<K, D>> = workers
-            .iter_mut()
-            .map(|m| &*m.get_mut().unwrap_or_else(PoisonError::into_inner))
+            0
+        };
+        let nthreads = rayon::current_num_threads().max(1);
+        pool.trim(nparts, nparts * nthreads, nthreads, nthreads);
+        // On both cores: arrays taken from the pool may have to grow, and fresh memory is zeroed.
+        let tables: Vec<Table<K, D>> = (0..nparts)
+            .into_par_iter()
+            .map(|_| Table::new(out, per_part, pool))
             .collect();
-        let sources: usize = range.iter().map(|&(q, b)| src.block_len(q, b)).sum();
-        consumed += sources;
-        let now: u64 = views.iter().map(|w| w.acc.records).sum();
-        per_source = ((now - records) as f64 / sources.max(1) as f64).max(0.25) * 1.05;
-        records = now;
-        if ctx.emit {
-            let merge = |(q, t): (usize, &mut Table<K, D>)| merge_part(t, &views, q);
-            if nthreads == 1 {
-                tables.iter_mut().enumerate().try_for_each(merge)
-            } else {
-                tables.par_iter_mut().enumerate().try_for_each(merge)
-            }
-            .ok_or(StepError::Narrow)?;
+        let workers = (0..nthreads)
+            .map(|_| Mutex::new(Worker::with_buffers(Vec::new(), Vec::new())))
+            .collect();
+        Builder {
+            tables,
+            workers,
+            pool,
+            nthreads,
+            timing: (0.0, 0.0),
+            rounds: 0,
+            records: 0,
+            per_source: 10.0,
+            pegs: ctx.pegs,
+            expected: per_part * nparts,
         }
-        let buf_bytes: u64 = views.iter().map(|w| w.bytes()).sum();
-        drop(views);
-        for m in &mut workers {
+    }
+
+    /// Records added so far.
+    pub(crate) fn records(&self) -> u64 {
+        self.records
+    }
+
+    /// Expand `src` and add its records into the tables, in rounds. `held` counts memory held besides the
+    /// source, the tables and the pool, for the memory limit.
+    pub(crate) fn feed<S: Counter>(
+        &mut self,
+        ctx: &Ctx<'_>,
+        src: Source<'_, K, S>,
+        opts: &Options<'_>,
+        held: u64,
+    ) -> Result<(), StepError> {
+        let nparts = ctx.parts;
+        let nthreads = self.nthreads;
+        let pool = self.pool;
+        let total = src.len();
+        let frac: f64 = std::env::var("PEG_ROUND_FRAC")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0.0);
+        let round = round_records::<K>()
+            .max((self.expected as f64 * frac) as usize)
+            .min(total * 12 + 1024);
+        let (per_buf, per_srcs) = if ctx.emit {
+            (round / nthreads / nparts.max(1) * 5 / 4 + 16, round / nthreads / 6)
+        } else {
+            (0, 0)
+        };
+        for m in &mut self.workers {
             let w = m.get_mut().unwrap_or_else(PoisonError::into_inner);
-            for b in &mut w.bufs {
-                b.clear();
+            if w.bufs.len() != nparts {
+                w.bufs = (0..nparts).map(|_| pool.take_buf(per_buf)).collect();
+                w.srcs = pool.take_srcs(per_srcs);
             }
-            w.srcs.clear();
         }
-        timing.0 += (t1 - t0).as_secs_f64();
-        timing.1 += t1.elapsed().as_secs_f64();
-        rounds += 1;
-        if let Some(limit) = opts.max_memory {
-            let table_bytes: u64 = tables.iter().map(Table::bytes).sum();
-            let used = src.bytes() + table_bytes + buf_bytes + pool.bytes();
-            if used > limit {
-                // The tables so far, extrapolated to the whole source level.
-                let needed = src.bytes()
-                    + buf_bytes
-                    + pool.bytes()
-                    + (table_bytes as f64 * total as f64 / consumed.max(1) as f64) as u64;
-                return Err(CountError::MemoryLimit {
-                    pegs: next_pegs(ctx.k, ctx.pegs),
-                    needed: needed.max(used),
-                    limit,
-                    classes_so_far: 0,
+        let tables = &mut self.tables;
+        // Every block of the source level, in key order: (partition, block).
+        let blocks = src.blocks();
+        // Classes a block holds on average (fewer than `BLOCK` in tables, which have empty slots).
+        let per_block = (total as f64 / blocks.len().max(1) as f64).max(1.0);
+        let mut next = 0usize;
+        let mut consumed = 0usize;
+        while next < blocks.len() {
+            if opts.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+                return Err(CountError::Cancelled.into());
+            }
+            let want = (round as f64 / self.per_source / per_block) as usize;
+            let nb = want.clamp(1, blocks.len() - next);
+            let range = &blocks[next..next + nb];
+            next += nb;
+            let t0 = std::time::Instant::now();
+            let workers = &self.workers;
+            let task = |chunk: &[(usize, usize)]| -> Result<(), StepError> {
+                let i = rayon::current_thread_index().unwrap_or(0) % nthreads;
+                let mut w = workers[i].lock().unwrap_or_else(PoisonError::into_inner);
+                let mut c = 0;
+                while c < chunk.len() {
+                    // Consecutive blocks of one partition are read in one go.
+                    let (q, b) = chunk[c];
+                    let mut e = c + 1;
+                    while e < chunk.len() && chunk[e].0 == q {
+                        e += 1;
+                    }
+                    src.expand(opts.portable, ctx, q, b, b + (e - c), &mut w)?;
+                    w.flush(ctx);
+                    c = e;
                 }
-                .into());
+                Ok(())
+            };
+            if nthreads == 1 {
+                range.chunks(TASK_BLOCKS).try_for_each(task)?;
+            } else {
+                range.par_chunks(TASK_BLOCKS).try_for_each(task)?;
+            }
+            let t1 = std::time::Instant::now();
+            let views: Vec<&Worker<K, D>> = self
+                .workers
+                .iter_mut()
+                .map(|m| &*m.get_mut().unwrap_or_else(PoisonError::into_inner))
+                .collect();
+            let sources: usize = range.iter().map(|&(q, b)| src.block_len(q, b)).sum();
+            consumed += sources;
+            // The records kept in this pass (those of the partitions it builds).
+            let now: u64 = views
+                .iter()
+                .map(|w| w.bufs.iter().map(Vec::len).sum::<usize>() as u64)
+                .sum();
+            self.per_source = (now as f64 / sources.max(1) as f64).max(0.25) * 1.05;
+            self.records += now;
+            if ctx.emit {
+                let merge = |(q, t): (usize, &mut Table<K, D>)| merge_part(t, &views, q);
+                if nthreads == 1 {
+                    tables.iter_mut().enumerate().try_for_each(merge)
+                } else {
+                    tables.par_iter_mut().enumerate().try_for_each(merge)
+                }
+                .ok_or(StepError::Narrow)?;
+            }
+            let buf_bytes: u64 = views.iter().map(|w| w.bytes()).sum();
+            drop(views);
+            for m in &mut self.workers {
+                let w = m.get_mut().unwrap_or_else(PoisonError::into_inner);
+                for b in &mut w.bufs {
+                    b.clear();
+                }
+                w.srcs.clear();
+            }
+            self.timing.0 += (t1 - t0).as_secs_f64();
+            self.timing.1 += t1.elapsed().as_secs_f64();
+            self.rounds += 1;
+            if let Some(limit) = opts.max_memory {
+                let table_bytes: u64 = tables.iter().map(Table::bytes).sum();
+                let used = src.bytes() + table_bytes + buf_bytes + pool.bytes() + held;
+                if used > limit {
+                    // The tables so far, extrapolated to the whole source level.
+                    let needed = src.bytes()
+                        + buf_bytes
+                        + pool.bytes()
+                        + held
+                        + (table_bytes as f64 * total as f64 / consumed.max(1) as f64) as u64;
+                    return Err(CountError::MemoryLimit {
+                        pegs: next_pegs(ctx.k, ctx.pegs),
+                        needed: needed.max(used),
+                        limit,
+                        classes_so_far: 0,
+                    }
+                    .into());
+                }
             }
         }
+        Ok(())
     }
-    let mut acc = Acc::default();
-    for m in workers {
-        let w = m.into_inner().unwrap_or_else(PoisonError::into_inner);
-        acc = acc.merge(w.acc, ctx.pegs)?;
-        for b in w.bufs {
-            pool.give_buf(b);
+
+    /// The tables, the statistics of everything fed, and the timings; the buffers go back to the pool.
+    pub(crate) fn finish(self) -> Result<Built<K, D>, StepError> {
+        let mut acc = Acc::default();
+        for m in self.workers {
+            let w = m.into_inner().unwrap_or_else(PoisonError::into_inner);
+            acc = acc.merge(w.acc, self.pegs)?;
+            for b in w.bufs {
+                self.pool.give_buf(b);
+            }
+            self.pool.give_srcs(w.srcs);
         }
-        pool.give_srcs(w.srcs);
+        Ok(Built {
+            acc,
+            tables: self.tables,
+            expand_secs: self.timing.0,
+            merge_secs: self.timing.1,
+            rounds: self.rounds,
+        })
     }
-    Ok(Built {
-        acc,
-        tables,
-        expand_secs: timing.0,
-        merge_secs: timing.1,
-        rounds,
-    })
 }
 
 /// Add one round's records of partition `q` into its table.
@@ -975,13 +1061,28 @@ fn merge_part<K: TableKey, D: Counter>(
     views: &[&Worker<K, D>],
     q: usize,
 ) -> Option<()> {
-    if views.iter().any(|w| !w.bufs[q].is_empty()) {
-        t.warm();
+    let n: usize = views.iter().map(|w| w.bufs[q].len()).sum();
+    if n > 0 {
+        if warm_worth(t, n) {
+            t.warm();
+        }
         for w in views {
             t.add_recs(&w.bufs[q], &w.srcs)?;
         }
     }
     Some(())
+}
+
+/// EXPERIMENT: records per cache line of the table below which the table is not read ahead.
+fn warm_worth<K: TableKey, D: Counter>(t: &Table<K, D>, n: usize) -> bool {
+    static R: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
+    let r = *R.get_or_init(|| {
+        std::env::var("PEG_WARM_RATIO")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0.0)
+    });
+    n as f64 >= r * (t.bytes() / 64) as f64
 }
 
 /// Number of entries of block `b` of a partition.
@@ -1375,6 +1476,12 @@ impl<'a, N: Counter, K: TableKey> Walk<'a, N, K> {
             out: Layout::for_size(bits, expected, PART_TARGET, self.min_pbits),
             emit,
             filter,
+            first: 0,
+            parts: 0,
+        };
+        let ctx = Ctx {
+            parts: ctx.out.parts(),
+            ..ctx
         };
         let mut step = StepStats {
             pegs,

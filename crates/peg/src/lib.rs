@@ -16,6 +16,7 @@ pub mod problem;
 pub mod reference;
 pub mod shard;
 pub mod solve;
+pub mod spill;
 
 pub use board::{Board, Lattice, LayoutError, NameError, Symmetry};
 pub use count::{Count, CountError, Level, Totals};

@@ -1776,6 +1776,12 @@ fn run_with<N: Counter, K: TableKey, T: Transport + ?Sized, H: LevelHook<N>>(
             out: sh.layout::<K>(expected),
             emit: !last,
             filter: None,
+            first: 0,
+            parts: 0,
+        };
+        let ctx = Ctx {
+            parts: ctx.out.parts(),
+            ..ctx
         };
         // Memory: every process's workers' estimates against its limit.
         let needed =

@@ -86,6 +86,12 @@ struct CountArgs {
     /// Enumerate only the first N levels (from the start down).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     levels: Option<u32>,
+    /// Keep the levels in this directory instead of memory, so that a board whose levels do not fit in
+    /// --max-memory can still be counted: each level is built in as many passes over the one before as the
+    /// memory limit needs. The directory is also the checkpoint: the same command run again resumes from
+    /// the last level saved. Before each level the free space is checked against the level's estimate.
+    #[arg(long, value_name = "DIR")]
+    spill: Option<PathBuf>,
     #[command(flatten)]
     cluster: cluster::ClusterArgs,
 }
@@ -453,6 +459,9 @@ fn count(a: CountArgs, out: &Output) -> anyhow::Result<ExitCode> {
         };
     }
     a.cluster.check_unused()?;
+    if let Some(dir) = &a.spill {
+        return spill(&a, dir, &problem, levels, out);
+    }
     let start = problem.start();
     let bar = out.progress(u64::from(start.pegs()), "counting");
     let progress = |l: &peg::Level| {
@@ -474,6 +483,63 @@ fn count(a: CountArgs, out: &Output) -> anyhow::Result<ExitCode> {
     let c = enumerate::count(&problem, &opts)?;
     bar.finish_and_clear();
     report(out, &problem, &c, None)
+}
+
+/// `peg count --spill DIR`: the count with its levels in a directory (resuming what it holds).
+fn spill(
+    a: &CountArgs,
+    dir: &std::path::Path,
+    problem: &Problem,
+    levels: Option<usize>,
+    out: &Output,
+) -> anyhow::Result<ExitCode> {
+    let binary = peg_cluster::binary_hash().map_err(anyhow::Error::msg)?;
+    let mut text = cluster::problem_text(problem);
+    if let Some(l) = levels {
+        text.push_str(&format!(", first {l} levels"));
+    }
+    let (mut store, resume) =
+        peg_cluster::store::DirStore::open(dir, &text, &binary).map_err(anyhow::Error::msg)?;
+    let bar = out.progress(u64::from(problem.start().pegs()), "counting");
+    if let Some(r) = &resume {
+        bar.inc(r.state.levels.len() as u64);
+    }
+    let progress = |l: &peg::Level| {
+        bar.set_message(format!(
+            "{} pegs: {} positions up to symmetry",
+            l.pegs,
+            sep(u128::from(l.classes))
+        ));
+        bar.inc(1);
+    };
+    let debug = std::env::var_os("PEG_DEBUG").is_some();
+    let log = |s: &peg::spill::SpillStep| {
+        eprintln!(
+            "peg spill: {} pegs, {} classes, {} pass(es), next {} classes, {} bytes written, planned {} MiB: \
+             expand {:.2} s merge {:.2} s ({:.1} ns a record) total {:.2} s",
+            s.pegs,
+            s.classes,
+            s.passes,
+            s.next_classes,
+            s.bytes_written,
+            s.planned_bytes >> 20,
+            s.expand_secs,
+            s.merge_secs,
+            s.merge_ns_per_record(),
+            s.total_secs
+        );
+    };
+    let opts = Options {
+        max_memory: Some(a.max_memory.unwrap_or_else(default_memory_limit)),
+        progress: Some(&progress),
+        stats: None,
+        max_levels: levels,
+        ..Options::default()
+    };
+    let log: &(dyn Fn(&peg::spill::SpillStep) + Sync) = &log;
+    let c = peg::spill::count(problem, &opts, &mut store, resume, debug.then_some(log))?;
+    bar.finish_and_clear();
+    report(out, problem, &c, None)
 }
 
 /// Print a table: as text, or as JSON (with the cluster's figures, from a cluster run).

@@ -1,0 +1,602 @@
+//! The level-by-level enumeration with its levels kept in a [`LevelStore`] (for example files on disk)
+//! instead of memory, so that a board whose levels do not fit in memory can be counted within a memory limit.
+//!
+//! A level in the store is a list of *buckets*: ranges of consecutive partitions (ranges of mixed keys, see
+//! [`crate::enumerate`]), each frozen and written on its own. A level step builds the next level in one or
+//! more *passes*, one bucket each: a pass creates the tables of its bucket's partitions only, streams the
+//! whole current level from the store (bucket by bucket) through the engine's own expansion, keeps the
+//! records of its partitions, freezes the tables and writes them to the store as one bucket of the next
+//! level. Memory then holds one bucket of the level expanded, one bucket's tables and a round's buffers,
+//! whatever the size of the levels: the number of passes is chosen before each step from the memory limit.
+//! Each pass expands the whole current level again; the statistics of the level come from the first pass.
+//!
+//! The store is also the checkpoint: once every bucket of the next level is written, the store records the
+//! [`State`] (the rows so far) and drops the level before; a run stopped at any moment resumes from the last
+//! level recorded ([`count`] with the state the store read back).
+//!
+//! This module has no file code: the `peg-cluster` crate's `store` module keeps a [`LevelStore`] in a
+//! directory.
+
+use std::io::{Read, Write};
+
+use crate::board::Board;
+use crate::count::{Count, CountError, Level, add};
+use crate::counter::Counter;
+use crate::enumerate::{
+    BASE_BYTES, Builder, Ctx, Options, Source, StepError, estimate, narrow_keys,
+    next_pegs, round_bytes, round_records,
+};
+use crate::kernel::Kernel;
+use crate::level::{INIT_LOAD, Layout, PART_TARGET, Part, Pool, Slot, TableKey};
+use crate::problem::{Finish, Problem};
+use crate::shard::{SavedShare, ShareData, State};
+
+/// Where a spilling enumeration keeps its levels: each level as numbered buckets, written once and read any
+/// number of times, and, after each level, the state of the run.
+pub trait LevelStore {
+    /// Write bucket `bucket` of the level with `pegs` pegs (replacing one of that name left by a run that
+    /// stopped before recording its level).
+    ///
+    /// # Errors
+    /// A message saying what could not be written (one line, with the path).
+    fn put(&mut self, pegs: u32, bucket: usize, data: &dyn ShareData) -> Result<SavedShare, String>;
+
+    /// Read bucket `bucket` of the level the last [`LevelStore::commit`] recorded (`buckets` as it gave them).
+    ///
+    /// # Errors
+    /// It cannot be read, or it is not what was written.
+    fn get(&mut self, saved: &SavedShare) -> Result<Box<dyn Read + '_>, String>;
+
+    /// Every bucket of the level `state.pegs` is written (`buckets`, in key order): record the state of the
+    /// run (this completes the checkpoint of the level) and drop the buckets of the level before.
+    ///
+    /// # Errors
+    /// A message saying what could not be written.
+    fn commit(&mut self, state: &State, buckets: &[SavedShare]) -> Result<(), String>;
+
+    /// Bytes free where the store writes, when it can tell: a step whose next level would not fit stops
+    /// before it starts.
+    fn free_bytes(&self) -> Option<u64> {
+        None
+    }
+
+    /// Where the store writes, in words (for messages).
+    fn place(&self) -> String;
+}
+
+/// Where a spilling run stands: the state and the buckets of the level recorded last.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stored {
+    /// The state of the run.
+    pub state: State,
+    /// The buckets of its level, in key order.
+    pub buckets: Vec<SavedShare>,
+}
+
+/// Why a spilling enumeration stopped.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SpillError {
+    /// The enumeration's own error (an overflow, the memory limit even for one partition a pass, a cancel).
+    #[error(transparent)]
+    Count(#[from] CountError),
+    /// The store could not write or read (the message says what and where).
+    #[error("{0}")]
+    Store(String),
+    /// The file system has less free space than the next level needs.
+    #[error(
+        "{place} has {} free, and the level with {pegs} pegs needs about {} more \
+         (the levels so far are kept there: free some space and run the same command again)",
+        crate::count::fmt_bytes(*.free), crate::count::fmt_bytes(*.needed)
+    )]
+    Disk {
+        /// Where the store writes.
+        place: String,
+        /// The level that was not started.
+        pegs: u32,
+        /// Bytes it needs (an estimate).
+        needed: u64,
+        /// Bytes free.
+        free: u64,
+    },
+    /// What the store holds is not a run of this problem (the message says what differs).
+    #[error("{0}")]
+    Mismatch(String),
+}
+
+/// Measurements of one spilling step, for a log.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct SpillStep {
+    /// Pegs of the level expanded.
+    pub pegs: u32,
+    /// Its classes.
+    pub classes: u64,
+    /// Passes over it (buckets of the next level).
+    pub passes: usize,
+    /// Classes of the next level.
+    pub next_classes: u64,
+    /// Bytes written for the next level.
+    pub bytes_written: u64,
+    /// Memory the step was planned to need.
+    pub planned_bytes: u64,
+    /// Records added into tables, over every pass.
+    pub records: u64,
+    /// Seconds expanding, merging, and in all.
+    pub expand_secs: f64,
+    /// Seconds merging.
+    pub merge_secs: f64,
+    /// Seconds in all.
+    pub total_secs: f64,
+}
+
+impl SpillStep {
+    /// Nanoseconds of merging a record (wall time, every thread).
+    pub fn merge_ns_per_record(&self) -> f64 {
+        self.merge_secs * 1e9 / self.records.max(1) as f64
+    }
+}
+
+/// Options of a spilling run besides the enumeration's: where each step's figures go.
+pub type SpillLog<'a> = &'a (dyn Fn(&SpillStep) + Sync);
+
+const BUCKET_MAGIC: &[u8; 8] = b"PEGBKT01";
+
+/// Partitions `first..first + parts.len()` of a level, as a bucket is written.
+struct Bucket<'a, C> {
+    layout: Layout,
+    first: usize,
+    parts: &'a [Part<C>],
+    wide: bool,
+}
+
+impl<C: Counter> ShareData for Bucket<'_, C> {
+    fn classes(&self) -> u64 {
+        self.parts.iter().map(|p| p.len() as u64).sum()
+    }
+    fn write_to(&self, w: &mut dyn Write) -> std::io::Result<()> {
+        w.write_all(BUCKET_MAGIC)?;
+        w.write_all(&[u8::from(self.wide), std::mem::size_of::<C>() as u8])?;
+        w.write_all(&self.layout.bits().to_le_bytes())?;
+        w.write_all(&self.layout.pbits().to_le_bytes())?;
+        w.write_all(&(self.first as u64).to_le_bytes())?;
+        w.write_all(&(self.parts.len() as u64).to_le_bytes())?;
+        for p in self.parts {
+            p.write_to(w)?;
+        }
+        Ok(())
+    }
+}
+
+/// A bucket read back: the whole level's layout, with every partition outside the bucket empty.
+struct ReadBucket<C> {
+    level: crate::level::Frozen<C>,
+}
+
+fn read_bucket<C: Counter>(
+    r: &mut dyn Read,
+    bits: u32,
+    wide: bool,
+) -> Result<ReadBucket<C>, String> {
+    let io = |e: std::io::Error| format!("a stored bucket cannot be read: {e}");
+    let mut magic = [0u8; 8];
+    r.read_exact(&mut magic).map_err(io)?;
+    if &magic != BUCKET_MAGIC {
+        return Err("a stored bucket is not a boardlab level bucket".to_string());
+    }
+    let mut b2 = [0u8; 2];
+    r.read_exact(&mut b2).map_err(io)?;
+    let mut b4 = [0u8; 4];
+    r.read_exact(&mut b4).map_err(io)?;
+    let lbits = u32::from_le_bytes(b4);
+    r.read_exact(&mut b4).map_err(io)?;
+    let pbits = u32::from_le_bytes(b4);
+    let mut b8 = [0u8; 8];
+    r.read_exact(&mut b8).map_err(io)?;
+    let first = u64::from_le_bytes(b8);
+    r.read_exact(&mut b8).map_err(io)?;
+    let n = u64::from_le_bytes(b8);
+    let layout = Layout::from_pbits(lbits, pbits)
+        .filter(|_| lbits == bits)
+        .ok_or_else(|| "a stored bucket is of another board".to_string())?;
+    if (b2[0] == 1) != wide || usize::from(b2[1]) != std::mem::size_of::<C>() {
+        return Err("a stored bucket's counters are not of the width its state says".to_string());
+    }
+    let nparts = layout.parts() as u64;
+    if first > nparts || n > nparts - first {
+        return Err("a stored bucket's partitions are out of range".to_string());
+    }
+    let (first, n) = (first as usize, n as usize);
+    let shift = layout.bits() - layout.pbits();
+    let mut parts: Vec<Part<C>> = Vec::with_capacity(layout.parts());
+    parts.resize_with(first, Part::default);
+    for _ in 0..n {
+        parts.push(Part::read_from(r, shift).map_err(|e| format!("a stored bucket is damaged: {e}"))?);
+    }
+    parts.resize_with(layout.parts(), Part::default);
+    let mut rest = [0u8; 1];
+    match r.read(&mut rest) {
+        Ok(0) => {}
+        Ok(_) => return Err("a stored bucket has bytes after its end".to_string()),
+        Err(e) => return Err(io(e)),
+    }
+    Ok(ReadBucket {
+        level: crate::level::Frozen { layout, parts },
+    })
+}
+
+/// Count the problem level by level with its levels in `store`: from the start, or from `resume` (what the
+/// store recorded last, of this problem). The same [`Count`] as [`crate::enumerate::count`]. The memory limit
+/// ([`Options::max_memory`]) decides the passes of each step; without one, every step is one pass.
+///
+/// # Errors
+/// The enumeration's errors, the store's (a write or read that failed, a full disk), and a stored state that
+/// is not of this problem.
+pub fn count(
+    problem: &Problem,
+    opts: &Options<'_>,
+    store: &mut dyn LevelStore,
+    resume: Option<Stored>,
+    log: Option<SpillLog<'_>>,
+) -> Result<Count, SpillError> {
+    let board = problem.board();
+    let k = Kernel::new(board, problem.group());
+    let finish_key = match problem.finish() {
+        Finish::Anywhere => None,
+        Finish::Hole(h) => Some(k.normalize(1u64 << h).0),
+    };
+    let run = |store: &mut dyn LevelStore, resume| {
+        if narrow_keys(&k) {
+            run::<u64, u32>(&k, problem, finish_key, opts, store, resume, log)
+        } else {
+            run::<u64, u64>(&k, problem, finish_key, opts, store, resume, log)
+        }
+    };
+    let (mut levels, sf, sn) = run(store, resume)?;
+    if let Finish::Hole(h) = problem.finish()
+        && opts.max_levels.is_none()
+    {
+        if finishable_empty(board, problem, h) {
+            for l in &mut levels {
+                l.finishable = Some(0);
+                l.finishable_classes = Some(0);
+            }
+        } else {
+            // As the in-memory count: the finishable set's rows (built in memory: a small part of the table).
+            let rows = crate::finishable::Finishable::build(problem, opts)?
+                .levels()
+                .to_vec();
+            for l in &mut levels {
+                let row = rows.iter().find(|r| r.pegs == l.pegs);
+                l.finishable = Some(row.map_or(0, |r| r.positions));
+                l.finishable_classes = Some(row.map_or(0, |r| r.classes));
+            }
+        }
+    }
+    Ok(Count::from_levels(k.group_size, levels, sf, sn)?)
+}
+
+fn finishable_empty(board: &Board, problem: &Problem, h: usize) -> bool {
+    use crate::position::Position;
+    board.position_class(problem.start()) != board.position_class(Position::EMPTY.with_peg(h))
+}
+
+/// The stored level being expanded: its buckets and counter width.
+struct Current {
+    wide: bool,
+    buckets: Vec<SavedShare>,
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run<N: Counter, K: TableKey>(
+    k: &Kernel,
+    problem: &Problem,
+    finish_key: Option<u64>,
+    opts: &Options<'_>,
+    store: &mut dyn LevelStore,
+    resume: Option<Stored>,
+    log: Option<SpillLog<'_>>,
+) -> Result<(Vec<Level>, u128, u128), SpillError> {
+    let bits = k.holes as u32;
+    let min_pbits = if K::fits(64) {
+        0
+    } else {
+        bits.saturating_sub(31)
+    };
+    let (mut st, mut cur) = match resume {
+        Some(s) => {
+            if s.buckets.iter().map(|b| b.classes).sum::<u64>() != s.state.sizes.last().copied().unwrap_or(0)
+            {
+                return Err(SpillError::Mismatch(format!(
+                    "{}: the stored level's buckets do not add up to its size",
+                    store.place()
+                )));
+            }
+            let cur = Current {
+                wide: s.state.wide,
+                buckets: s.buckets,
+            };
+            (s.state, cur)
+        }
+        None => {
+            let start = problem.start().bits();
+            let one = N::from_u128(1).ok_or(CountError::Overflow { pegs: 0 })?;
+            let mixer = crate::level::Mixer::new(bits);
+            let first = crate::level::Frozen::from_entries(
+                bits,
+                vec![Slot {
+                    h: mixer.mix(k.normalize(start).0),
+                    full: one,
+                    norm: one,
+                }],
+            );
+            let st = State {
+                pegs: start.count_ones(),
+                wide: false,
+                levels: Vec::new(),
+                solutions_full: 0,
+                solutions_normal: 0,
+                sizes: vec![first.len() as u64],
+            };
+            let saved = store
+                .put(
+                    st.pegs,
+                    0,
+                    &Bucket {
+                        layout: first.layout,
+                        first: 0,
+                        parts: &first.parts,
+                        wide: false,
+                    },
+                )
+                .map_err(SpillError::Store)?;
+            store.commit(&st, std::slice::from_ref(&saved)).map_err(SpillError::Store)?;
+            (
+                st,
+                Current {
+                    wide: false,
+                    buckets: vec![saved],
+                },
+            )
+        }
+    };
+    let pool: Pool<K, N> = Pool::new();
+    let wide_pool: Pool<K, u128> = Pool::new();
+    let limit = opts.max_levels.unwrap_or(usize::MAX);
+    while st.sizes.last().is_some_and(|&n| n > 0) && st.levels.len() < limit {
+        let t = std::time::Instant::now();
+        let pegs = st.pegs;
+        let at_end = (!k.reverse && pegs <= 1) || (k.reverse && pegs as usize >= k.holes);
+        let last = st.levels.len() + 1 == limit || at_end;
+        let hist: Vec<usize> = st.sizes.iter().map(|&s| s as usize).collect();
+        let expected = if last { 0 } else { estimate(&hist) };
+        let out = Layout::for_size(bits, expected, PART_TARGET, min_pbits);
+        let sources = st.sizes.last().copied().unwrap_or(0);
+        // Disk: the next level takes about as many bytes a class as this one (a little more as counters grow).
+        let stored: u64 = cur.buckets.iter().map(|b| b.bytes).sum();
+        if !last && let Some(free) = store.free_bytes() {
+            let per_class = stored as f64 / sources.max(1) as f64;
+            let needed = (expected as f64 * per_class * 1.15) as u64 + (64 << 20);
+            if needed > free {
+                return Err(SpillError::Disk {
+                    place: store.place(),
+                    pegs: next_pegs(k, pegs),
+                    needed,
+                    free,
+                });
+            }
+        }
+        let wide_src = cur.wide;
+        let mut step = SpillStep {
+            pegs,
+            classes: sources,
+            ..SpillStep::default()
+        };
+        let result = if wide_src {
+            step_with::<K, u128, u128>(k, finish_key, opts, store, &cur, out, expected, last, &wide_pool, &mut step)
+                .map(|r| (r, true))
+        } else {
+            match step_with::<K, N, N>(k, finish_key, opts, store, &cur, out, expected, last, &pool, &mut step) {
+                Ok(r) => Ok((r, false)),
+                // A counter passed the narrow width: the whole step again with wide counters.
+                Err(StepFail::Narrow) => step_with::<K, N, u128>(
+                    k, finish_key, opts, store, &cur, out, expected, last, &wide_pool, &mut step,
+                )
+                .map(|r| (r, true)),
+                Err(e) => Err(e),
+            }
+        };
+        let ((acc, saved), wide) = result.map_err(|e| match e {
+            StepFail::Narrow => SpillError::Count(CountError::Overflow {
+                pegs: next_pegs(k, pegs),
+            }),
+            StepFail::Spill(e) => e,
+        })?;
+        st.levels.push(Level {
+            pegs,
+            positions: acc.positions,
+            classes: acc.classes,
+            paths_full: acc.paths_full,
+            paths_normal: acc.paths_normal,
+            dead_ends: acc.dead,
+            dead_end_classes: acc.dead_classes,
+            games_full: acc.games_full,
+            games_normal: acc.games_normal,
+            finishable: None,
+            finishable_classes: None,
+        });
+        if let Some(p) = opts.progress
+            && let Some(l) = st.levels.last()
+        {
+            p(l);
+        }
+        st.solutions_full = add(st.solutions_full, acc.sol_full, pegs)?;
+        st.solutions_normal = add(st.solutions_normal, acc.sol_normal, pegs)?;
+        st.pegs = next_pegs(k, pegs);
+        st.wide = wide;
+        let next: u64 = saved.iter().map(|b| b.classes).sum();
+        st.sizes.push(next);
+        store.commit(&st, &saved).map_err(SpillError::Store)?;
+        step.next_classes = next;
+        step.bytes_written = saved.iter().map(|b| b.bytes).sum();
+        step.total_secs = t.elapsed().as_secs_f64();
+        if let Some(f) = log {
+            f(&step);
+        }
+        cur = Current {
+            wide,
+            buckets: saved,
+        };
+    }
+    Ok((st.levels, st.solutions_full, st.solutions_normal))
+}
+
+/// Why a step stopped: a narrow counter overflowed (build the step again wide), or a final error.
+enum StepFail {
+    Narrow,
+    Spill(SpillError),
+}
+
+impl From<StepError> for StepFail {
+    fn from(e: StepError) -> Self {
+        match e {
+            StepError::Narrow => StepFail::Narrow,
+            StepError::Fatal(e) => StepFail::Spill(SpillError::Count(e)),
+        }
+    }
+}
+
+impl From<CountError> for StepFail {
+    fn from(e: CountError) -> Self {
+        StepFail::Spill(SpillError::Count(e))
+    }
+}
+
+/// The memory a pass needs for a bucket of `classes` classes of the next level, with a bucket of the level
+/// expanded of `src_bytes` bytes.
+fn pass_bytes<K: TableKey, D: Counter>(
+    classes: usize,
+    src_bytes: u64,
+    per_class: f64,
+    sources: u64,
+) -> u64 {
+    let slot = std::mem::size_of::<K>() + 2 * std::mem::size_of::<D>();
+    let tables = (classes as f64 / INIT_LOAD * 1.07) as u64 * slot as u64;
+    let frozen = (classes as f64 * per_class) as u64;
+    // A round's buffers (smaller for a small level, as `Builder::feed` makes them).
+    let full = round_bytes::<K>(std::mem::size_of::<D>());
+    let bufs = full.min(full * (sources * 12 + 1024) / round_records::<K>() as u64 + (1 << 20));
+    // A bucket read while the one before it is freed, the tables, the bucket frozen from them (while the
+    // tables are freed one by one), a round's buffers; 5% for the allocator, and the program itself.
+    (2 * src_bytes + tables + frozen + bufs) / 20 * 21 + BASE_BYTES
+}
+
+/// One level step in passes: the statistics of the level expanded and the buckets of the next, written.
+#[allow(clippy::too_many_arguments)]
+fn step_with<K: TableKey, S: Counter, D: Counter>(
+    k: &Kernel,
+    finish_key: Option<u64>,
+    opts: &Options<'_>,
+    store: &mut dyn LevelStore,
+    cur: &Current,
+    out: Layout,
+    expected: usize,
+    last: bool,
+    pool: &Pool<K, D>,
+    step: &mut SpillStep,
+) -> Result<(crate::enumerate::Acc, Vec<SavedShare>), StepFail> {
+    let bits = k.holes as u32;
+    let pegs = step.pegs;
+    let src_bytes = cur.buckets.iter().map(|b| b.bytes).max().unwrap_or(0);
+    let sources: u64 = cur.buckets.iter().map(|b| b.classes).sum();
+    let stored: u64 = cur.buckets.iter().map(|b| b.bytes).sum();
+    let per_class = (stored as f64 / sources.max(1) as f64).max(4.0) * 1.1;
+    let nparts = out.parts();
+    // The fewest passes that fit the memory limit.
+    let passes = if last {
+        1
+    } else {
+        let mut p = 1usize;
+        if let Some(limit) = opts.max_memory {
+            while p < nparts && pass_bytes::<K, D>(expected.div_ceil(p), src_bytes, per_class, sources) > limit {
+                p = (p * 2).min(nparts);
+            }
+            let need = pass_bytes::<K, D>(expected.div_ceil(p), src_bytes, per_class, sources);
+            if need > limit {
+                return Err(StepFail::Spill(SpillError::Count(CountError::MemoryLimit {
+                    pegs: next_pegs(k, pegs),
+                    needed: need,
+                    limit,
+                    classes_so_far: 0,
+                })));
+            }
+        }
+        p
+    };
+    step.passes = passes;
+    step.planned_bytes = if last {
+        2 * src_bytes + BASE_BYTES
+    } else {
+        pass_bytes::<K, D>(expected.div_ceil(passes), src_bytes, per_class, sources)
+    };
+    let mixer = crate::level::Mixer::new(bits);
+    let mut acc = None;
+    let mut saved = Vec::with_capacity(passes);
+    for pass in 0..passes {
+        let (first, end) = if last {
+            (0, 0)
+        } else {
+            (pass * nparts / passes, (pass + 1) * nparts / passes)
+        };
+        let ctx = Ctx {
+            k,
+            mixer,
+            pegs,
+            finish_key,
+            out,
+            emit: !last,
+            filter: None,
+            first,
+            parts: end - first,
+        };
+        let mut builder = Builder::<K, D>::new(&ctx, expected, pool);
+        for b in &cur.buckets {
+            let mut r = store.get(b).map_err(|e| StepFail::Spill(SpillError::Store(e)))?;
+            let piece = read_bucket::<S>(&mut *r, bits, cur.wide)
+                .map_err(|e| StepFail::Spill(SpillError::Store(format!("{}: {e}", b.name))))?;
+            drop(r);
+            builder.feed(&ctx, Source::Frozen(&piece.level), opts, 0)?;
+            drop(piece);
+        }
+        step.records += builder.records();
+        let built = builder.finish()?;
+        step.expand_secs += built.expand_secs;
+        step.merge_secs += built.merge_secs;
+        if acc.is_none() {
+            acc = Some(built.acc);
+        }
+        if last {
+            break;
+        }
+        let parts: Vec<Part<D>> = {
+            use rayon::prelude::*;
+            built
+                .tables
+                .into_par_iter()
+                .enumerate()
+                .map(|(i, t)| t.freeze(first + i, &out, pool))
+                .collect()
+        };
+        let bucket = Bucket {
+            layout: out,
+            first,
+            parts: &parts,
+            wide: std::mem::size_of::<D>() == 16,
+        };
+        let s = store
+            .put(next_pegs(k, pegs), pass, &bucket)
+            .map_err(|e| StepFail::Spill(SpillError::Store(e)))?;
+        saved.push(s);
+        pool.recycle_parts(parts);
+    }
+    Ok((acc.unwrap_or_default(), saved))
+}
+
