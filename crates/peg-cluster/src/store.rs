@@ -53,9 +53,14 @@ impl DirStore {
     /// # Errors
     /// One line: the directory cannot be created or written, or it holds a run of another problem or build,
     /// or its manifest is damaged.
-    pub fn open(dir: &Path, problem: &str, binary: &str) -> Result<(DirStore, Option<Stored>), String> {
+    pub fn open(
+        dir: &Path,
+        problem: &str,
+        binary: &str,
+    ) -> Result<(DirStore, Option<Stored>), String> {
         let d = dir.display();
-        fs::create_dir_all(dir).map_err(|e| format!("cannot create the spill directory {d}: {e}"))?;
+        fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create the spill directory {d}: {e}"))?;
         // Can it be written? A probe file, removed at once.
         let probe = dir.join(".probe.tmp");
         File::create(&probe)
@@ -86,7 +91,10 @@ impl DirStore {
             Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
         };
         let m: SpillManifest = serde_json::from_str(&text).map_err(|e| {
-            format!("{} is damaged or not a boardlab spill manifest ({e})", path.display())
+            format!(
+                "{} is damaged or not a boardlab spill manifest ({e})",
+                path.display()
+            )
         })?;
         if m.format != FORMAT || m.version != VERSION {
             return Err(format!(
@@ -109,11 +117,18 @@ impl DirStore {
                 m.binary
             ));
         }
-        let state = m.state.state().map_err(|e| format!("{}: {e}", path.display()))?;
+        let state = m
+            .state
+            .state()
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         let mut buckets = Vec::with_capacity(m.buckets.len());
         for (i, b) in m.buckets.iter().enumerate() {
             let checksum = u64::from_str_radix(&b.checksum, 16).map_err(|_| {
-                format!("{}: a bucket's checksum '{}' is not hexadecimal", path.display(), b.checksum)
+                format!(
+                    "{}: a bucket's checksum '{}' is not hexadecimal",
+                    path.display(),
+                    b.checksum
+                )
             })?;
             if b.file.contains('/') || b.file.contains('\\') || b.file.starts_with('.') {
                 return Err(format!(
@@ -143,7 +158,12 @@ impl DirStore {
 }
 
 impl LevelStore for DirStore {
-    fn put(&mut self, pegs: u32, bucket: usize, data: &dyn ShareData) -> Result<SavedShare, String> {
+    fn put(
+        &mut self,
+        pegs: u32,
+        bucket: usize,
+        data: &dyn ShareData,
+    ) -> Result<SavedShare, String> {
         let name = DirStore::bucket_file(pegs, bucket);
         let path = self.dir.join(&name);
         let mut sum = Checksum::default();
@@ -170,7 +190,10 @@ impl LevelStore for DirStore {
     fn get(&mut self, saved: &SavedShare) -> Result<Box<dyn Read + '_>, String> {
         let path = self.dir.join(&saved.name);
         let f = File::open(&path).map_err(|e| {
-            format!("cannot open {} (named by {SPILL_MANIFEST}): {e}", path.display())
+            format!(
+                "cannot open {} (named by {SPILL_MANIFEST}): {e}",
+                path.display()
+            )
         })?;
         Ok(Box::new(CheckedReader::new(
             BufReader::with_capacity(1 << 20, f),

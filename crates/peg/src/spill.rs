@@ -23,8 +23,8 @@ use crate::board::Board;
 use crate::count::{Count, CountError, Level, add};
 use crate::counter::Counter;
 use crate::enumerate::{
-    BASE_BYTES, Builder, Ctx, Options, Source, StepError, estimate, narrow_keys,
-    next_pegs, round_bytes, round_records,
+    BASE_BYTES, Builder, Ctx, Options, Source, StepError, estimate, narrow_keys, next_pegs,
+    round_bytes, round_records_for,
 };
 use crate::kernel::Kernel;
 use crate::level::{INIT_LOAD, Layout, PART_TARGET, Part, Pool, Slot, TableKey};
@@ -39,7 +39,8 @@ pub trait LevelStore {
     ///
     /// # Errors
     /// A message saying what could not be written (one line, with the path).
-    fn put(&mut self, pegs: u32, bucket: usize, data: &dyn ShareData) -> Result<SavedShare, String>;
+    fn put(&mut self, pegs: u32, bucket: usize, data: &dyn ShareData)
+    -> Result<SavedShare, String>;
 
     /// Read bucket `bucket` of the level the last [`LevelStore::commit`] recorded (`buckets` as it gave them).
     ///
@@ -209,7 +210,9 @@ fn read_bucket<C: Counter>(
     let mut parts: Vec<Part<C>> = Vec::with_capacity(layout.parts());
     parts.resize_with(first, Part::default);
     for _ in 0..n {
-        parts.push(Part::read_from(r, shift).map_err(|e| format!("a stored bucket is damaged: {e}"))?);
+        parts.push(
+            Part::read_from(r, shift).map_err(|e| format!("a stored bucket is damaged: {e}"))?,
+        );
     }
     parts.resize_with(layout.parts(), Part::default);
     let mut rest = [0u8; 1];
@@ -303,7 +306,8 @@ fn run<N: Counter, K: TableKey>(
     };
     let (mut st, mut cur) = match resume {
         Some(s) => {
-            if s.buckets.iter().map(|b| b.classes).sum::<u64>() != s.state.sizes.last().copied().unwrap_or(0)
+            if s.buckets.iter().map(|b| b.classes).sum::<u64>()
+                != s.state.sizes.last().copied().unwrap_or(0)
             {
                 return Err(SpillError::Mismatch(format!(
                     "{}: the stored level's buckets do not add up to its size",
@@ -348,7 +352,9 @@ fn run<N: Counter, K: TableKey>(
                     },
                 )
                 .map_err(SpillError::Store)?;
-            store.commit(&st, std::slice::from_ref(&saved)).map_err(SpillError::Store)?;
+            store
+                .commit(&st, std::slice::from_ref(&saved))
+                .map_err(SpillError::Store)?;
             (
                 st,
                 Current {
@@ -391,10 +397,14 @@ fn run<N: Counter, K: TableKey>(
             ..SpillStep::default()
         };
         let result = if wide_src {
-            step_with::<K, u128, u128>(k, finish_key, opts, store, &cur, out, expected, last, &wide_pool, &mut step)
-                .map(|r| (r, true))
+            step_with::<K, u128, u128>(
+                k, finish_key, opts, store, &cur, out, expected, last, &wide_pool, &mut step,
+            )
+            .map(|r| (r, true))
         } else {
-            match step_with::<K, N, N>(k, finish_key, opts, store, &cur, out, expected, last, &pool, &mut step) {
+            match step_with::<K, N, N>(
+                k, finish_key, opts, store, &cur, out, expected, last, &pool, &mut step,
+            ) {
                 Ok(r) => Ok((r, false)),
                 // A counter passed the narrow width: the whole step again with wide counters.
                 Err(StepFail::Narrow) => step_with::<K, N, u128>(
@@ -482,8 +492,9 @@ fn pass_bytes<K: TableKey, D: Counter>(
     let tables = (classes as f64 / INIT_LOAD * 1.07) as u64 * slot as u64;
     let frozen = (classes as f64 * per_class) as u64;
     // A round's buffers (smaller for a small level, as `Builder::feed` makes them).
-    let full = round_bytes::<K>(std::mem::size_of::<D>());
-    let bufs = full.min(full * (sources * 12 + 1024) / round_records::<K>() as u64 + (1 << 20));
+    let full = round_bytes::<K>(std::mem::size_of::<D>(), classes);
+    let recs = round_records_for::<K>(classes) as u64;
+    let bufs = full.min(full * (sources * 12 + 1024) / recs + (1 << 20));
     // A bucket read while the one before it is freed, the tables, the bucket frozen from them (while the
     // tables are freed one by one), a round's buffers; 5% for the allocator, and the program itself.
     (2 * src_bytes + tables + frozen + bufs) / 20 * 21 + BASE_BYTES
@@ -516,17 +527,21 @@ fn step_with<K: TableKey, S: Counter, D: Counter>(
     } else {
         let mut p = 1usize;
         if let Some(limit) = opts.max_memory {
-            while p < nparts && pass_bytes::<K, D>(expected.div_ceil(p), src_bytes, per_class, sources) > limit {
+            while p < nparts
+                && pass_bytes::<K, D>(expected.div_ceil(p), src_bytes, per_class, sources) > limit
+            {
                 p = (p * 2).min(nparts);
             }
             let need = pass_bytes::<K, D>(expected.div_ceil(p), src_bytes, per_class, sources);
             if need > limit {
-                return Err(StepFail::Spill(SpillError::Count(CountError::MemoryLimit {
-                    pegs: next_pegs(k, pegs),
-                    needed: need,
-                    limit,
-                    classes_so_far: 0,
-                })));
+                return Err(StepFail::Spill(SpillError::Count(
+                    CountError::MemoryLimit {
+                        pegs: next_pegs(k, pegs),
+                        needed: need,
+                        limit,
+                        classes_so_far: 0,
+                    },
+                )));
             }
         }
         p
@@ -559,7 +574,9 @@ fn step_with<K: TableKey, S: Counter, D: Counter>(
         };
         let mut builder = Builder::<K, D>::new(&ctx, expected, pool);
         for b in &cur.buckets {
-            let mut r = store.get(b).map_err(|e| StepFail::Spill(SpillError::Store(e)))?;
+            let mut r = store
+                .get(b)
+                .map_err(|e| StepFail::Spill(SpillError::Store(e)))?;
             let piece = read_bucket::<S>(&mut *r, bits, cur.wide)
                 .map_err(|e| StepFail::Spill(SpillError::Store(format!("{}: {e}", b.name))))?;
             drop(r);
@@ -599,4 +616,3 @@ fn step_with<K: TableKey, S: Counter, D: Counter>(
     }
     Ok((acc.unwrap_or_default(), saved))
 }
-

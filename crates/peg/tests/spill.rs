@@ -24,7 +24,12 @@ struct MemStore {
 }
 
 impl LevelStore for MemStore {
-    fn put(&mut self, pegs: u32, bucket: usize, data: &dyn ShareData) -> Result<SavedShare, String> {
+    fn put(
+        &mut self,
+        pegs: u32,
+        bucket: usize,
+        data: &dyn ShareData,
+    ) -> Result<SavedShare, String> {
         self.puts += 1;
         if self.fail_at == Some(self.puts) {
             return Err("cannot write: No space left on device".to_string());
@@ -84,7 +89,7 @@ fn run(
 #[test]
 fn spilled_counts_equal_the_engine() {
     for (name, levels, memory) in [
-        ("english", None, 100u64 << 20),
+        ("english", Some(14), 100u64 << 20),
         ("french", Some(12), 100 << 20),
         ("diamond", Some(9), 70 << 20),
         ("triangle", None, 70 << 20),
@@ -190,11 +195,17 @@ fn too_little_free_space_stops_before_the_level() {
     let p = Problem::standard(Board::builtin("diamond").unwrap());
     let mut store = Tight(MemStore::default());
     let e = spill::count(&p, &Options::default(), &mut store, None, None).unwrap_err();
-    let SpillError::Disk { pegs, needed, free, .. } = e.clone() else {
+    let SpillError::Disk {
+        pegs, needed, free, ..
+    } = e.clone()
+    else {
         panic!("{e:?}");
     };
     assert!(needed > free && pegs < 39, "{e}");
-    assert!(e.to_string().starts_with("/somewhere has 100 MiB free"), "{e}");
+    assert!(
+        e.to_string().starts_with("/somewhere has 100 MiB free"),
+        "{e}"
+    );
     // What was done is recorded: the levels before it.
     let st = store.0.committed.unwrap().state;
     assert_eq!(st.pegs, pegs + 1);

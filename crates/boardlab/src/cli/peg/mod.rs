@@ -449,6 +449,12 @@ fn count(a: CountArgs, out: &Output) -> anyhow::Result<ExitCode> {
     let finish = finish_of(&board, a.finish.as_deref())?;
     let problem = Problem::new(board, start, finish)?;
     let levels = a.levels.map(|l| l as usize);
+    if a.spill.is_some() && a.cluster.wanted() {
+        bail!(
+            "--spill does not go with the cluster options (the cluster path keeps its levels in memory; \
+             --checkpoint saves them)"
+        );
+    }
     if a.cluster.wanted() {
         // Per process: as given; by default each machine's own, shared by the processes started here.
         let memory = a.max_memory.or_else(|| Some(default_memory_limit()));
