@@ -261,5 +261,6 @@ pub fn free_space(dir: &Path) -> Option<u64> {
     }
     // SAFETY: the call returned 0, so it filled the structure.
     let s = unsafe { s.assume_init() };
+    #[allow(clippy::unnecessary_cast)] // `fsblkcnt_t` and `c_ulong` are narrower on 32-bit systems.
     Some((s.f_bavail as u64).saturating_mul(s.f_frsize as u64))
 }
