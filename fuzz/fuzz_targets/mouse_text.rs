@@ -23,8 +23,8 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(pos.diagram().parse::<Position>().ok(), Some(pos), "{pos}");
     let mut p = pos;
     for (i, &b) in data.iter().enumerate().take(64) {
-        assert_eq!(p.hash(), p.compute_hash(), "hash after {i} moves from {pos}");
-        assert_eq!(p.lock(), p.compute_lock(), "lock after {i} moves from {pos}");
+        assert_eq!(p.zobrist_hash(), p.compute_hash(), "hash after {i} moves from {pos}");
+        assert_eq!(p.zobrist_lock(), p.compute_lock(), "lock after {i} moves from {pos}");
         let rule = if b & 0x80 == 0 { Rule::FarRow } else { Rule::Escape };
         let moves = p.legal_moves(rule);
         if moves.is_empty() {
@@ -52,8 +52,8 @@ fn sized(text: &str, data: &[u8]) {
     assert_eq!(pos.diagram().parse::<SizedPosition>().ok(), Some(pos), "{pos}");
     let mut p = pos;
     for (i, &b) in data.iter().enumerate().take(64) {
-        assert_eq!(p.hash(), p.compute_hash(), "hash after {i} moves from {pos}");
-        assert_eq!(p.lock(), p.compute_lock(), "lock after {i} moves from {pos}");
+        assert_eq!(p.zobrist_hash(), p.compute_hash(), "hash after {i} moves from {pos}");
+        assert_eq!(p.zobrist_lock(), p.compute_lock(), "lock after {i} moves from {pos}");
         let rule = match b >> 6 {
             0 | 1 => Rule::FarRow,
             2 => Rule::Escape,

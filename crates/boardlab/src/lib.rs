@@ -2,6 +2,7 @@
 //! [`mousecats`], [`peg`] and [`sudoku`]. The binary (`src/main.rs`) only parses arguments and dispatches here;
 //! tests drive these modules directly (for example the terminal screens through ratatui's `TestBackend`).
 
+pub mod answers;
 pub mod cli;
 pub mod files;
 pub mod output;

@@ -279,7 +279,10 @@ fn show_a_position() {
     ]);
     assert_eq!(j["winner"], "mouse");
     let p: Position = j["position"].as_str().unwrap().parse().unwrap();
-    assert_eq!(format!("{:016x}", p.hash()), j["hash"].as_str().unwrap());
+    assert_eq!(
+        format!("{:016x}", p.zobrist_hash()),
+        j["hash"].as_str().unwrap()
+    );
     fails(&["mouse", "show", "mouse=E1"], "expected 4 cats, found 0");
 }
 
@@ -390,8 +393,8 @@ fn play_commands_and_bad_input() {
     assert!(
         out.contains(&format!(
             "mouse to move   hash {:016x}   lock {:08x}",
-            start.hash(),
-            start.lock()
+            start.zobrist_hash(),
+            start.zobrist_lock()
         )),
         "{out}"
     );

@@ -217,7 +217,7 @@ fn show_and_perft_on_every_size() {
         let start = SizedPosition::start(s);
         let j = json(&["mouse", "show", "start", "--size", &n.to_string()]);
         assert_eq!(j["position"], start.to_string());
-        assert_eq!(j["hash"], format!("{:016x}", start.hash()));
+        assert_eq!(j["hash"], format!("{:016x}", start.zobrist_hash()));
         assert_eq!(j["size"], n);
         // The printed position reads back without --size.
         let j2 = json(&["mouse", "show", j["position"].as_str().unwrap()]);

@@ -99,8 +99,8 @@ fn a_move_by_cursor_and_the_engines_answer() {
     assert!(h.shows("PV      "));
     insta::assert_snapshot!("after_the_engines_answer", redacted(&h));
     // The hash and lock shown are the position's.
-    assert!(h.shows(&format!("Hash    {:016X}", pos.hash())));
-    assert!(h.shows(&format!("Lock    {:08X}", pos.lock())));
+    assert!(h.shows(&format!("Hash    {:016X}", pos.zobrist_hash())));
+    assert!(h.shows(&format!("Lock    {:08X}", pos.zobrist_lock())));
 }
 
 #[test]

@@ -347,7 +347,7 @@ fn a_win() {
     h.advance(60);
     assert!(h.shows("Time       2:05"));
     h.keys("5u");
-    assert!(h.shows("The puzzle is solved. n for a new one"));
+    assert!(h.shows("The puzzle is solved. n: new game"));
     h.keys("n");
     assert!(h.shows("Cells left"));
     assert!(!h.shows("solved!"));

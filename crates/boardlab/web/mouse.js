@@ -2,7 +2,7 @@
 // who wins, and the exact solution's picture of the board. The game is play's MouseSession on the server (the
 // terminal's): the page keeps its save file and draws its view; the engine answers in the reply to each move.
 import { api, session } from './api.js';
-import { h, s, status, select, button, fmt, busy } from './ui.js';
+import { h, s, status, select, button, fmt, busy, onNext } from './ui.js';
 import { loadGame, saveGame, exportGame, pickSave, forgetGame } from './store.js';
 
 const FILES = 'ABCDEFGHIJKLMNOP';
@@ -67,6 +67,11 @@ function optionsForm() {
   return form;
 }
 
+onNext({
+  new_game: () => g && g.view && newGame(g.view.options),
+  undo: () => act('undo'),
+});
+
 async function newGame(opts) {
   g.selected = null; g.map = null;
   await busy(async () => apply(await session('mouse', null, { new: opts })));
@@ -87,7 +92,7 @@ function apply(ans, quiet) {
   const [cf, cr] = coords(g.cursor);
   if (!(cf >= 0 && cf < g.view.size && cr >= 0 && cr < g.view.size)) g.cursor = g.view.mouse;
   saveGame('mouse', g.save);
-  if (!quiet || ans.message) status(ans.message, ans.tone);
+  if (!quiet || ans.message) status(ans.message, ans.tone, ans.next);
   if (g.showMap) refreshMap(); else g.map = null;
   draw();
 }

@@ -1,7 +1,7 @@
 // Peg solitaire: every built-in board and pasted layouts, start and finish, legal jumps on selecting a peg, the
 // live solvable indicator, a solution step by step, undo/redo; and the analysis page (counts per level).
 import { api, session } from './api.js';
-import { h, s, status, select, button, fmt, busy } from './ui.js';
+import { h, s, status, select, button, fmt, busy, onNext } from './ui.js';
 import { loadGame, saveGame, exportGame, pickSave, forgetGame } from './store.js';
 
 let g = null;
@@ -70,6 +70,18 @@ function setupForm() {
   return form;
 }
 
+onNext({
+  new_game: () => {
+    if (!g || !g.save) return;
+    const st = g.save.state;
+    const where = st.layout ? { layout: st.layout, lattice: st.lattice } : { board: st.board };
+    newGame({ ...where, start: st.start, finish: st.finish || undefined });
+  },
+  undo: () => { stopAuto(); act('undo'); },
+  restart: () => { stopAuto(); act('restart'); },
+  play_solution: () => act('step'),
+});
+
 async function newGame(spec) {
   stopAuto();
   await busy(async () => apply(await session('peg', null, { new: spec })));
@@ -90,7 +102,7 @@ function apply(ans, quiet) {
   g.view = ans.view;
   g.selected = null;
   saveGame('peg', g.save);
-  if (!quiet || ans.message) status(ans.message, ans.tone);
+  if (!quiet || ans.message) status(ans.message, ans.tone, ans.next);
   if (!g.cursor || !g.view.holes.some((x) => x.name === g.cursor)) g.cursor = g.view.holes[0].name;
   draw();
   recheck();

@@ -3,7 +3,7 @@
 // solution, timer, cells left and mistakes; the grid as an 81-character line. The game is play's SudokuSession on
 // the server (the terminal's); the page keeps its save file and draws its view.
 import { session } from './api.js';
-import { h, status, select, button, busy } from './ui.js';
+import { h, status, select, button, busy, onNext } from './ui.js';
 import { loadGame, saveGame, exportGame, pickSave, forgetGame } from './store.js';
 
 let g = null;
@@ -48,6 +48,11 @@ function clock(ms) {
   return `${m}:${String(sec).padStart(2, '0')}`;
 }
 
+onNext({
+  undo: () => act('undo'),
+  fill_marks: () => act('auto'),
+});
+
 async function act(action) {
   if (!g.save) return null;
   g.save.state.elapsed_ms = elapsed();
@@ -65,7 +70,7 @@ function apply(ans, quiet) {
   g.base = ans.view.elapsed_ms || 0;
   g.started = Date.now();
   saveGame('sudoku', g.save);
-  if (!quiet || ans.message) status(ans.message, ans.tone);
+  if (!quiet || ans.message) status(ans.message, ans.tone, ans.next);
   draw();
 }
 

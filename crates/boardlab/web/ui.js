@@ -31,11 +31,20 @@ export function s(tag, attrs = {}, ...children) {
   return el;
 }
 
-export function status(text, tone = 'info') {
+// What the player can do next, as the server names it in an answer ({action, label}): each page says how it
+// does each action, and the status line offers a button for it.
+let nextHandlers = {};
+export function onNext(handlers) { nextHandlers = handlers; }
+
+export function status(text, tone = 'info', next = []) {
   const el = document.getElementById('status');
   if (!el) return;
   el.textContent = text || '';
   el.dataset.tone = tone;
+  for (const n of next || []) {
+    const run = nextHandlers[n.action];
+    if (run) el.append(' ', button(n.label, run, { class: 'next' }));
+  }
 }
 
 export function select(label, name, options, value, help) {

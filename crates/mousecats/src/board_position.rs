@@ -14,8 +14,9 @@ use crate::size::{BoardSize, Coord};
 
 /// A Mouse & Cats position on some board: pieces, side to move, hash and lock, moves.
 ///
-/// The inherent methods of the two position types have the same names and meanings; this trait only
-/// makes them available to generic code.
+/// The inherent methods of the two position types have the same names and meanings (one name for each: the
+/// hash is `zobrist_hash` everywhere, kept incrementally; `compute_hash` recomputes it from scratch, for
+/// checks); this trait only makes them available to generic code.
 pub trait BoardPosition:
     Copy + Eq + Hash + Debug + Display + Send + Sync + Sized + 'static
 {
@@ -148,11 +149,11 @@ impl BoardPosition for Position {
     }
     #[inline]
     fn zobrist_hash(&self) -> u64 {
-        Position::hash(self)
+        Position::zobrist_hash(self)
     }
     #[inline]
     fn zobrist_lock(&self) -> u32 {
-        Position::lock(self)
+        Position::zobrist_lock(self)
     }
     #[inline]
     fn exact_key(&self) -> (u64, u8) {

@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+pub mod any;
 pub mod board;
 pub mod board_position;
 pub mod error;
@@ -16,6 +17,7 @@ pub mod tt;
 mod word;
 pub mod zobrist;
 
+pub use any::{AnyEngine, AnyPosition};
 pub use board::{Bitboard, Side, Square};
 pub use board_position::BoardPosition;
 pub use error::{MoveError, ParseError, SettingError, SquareError};

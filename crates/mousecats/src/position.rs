@@ -357,12 +357,12 @@ impl Position {
     }
 
     /// The 64-bit Zobrist hash (kept incrementally; equal to [`Position::compute_hash`]).
-    pub const fn hash(&self) -> u64 {
+    pub const fn zobrist_hash(&self) -> u64 {
         self.hash
     }
 
     /// The 32-bit lock, from key tables independent of the hash's.
-    pub const fn lock(&self) -> u32 {
+    pub const fn zobrist_lock(&self) -> u32 {
         self.lock
     }
 

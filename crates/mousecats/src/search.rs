@@ -212,6 +212,33 @@ impl<M> SearchResult<M> {
         let s = self.elapsed.as_secs_f64();
         if s > 0.0 { self.nodes as f64 / s } else { 0.0 }
     }
+
+    /// The same result with every move converted by `f` (an 8x8 result in the general move type, say).
+    pub fn map_moves<N>(self, f: impl Fn(M) -> N) -> SearchResult<N> {
+        let list = |pv: Vec<M>| pv.into_iter().map(&f).collect();
+        SearchResult {
+            best_move: self.best_move.map(&f),
+            score: self.score,
+            pv: list(self.pv),
+            depth: self.depth,
+            nodes: self.nodes,
+            elapsed: self.elapsed,
+            table_stats: self.table_stats,
+            perfect: self.perfect,
+            stopped: self.stopped,
+            iterations: self
+                .iterations
+                .into_iter()
+                .map(|i| Iteration {
+                    depth: i.depth,
+                    score: i.score,
+                    nodes: i.nodes,
+                    elapsed: i.elapsed,
+                    pv: list(i.pv),
+                })
+                .collect(),
+        }
+    }
 }
 
 /// The alpha-beta engine, for positions of type `P`: the classic 8x8 [`Position`] (the default) or
@@ -266,15 +293,22 @@ impl<P: BoardPosition> Engine<P> {
     /// # Errors
     /// A [`SettingError`] if the table settings are out of range.
     pub fn new(config: EngineConfig) -> Result<Engine<P>, SettingError> {
-        let tables = match config.tables {
-            Some(c) => Some(TranspositionTables::new(c)?),
-            None => None,
-        };
-        Ok(Engine {
+        if let Some(c) = &config.tables {
+            c.validate()?;
+        }
+        Ok(Engine::with_checked(
+            config,
+            Arc::new(AtomicBool::new(false)),
+        ))
+    }
+
+    /// An engine with `config`, whose table settings were validated, stopped by `stop`.
+    pub(crate) fn with_checked(config: EngineConfig, stop: Arc<AtomicBool>) -> Engine<P> {
+        Engine {
             rule: config.rule,
-            tables,
+            tables: config.tables.map(TranspositionTables::with_checked),
             solution: None,
-            stop: Arc::new(AtomicBool::new(false)),
+            stop,
             nodes: 0,
             deadline: None,
             stopped: false,
@@ -282,7 +316,7 @@ impl<P: BoardPosition> Engine<P> {
             pv: vec![[P::NULL_MOVE; MAX_PLY]; MAX_PLY],
             pv_len: [0; MAX_PLY],
             root_first: None,
-        })
+        }
     }
 
     /// The end-of-game rule.

@@ -312,12 +312,12 @@ impl SizedPosition {
     }
 
     /// The 64-bit Zobrist hash (kept incrementally; equal to [`SizedPosition::compute_hash`]).
-    pub const fn hash(&self) -> u64 {
+    pub const fn zobrist_hash(&self) -> u64 {
         self.hash
     }
 
     /// The 32-bit lock, from key tables independent of the hash's.
-    pub const fn lock(&self) -> u32 {
+    pub const fn zobrist_lock(&self) -> u32 {
         self.lock
     }
 
@@ -1130,7 +1130,7 @@ mod tests {
             assert_eq!(p.diagram().parse::<SizedPosition>().unwrap(), p);
             assert_eq!(SizedPosition::parse(&p.diagram(), Some(size)).unwrap(), p);
             assert_eq!(SizedPosition::parse("start", Some(size)).unwrap(), p);
-            assert_eq!(p.hash(), p.compute_hash());
+            assert_eq!(p.zobrist_hash(), p.compute_hash());
         }
     }
 

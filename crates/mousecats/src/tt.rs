@@ -279,7 +279,12 @@ impl<P: BoardPosition> TranspositionTables<P> {
     /// A [`SettingError`] if `config` is out of range.
     pub fn new(config: TableConfig) -> Result<TranspositionTables<P>, SettingError> {
         config.validate()?;
-        Ok(TranspositionTables {
+        Ok(TranspositionTables::with_checked(config))
+    }
+
+    /// Empty tables with `config`, whose ranges were validated.
+    pub(crate) fn with_checked(config: TableConfig) -> TranspositionTables<P> {
+        TranspositionTables {
             config,
             mask: (1u64 << config.index_bits) - 1,
             lock_mask: if config.lock_bits == 0 {
@@ -290,7 +295,7 @@ impl<P: BoardPosition> TranspositionTables<P> {
             mouse: Table::new(&config),
             cats: Table::new(&config),
             _pos: PhantomData,
-        })
+        }
     }
 
     /// The settings.

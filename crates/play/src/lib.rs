@@ -149,13 +149,61 @@ pub enum Tone {
     Error,
 }
 
-/// A one-line message to the player: the answer to an action.
+/// What the player can do next, as data: a session names it, and each front end renders it its own way (a key
+/// in the terminal, a button on the web page). No text of a session names a key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NextAction {
+    /// Start a new game with the same options.
+    NewGame,
+    /// Take the last step back.
+    Undo,
+    /// Back to the start of this game (peg solitaire).
+    Restart,
+    /// Leave the game for the title screen or page.
+    Leave,
+    /// Read the rules.
+    Rules,
+    /// Fill every empty cell's pencil marks (sudoku).
+    FillMarks,
+    /// Digits fill cells again (sudoku, in pencil mode).
+    DigitMode,
+    /// Digits toggle pencil marks (sudoku).
+    PencilMode,
+    /// Play the next jump of the solution shown (peg solitaire).
+    PlaySolution,
+    /// Play the whole solution shown (peg solitaire).
+    PlayAll,
+}
+
+impl NextAction {
+    /// What the action does, in a few words ("new game", "undo"): the label of a button or beside a key.
+    pub fn label(self) -> &'static str {
+        match self {
+            NextAction::NewGame => "new game",
+            NextAction::Undo => "undo",
+            NextAction::Restart => "restart",
+            NextAction::Leave => "title screen",
+            NextAction::Rules => "rules",
+            NextAction::FillMarks => "fill the marks",
+            NextAction::DigitMode => "digits",
+            NextAction::PencilMode => "pencil marks",
+            NextAction::PlaySolution => "next jump",
+            NextAction::PlayAll => "play them all",
+        }
+    }
+}
+
+/// A one-line message to the player: the answer to an action, and what the player may want to do next.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Message {
-    /// The sentence.
+    /// The sentence (it names no key: see [`Message::next`]).
     pub text: String,
     /// How it should be taken.
     pub tone: Tone,
+    /// What the player can do next, for a front end to offer (a key named after the sentence, buttons).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub next: Vec<NextAction>,
 }
 
 impl Message {
@@ -164,7 +212,15 @@ impl Message {
         Message {
             text: text.into(),
             tone,
+            next: Vec::new(),
         }
+    }
+
+    /// The message offering `next`.
+    #[must_use]
+    pub fn then(mut self, next: &[NextAction]) -> Message {
+        self.next = next.to_vec();
+        self
     }
     /// Neutral information.
     pub fn info(text: impl Into<String>) -> Message {

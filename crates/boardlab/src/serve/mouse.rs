@@ -10,18 +10,19 @@ use axum::Json;
 use axum::Router;
 use axum::extract::State;
 use axum::routing::post;
-use mousecats::perft::{perft, perft_divide, perft_memo};
-use mousecats::search::{Engine, EngineConfig, Level, MAX_DEPTH, Score};
+use mousecats::search::{Engine, EngineConfig, Level, MAX_DEPTH};
 use mousecats::tt::TableConfig;
 use mousecats::{
-    BoardPosition, BoardSize, Move, Position, Rule, Side, SizedPosition, Solution, Square, Value,
+    AnyPosition, BoardPosition, BoardSize, Move, Position, Rule, Solution, Square, with_position,
 };
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::AppState;
 use super::error::{ApiError, ApiResult, Body};
-use crate::cli::mouse::{AnyPosition, with_position};
+use crate::answers::mouse::{
+    Analysis, ExactValue, PerftAnswer, TableInfo, moves_text, perft as count_perft,
+};
 
 /// The mouse routes.
 pub fn routes() -> Router<Arc<AppState>> {
@@ -156,17 +157,6 @@ pub struct MoveAnswer {
     pub after: PositionInfo,
 }
 
-/// A value from the exact solution.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ExactValue {
-    /// `mouse` or `cats`.
-    pub winner: String,
-    /// Plies to the end with best play by both sides (0: the game is over).
-    pub plies: u8,
-    /// In words.
-    pub text: String,
-}
-
 /// A move with the exact value it leads to.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct MoveValue {
@@ -214,160 +204,6 @@ pub struct MapAnswer {
     pub squares: Vec<MapSquare>,
 }
 
-/// A score, as the engine sees it.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ScoreInfo {
-    /// `eval` (units, positive good for the side to move), `win` or `loss` (plies, for the side to move).
-    pub kind: String,
-    /// The number.
-    pub value: i32,
-    /// In words, for the side to move.
-    pub text: String,
-    /// From the mouse's point of view (`+60`, `mouse wins in 9`, `cats win in 12`).
-    pub for_mouse: String,
-}
-
-/// One finished depth of the iterative deepening.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct IterationInfo {
-    /// Depth.
-    pub depth: u8,
-    /// Score.
-    pub score: ScoreInfo,
-    /// Nodes so far.
-    pub nodes: u64,
-    /// Milliseconds so far.
-    pub elapsed_ms: f64,
-    /// Principal variation.
-    pub pv: Vec<String>,
-}
-
-/// What the transposition tables did.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct TableInfo {
-    /// 2^bits entries per side to move.
-    pub index_bits: u8,
-    /// Lock bits.
-    pub lock_bits: u8,
-    /// Whether false hits are counted.
-    pub verify: bool,
-    /// Entries in all.
-    pub entries: usize,
-    /// Entries in use.
-    pub used_entries: usize,
-    /// Bytes.
-    pub bytes: usize,
-    /// Probes.
-    pub probes: u64,
-    /// Hits.
-    pub hits: u64,
-    /// Probes of an empty entry.
-    pub empty: u64,
-    /// Probes whose lock did not match: collisions detected.
-    pub lock_mismatches: u64,
-    /// Hits on another position that the lock let through (only with `verify`).
-    pub false_hits: Option<u64>,
-    /// Stores.
-    pub stores: u64,
-    /// Stores over another position (collisions).
-    pub collisions: u64,
-}
-
-impl TableInfo {
-    /// The figures of `tables` after a search whose counters are `stats` (`false_hits` only when the tables
-    /// verify their hits). The CLI's `mouse analyse --json` reports the same object.
-    pub fn new<P: mousecats::BoardPosition>(
-        tables: &mousecats::tt::TranspositionTables<P>,
-        stats: &mousecats::TableStats,
-    ) -> TableInfo {
-        let config = tables.config();
-        TableInfo {
-            index_bits: config.index_bits,
-            lock_bits: config.lock_bits,
-            verify: config.verify,
-            entries: tables.capacity(),
-            used_entries: tables.used_entries(),
-            bytes: tables.memory_bytes(),
-            probes: stats.probes,
-            hits: stats.hits,
-            empty: stats.empty,
-            lock_mismatches: stats.lock_mismatches,
-            false_hits: config.verify.then_some(stats.false_hits),
-            stores: stats.stores,
-            collisions: stats.collisions,
-        }
-    }
-}
-
-/// The engine's analysis of a position.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct Analysis {
-    /// The position.
-    pub position: String,
-    /// Hash, 16 hex digits.
-    pub hash: String,
-    /// Lock, 8 hex digits.
-    pub lock: String,
-    /// Side to move.
-    pub turn: String,
-    /// Winner, when the game is over.
-    pub game_over: Option<String>,
-    /// Level asked for.
-    pub level: Option<u8>,
-    /// Depth reached (plies to the end for level 10).
-    pub depth: u8,
-    /// The move came from the exact solution.
-    pub perfect: bool,
-    /// The move to play.
-    pub best_move: Option<String>,
-    /// The score.
-    pub score: ScoreInfo,
-    /// The principal variation.
-    pub pv: Vec<String>,
-    /// Nodes searched.
-    pub nodes: u64,
-    /// Milliseconds.
-    pub elapsed_ms: f64,
-    /// Nodes per second.
-    pub nodes_per_second: f64,
-    /// The time limit cut the search short.
-    pub stopped_by_time: bool,
-    /// Each finished depth.
-    pub iterations: Vec<IterationInfo>,
-    /// The tables (none for level 10, which uses none).
-    pub tables: Option<TableInfo>,
-    /// The exact value.
-    pub exact: ExactValue,
-}
-
-/// A perfect count.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct PerftAnswer {
-    /// The position.
-    pub position: String,
-    /// The rule.
-    pub rule: String,
-    /// Plies.
-    pub depth: u32,
-    /// Move sequences of exactly `depth` plies, as a decimal string (it can pass 2^53).
-    #[schema(example = "344")]
-    pub count: String,
-    /// Per first move, when asked.
-    pub divide: Option<Vec<DivideEntry>>,
-    /// Milliseconds.
-    pub elapsed_ms: f64,
-}
-
-/// A first move and its count.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct DivideEntry {
-    /// The move.
-    #[serde(rename = "move")]
-    pub mv: String,
-    /// Its count, a decimal string.
-    pub count: String,
-}
-
 /// Parse the rule, `row8` when absent.
 pub fn parse_rule(rule: Option<&str>) -> Result<Rule, ApiError> {
     match rule {
@@ -394,17 +230,22 @@ fn parse_int(name: &str, v: i64, min: i64, max: i64) -> Result<i64, ApiError> {
     }
 }
 
-/// Everything about a position.
-pub fn info(pos: &Position, rule: Rule) -> PositionInfo {
-    PositionInfo {
+/// Everything about a position, on any board.
+pub fn info(any: &AnyPosition, rule: Rule) -> PositionInfo {
+    let sized = any.sized();
+    with_position!(any, |pos| PositionInfo {
         position: pos.to_string(),
         diagram: pos.diagram(),
-        mouse: pos.mouse().to_string(),
-        cats: pos.cat_squares().iter().map(ToString::to_string).collect(),
+        mouse: sized.mouse().to_string(),
+        cats: sized
+            .cat_squares()
+            .iter()
+            .map(ToString::to_string)
+            .collect(),
         turn: pos.turn().to_string(),
         rule: rule.to_string(),
-        hash: format!("{:016x}", pos.hash()),
-        lock: format!("{:08x}", pos.lock()),
+        hash: format!("{:016x}", pos.zobrist_hash()),
+        lock: format!("{:08x}", pos.zobrist_lock()),
         winner: pos.outcome(rule).map(|w| w.to_string()),
         legal_moves: pos
             .legal_moves(rule)
@@ -412,28 +253,7 @@ pub fn info(pos: &Position, rule: Rule) -> PositionInfo {
             .map(ToString::to_string)
             .collect(),
         size: pos.board_size().to_string(),
-    }
-}
-
-/// Everything about a position on another board than 8x8.
-fn sized_info(pos: &SizedPosition, rule: Rule) -> PositionInfo {
-    PositionInfo {
-        position: pos.to_string(),
-        diagram: pos.diagram(),
-        mouse: pos.mouse().to_string(),
-        cats: pos.cat_squares().iter().map(ToString::to_string).collect(),
-        turn: pos.turn().to_string(),
-        rule: rule.to_string(),
-        hash: format!("{:016x}", pos.compute_hash()),
-        lock: format!("{:08x}", pos.compute_lock()),
-        winner: pos.outcome(rule).map(|w| w.to_string()),
-        legal_moves: pos
-            .legal_moves(rule)
-            .iter()
-            .map(ToString::to_string)
-            .collect(),
-        size: pos.board_size().to_string(),
-    }
+    })
 }
 
 /// A position of any board size (`size` when given, else the text's own, else 8x8) and its rule (checked
@@ -451,65 +271,17 @@ fn sized_position(
         .transpose()?;
     let pos = match text {
         Some(t) => {
-            SizedPosition::parse(t, size).map_err(|e| ApiError::bad(format!("position: {e}")))?
+            AnyPosition::parse(t, size).map_err(|e| ApiError::bad(format!("position: {e}")))?
         }
-        None => SizedPosition::start(size.unwrap_or_default()),
+        None => AnyPosition::start(size.unwrap_or_default()),
     };
-    let any = AnyPosition::new(pos);
-    let board = with_position!(any, |p| p.board_size());
     let rule = match rule {
         None => Rule::FarRow,
-        Some(r) => Rule::parse_for(r, board).map_err(|e| ApiError::bad(format!("rule: {e}")))?,
+        Some(r) => {
+            Rule::parse_for(r, pos.board_size()).map_err(|e| ApiError::bad(format!("rule: {e}")))?
+        }
     };
-    Ok((any, rule))
-}
-
-fn winner_phrase(side: Side) -> &'static str {
-    match side {
-        Side::Mouse => "the mouse wins",
-        Side::Cats => "the cats win",
-    }
-}
-
-/// A value seen from `to_move`, in words.
-pub fn exact(v: Value, to_move: Side) -> ExactValue {
-    let w = v.winner(to_move);
-    ExactValue {
-        winner: w.to_string(),
-        plies: v.plies(),
-        text: if v.plies() == 0 {
-            format!("the game is over: {}", winner_phrase(w))
-        } else {
-            format!("{} in {} plies", winner_phrase(w), v.plies())
-        },
-    }
-}
-
-/// A score for the API, seen from `to_move`.
-pub fn score_info(s: Score, to_move: Side) -> ScoreInfo {
-    let (kind, value) = match s {
-        Score::Win(n) => ("win", i32::from(n)),
-        Score::Loss(n) => ("loss", i32::from(n)),
-        Score::Eval(v) => ("eval", v),
-    };
-    ScoreInfo {
-        kind: kind.to_string(),
-        value,
-        text: match s {
-            Score::Win(n) => format!("{} in {n} plies", winner_phrase(to_move)),
-            Score::Loss(n) => format!("{} in {n} plies", winner_phrase(to_move.opponent())),
-            Score::Eval(v) => format!("{v:+} for the {to_move}"),
-        },
-        for_mouse: match s.for_mouse(to_move) {
-            Score::Win(n) => format!("mouse wins in {n}"),
-            Score::Loss(n) => format!("cats win in {n}"),
-            Score::Eval(v) => format!("{v:+}"),
-        },
-    }
-}
-
-fn moves_text(moves: &[Move]) -> Vec<String> {
-    moves.iter().map(ToString::to_string).collect()
+    Ok((pos, rule))
 }
 
 /// Read a position and play a move on it.
@@ -520,17 +292,14 @@ pub async fn position(Body(req): Body<PositionRequest>) -> ApiResult<PositionInf
     if req.size.is_none() {
         let rule = parse_rule(req.rule.as_deref())?;
         let pos = parse_position(&req.position)?;
-        return Ok(Json(info(&pos, rule)));
+        return Ok(Json(info(&AnyPosition::from(pos), rule)));
     }
     let (any, rule) = sized_position(
         Some(&req.position),
         req.size.as_deref(),
         req.rule.as_deref(),
     )?;
-    Ok(Json(match any {
-        AnyPosition::Eight(p) => info(&p, rule),
-        AnyPosition::Sized(p) => sized_info(&p, rule),
-    }))
+    Ok(Json(info(&any, rule)))
 }
 
 /// Play a move (checked against the rules) and answer the new position.
@@ -550,7 +319,7 @@ pub async fn play_move(Body(req): Body<MoveRequest>) -> ApiResult<MoveAnswer> {
         .map_err(|e| ApiError::unprocessable(format!("move: {e}")))?;
     Ok(Json(MoveAnswer {
         mv: mv.to_string(),
-        after: info(&after, rule),
+        after: info(&AnyPosition::from(after), rule),
     }))
 }
 
@@ -576,13 +345,13 @@ pub async fn hint(
                 .into_iter()
                 .map(|(m, v)| MoveValue {
                     mv: m.to_string(),
-                    value: exact(v, pos.turn()),
+                    value: ExactValue::new(v, pos.turn()),
                     best: keep.contains(&m),
                 })
                 .collect();
             Ok(HintAnswer {
                 position: pos.to_string(),
-                value: exact(value, pos.turn()),
+                value: ExactValue::new(value, pos.turn()),
                 best_move: keep.first().map(ToString::to_string),
                 moves,
                 perfect_line: moves_text(&solution.perfect_line(&pos)),
@@ -644,41 +413,20 @@ pub async fn analyse(
                 Some(l) => engine.think(&pos, l, time),
                 None => engine.search(&pos, depth, time),
             };
-            let exact_value = engine.solution().value(&pos);
+            let solution = engine.solution();
+            let exact = (solution.value(&pos), solution.value_keeping_moves(&pos));
             let tables = (!result.perfect)
                 .then(|| engine.tables())
                 .flatten()
                 .map(|t| TableInfo::new(t, &result.table_stats));
-            Ok(Analysis {
-                position: pos.to_string(),
-                hash: format!("{:016x}", pos.hash()),
-                lock: format!("{:08x}", pos.lock()),
-                turn: pos.turn().to_string(),
-                game_over: pos.outcome(rule).map(|w| w.to_string()),
-                level: level.map(Level::number),
-                depth: result.depth,
-                perfect: result.perfect,
-                best_move: result.best_move.map(|m| m.to_string()),
-                score: score_info(result.score, pos.turn()),
-                pv: moves_text(&result.pv),
-                nodes: result.nodes,
-                elapsed_ms: result.elapsed.as_secs_f64() * 1000.0,
-                nodes_per_second: result.nodes_per_second(),
-                stopped_by_time: result.stopped,
-                iterations: result
-                    .iterations
-                    .iter()
-                    .map(|it| IterationInfo {
-                        depth: it.depth,
-                        score: score_info(it.score, pos.turn()),
-                        nodes: it.nodes,
-                        elapsed_ms: it.elapsed.as_secs_f64() * 1000.0,
-                        pv: moves_text(&it.pv),
-                    })
-                    .collect(),
+            Ok(Analysis::new(
+                &pos,
+                rule,
+                level,
+                &result,
                 tables,
-                exact: exact(exact_value, pos.turn()),
-            })
+                Some(exact),
+            ))
         })
         .await?;
     Ok(Json(answer))
@@ -706,7 +454,7 @@ pub async fn map(
                     let p = Position::new(sq, &cats, pos.turn()).ok()?;
                     Some(MapSquare {
                         square: sq.to_string(),
-                        value: exact(solution.value(&p), p.turn()),
+                        value: ExactValue::new(solution.value(&p), p.turn()),
                     })
                 })
                 .collect();
@@ -735,7 +483,7 @@ pub async fn run_perft(
             Some(p) => parse_position(p)?,
             None => Position::start(),
         };
-        (AnyPosition::Eight(pos), rule)
+        (AnyPosition::from(pos), rule)
     } else {
         sized_position(
             req.position.as_deref(),
@@ -748,41 +496,10 @@ pub async fn run_perft(
     let answer = state
         .jobs
         .run("perft", move |_| {
-            let t0 = std::time::Instant::now();
-            let too_big = || {
+            with_position!(pos, |p| count_perft(&p, depth, rule, divide)).ok_or_else(|| {
                 ApiError::unprocessable(format!(
                     "perft {depth}: the count does not fit in 128 bits"
                 ))
-            };
-            let count = with_position!(pos, |p| if depth <= 6 {
-                Some(u128::from(perft(&p, depth, rule)))
-            } else {
-                perft_memo(&p, depth, rule)
-            })
-            .ok_or_else(too_big)?;
-            let divide = if divide {
-                let list: Vec<(String, u128)> =
-                    with_position!(pos, |p| perft_divide(&p, depth, rule)
-                        .map(|d| d.into_iter().map(|(m, c)| (m.to_string(), c)).collect()))
-                    .ok_or_else(too_big)?;
-                Some(
-                    list.into_iter()
-                        .map(|(mv, c)| DivideEntry {
-                            mv,
-                            count: c.to_string(),
-                        })
-                        .collect(),
-                )
-            } else {
-                None
-            };
-            Ok(PerftAnswer {
-                position: with_position!(pos, |p| p.to_string()),
-                rule: rule.to_string(),
-                depth,
-                count: count.to_string(),
-                divide,
-                elapsed_ms: t0.elapsed().as_secs_f64() * 1000.0,
             })
         })
         .await?;

@@ -14,8 +14,7 @@ use axum::routing::post;
 use serde::{Deserialize, Serialize};
 use sudoku::classic::{self, ClassicOptions};
 use sudoku::generate::{self, Difficulty, GenerateOptions, Symmetry};
-use sudoku::logic::Step;
-use sudoku::logic::tables::{Digits, cell_name, house_name};
+use sudoku::logic::tables::cell_name;
 use sudoku::rate::{self, Hint, Verdict};
 use sudoku::rng::Rng;
 use sudoku::{Grid, SolveError};
@@ -23,6 +22,7 @@ use utoipa::ToSchema;
 
 use super::AppState;
 use super::error::{ApiError, ApiResult, Body};
+use crate::answers::sudoku::StepInfo;
 
 /// The sudoku routes.
 pub fn routes() -> Router<Arc<AppState>> {
@@ -120,44 +120,6 @@ pub struct Solved {
     pub solution: Option<String>,
 }
 
-/// A candidate: a digit in a cell.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct CandidateInfo {
-    /// `r4c2`.
-    pub cell: String,
-    /// 0-80, row by row.
-    pub index: u8,
-    /// 1-9.
-    pub digit: u8,
-}
-
-/// One logical step, explained.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct StepInfo {
-    /// Technique id (`hidden-single-box`, `x-wing`, ...).
-    pub technique: String,
-    /// Technique name.
-    pub name: String,
-    /// Its rating on Sudoku Explainer's scale.
-    pub rating: f64,
-    /// The step in one sentence.
-    pub text: String,
-    /// Digits placed.
-    pub placements: Vec<CandidateInfo>,
-    /// Candidates removed.
-    pub eliminations: Vec<CandidateInfo>,
-    /// Cells of the pattern, by index.
-    pub cells: Vec<u8>,
-    /// Cells of the pattern, by name.
-    pub cell_names: Vec<String>,
-    /// Houses of the pattern (`row 4`, `column 2`, `box 5`).
-    pub houses: Vec<String>,
-    /// Digits of the pattern.
-    pub digits: Vec<u8>,
-    /// Candidates the pattern is made of, for highlighting.
-    pub highlights: Vec<CandidateInfo>,
-}
-
 /// A rating.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Rated {
@@ -223,36 +185,6 @@ fn line(d: &[u8; 81]) -> String {
     d.iter()
         .map(|&x| if x == 0 { '.' } else { char::from(b'0' + x) })
         .collect()
-}
-
-fn candidate(c: &sudoku::logic::Candidate) -> CandidateInfo {
-    CandidateInfo {
-        cell: cell_name(usize::from(c.cell)),
-        index: c.cell,
-        digit: c.digit,
-    }
-}
-
-/// A step for the API.
-pub fn step_info(s: &Step) -> StepInfo {
-    let t = s.technique();
-    StepInfo {
-        technique: t.id().to_string(),
-        name: t.name().to_string(),
-        rating: s.rating.value(),
-        text: s.to_string(),
-        placements: s.placements.iter().map(candidate).collect(),
-        eliminations: s.eliminations.iter().map(candidate).collect(),
-        cells: s.cells.to_vec(),
-        cell_names: s.cells.iter().map(|&c| cell_name(usize::from(c))).collect(),
-        houses: s
-            .houses
-            .iter()
-            .map(|&h| house_name(usize::from(h)))
-            .collect(),
-        digits: Digits(s.digits).collect(),
-        highlights: s.highlights.iter().map(candidate).collect(),
-    }
 }
 
 /// A fresh seed when none is given.
@@ -330,7 +262,7 @@ pub async fn rate_puzzle(
                 difficulty: r.difficulty().map(|d| d.name().to_string()),
                 rating_reached: r.reached.value(),
                 step_count: r.step_count,
-                steps: explain.then(|| r.steps.iter().map(step_info).collect()),
+                steps: explain.then(|| r.steps.iter().map(StepInfo::new).collect()),
                 conflict: (r.verdict == Verdict::NoSolution)
                     .then(|| r.conflict.map(|c| c.to_string()))
                     .flatten(),
@@ -379,7 +311,7 @@ pub async fn hint(
             Ok(match h {
                 Hint::Step(s) => HintAnswer {
                     status: "step".into(),
-                    step: Some(step_info(&s)),
+                    step: Some(StepInfo::new(&s)),
                     message: None,
                     cell: None,
                 },

@@ -481,11 +481,14 @@ impl App {
             .clone()
             .or_else(|| self.game.as_ref().and_then(|g| g.status()))
         {
+            let game = self.game.as_deref();
+            let text = ui::status_text(&s, |a| match a {
+                play::NextAction::Leave => SHELL_KEYS.key_of(ShellKey::Leave),
+                play::NextAction::Rules => SHELL_KEYS.key_of(ShellKey::Help),
+                other => game.and_then(|g| g.key_of(other)),
+            });
             frame.render_widget(
-                Paragraph::new(Line::styled(
-                    format!(" {}", s.text),
-                    status_style(&s, &theme),
-                )),
+                Paragraph::new(Line::styled(format!(" {text}"), status_style(&s, &theme))),
                 foot,
             );
         }

@@ -5,6 +5,7 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use mousecats::{BoardSize, Coord, Side, SizedMove};
+use play::NextAction;
 use play::mouse::{MouseError, MouseOptions, MouseSession, MouseView, ScoreView};
 use play::text::group_thousands;
 use play::{Env, GameKind};
@@ -484,6 +485,14 @@ impl MouseScreen {
 }
 
 impl GameScreen for MouseScreen {
+    fn key_of(&self, action: NextAction) -> Option<String> {
+        match action {
+            NextAction::NewGame => KEYS.key_of(Act::New),
+            NextAction::Undo => KEYS.key_of(Act::Undo),
+            _ => None,
+        }
+    }
+
     fn game(&self) -> GameKind {
         GameKind::Mouse
     }

@@ -3,6 +3,7 @@
 //! keys into its actions: jumps by cursor or typed, the solution step by step or played by itself. The game,
 //! the indicator and the save format are the `play` crate's.
 
+use play::NextAction;
 use std::time::Duration;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -542,6 +543,17 @@ pub fn step_cursor(board: &Board, from: usize, code: KeyCode) -> usize {
 }
 
 impl GameScreen for PegScreen {
+    fn key_of(&self, action: NextAction) -> Option<String> {
+        match action {
+            NextAction::NewGame => KEYS.key_of(Act::New),
+            NextAction::Undo => KEYS.key_of(Act::Undo),
+            NextAction::Restart => KEYS.key_of(Act::Restart),
+            NextAction::PlaySolution => KEYS.key_of(Act::Step),
+            NextAction::PlayAll => KEYS.key_of(Act::Auto),
+            _ => None,
+        }
+    }
+
     fn game(&self) -> GameKind {
         GameKind::Peg
     }

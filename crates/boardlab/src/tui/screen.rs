@@ -87,6 +87,12 @@ pub trait GameScreen {
     /// Block until background work is finished and collected (for tests).
     fn wait(&mut self, _cfg: &Config) {}
 
+    /// The key of `action` on this screen, for naming it after a message (the shell names its own: leaving and
+    /// the rules).
+    fn key_of(&self, _action: play::NextAction) -> Option<String> {
+        None
+    }
+
     /// The rules, shown by the help screen.
     fn rules(&self) -> Vec<Line<'static>>;
 

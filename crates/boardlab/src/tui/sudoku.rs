@@ -3,6 +3,7 @@
 //! itself, its rules and its save format are the `play` crate's.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use play::NextAction;
 use play::sudoku::{Direction, End, Mode, Puzzle, Setup, SudokuError, SudokuSession, SudokuView};
 use play::{Env, GameKind};
 use ratatui::Frame;
@@ -522,6 +523,16 @@ impl Geometry {
 }
 
 impl GameScreen for SudokuScreen {
+    fn key_of(&self, action: NextAction) -> Option<String> {
+        match action {
+            NextAction::NewGame => KEYS.key_of(Act::New),
+            NextAction::Undo => KEYS.key_of(Act::Undo),
+            NextAction::FillMarks => KEYS.key_of(Act::AllMarks),
+            NextAction::DigitMode | NextAction::PencilMode => KEYS.key_of(Act::Pencil),
+            _ => None,
+        }
+    }
+
     fn game(&self) -> GameKind {
         GameKind::Sudoku
     }

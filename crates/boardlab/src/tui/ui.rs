@@ -60,6 +60,21 @@ pub fn key_table(keys: &[KeyHelp], key_width: usize, theme: &Theme) -> Vec<Line<
 pub type Status = play::Message;
 pub use play::Tone;
 
+/// A status message as the terminal shows it: the sentence, then the keys of what the player can do next
+/// ("n: new game, u: undo."), each named by `key_of` (an action without a key on this screen is left out).
+pub fn status_text(status: &Status, key_of: impl Fn(play::NextAction) -> Option<String>) -> String {
+    let keys: Vec<String> = status
+        .next
+        .iter()
+        .filter_map(|&a| key_of(a).map(|k| format!("{k}: {}", a.label())))
+        .collect();
+    if keys.is_empty() {
+        status.text.clone()
+    } else {
+        format!("{} {}.", status.text, keys.join(", "))
+    }
+}
+
 /// The style of a status message.
 pub fn status_style(status: &Status, theme: &Theme) -> Style {
     match status.tone {
@@ -104,6 +119,21 @@ impl<A: Copy> KeyMap<A> {
             }
             _ => None,
         })
+    }
+
+    /// The first key of the action `want` (a letter as itself), for naming it after a message.
+    pub fn key_of(&self, want: A) -> Option<String>
+    where
+        A: PartialEq,
+    {
+        self.0
+            .iter()
+            .flat_map(|b| b.codes.iter())
+            .find(|(_, a)| *a == want)
+            .and_then(|(c, _)| match c {
+                KeyCode::Char(c) => Some(c.to_string()),
+                _ => None,
+            })
     }
 
     /// The entries of the help: every binding.

@@ -2,7 +2,7 @@
 
 use mousecats::Side;
 
-use crate::{Message, Tone};
+use crate::{Message, NextAction, Tone};
 /// Why an action was refused. Each message is one line and names the move or the square.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MouseError {
@@ -10,7 +10,7 @@ pub enum MouseError {
     #[error("{0}")]
     Setup(String),
     /// The game is over.
-    #[error("The game is over: n starts a new one, u takes moves back")]
+    #[error("The game is over")]
     Over,
     /// The engine is thinking.
     #[error("Wait a moment: the engine is thinking")]
@@ -40,6 +40,10 @@ impl MouseError {
 
     /// The error as a message to show.
     pub fn message(&self) -> Message {
-        Message::new(self.to_string(), self.tone())
+        let next: &[NextAction] = match self {
+            MouseError::Over => &[NextAction::NewGame, NextAction::Undo],
+            _ => &[],
+        };
+        Message::new(self.to_string(), self.tone()).then(next)
     }
 }

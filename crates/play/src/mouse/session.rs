@@ -8,16 +8,18 @@ use std::time::Duration;
 use mousecats::search::{Score, SearchResult};
 use mousecats::solve::MAX_TABLE_SIZE;
 use mousecats::tt::{TableConfig, TableStats};
-use mousecats::{BoardSize, Coord, Rule, Side, SizedMove, SizedPosition, Solution, Value};
+use mousecats::{
+    AnyEngine, BoardSize, Coord, Rule, Side, SizedMove, SizedPosition, Solution, Value,
+};
 
 use super::advice::{advice, capitalise, how_won, plural_s};
-use super::engine::{AnyEngine, Purpose, Thought, Want};
+use super::engine::{Purpose, Thought, Want, engine_for, think};
 use super::options::{has_table, level_label, rule_label_for};
 use super::view::{EngineView, MouseView, ScoreView, TablesView};
 use super::{MouseError, MouseOptions};
 use crate::history::History;
 use crate::work::{Outcome, Pending, submit};
-use crate::{Env, Message};
+use crate::{Env, Message, NextAction};
 
 /// A Mouse & Cats game in progress against the engine.
 pub struct MouseSession {
@@ -73,7 +75,7 @@ impl MouseSession {
         opts.check()?;
         let start = opts.start()?;
         let game = replay(&start, opts.rule, &moves).map_err(MouseError::Illegal)?;
-        let engine = AnyEngine::new(opts.size, opts.rule)?;
+        let engine = engine_for(opts.size, opts.rule)?;
         let stop = engine.stop_handle();
         let mut s = MouseSession {
             env: env.clone(),
@@ -243,15 +245,16 @@ impl MouseSession {
     pub fn game_over_message(&self, winner: Side) -> Message {
         let how = how_won(self.position(), self.opts.rule, winner);
         let text = format!(
-            "Game over: {how}. The {} win{}! n: new game, u: undo.",
+            "Game over: {how}. The {} win{}!",
             winner,
             if winner == Side::Mouse { "s" } else { "" }
         );
-        if winner == self.opts.player {
+        let msg = if winner == self.opts.player {
             Message::good(text)
         } else {
             Message::warn(text)
-        }
+        };
+        msg.then(&[NextAction::NewGame, NextAction::Undo])
     }
 
     /// Start the engine on the current position, for its move or for a question; with a runner that works at
@@ -282,7 +285,7 @@ impl MouseSession {
                     engine.set_solution(solution);
                 }
             }
-            let result = engine.think(&pos, level, depth, time);
+            let result = think(&mut engine, &pos, level, depth, time);
             Thought {
                 engine,
                 result,
@@ -306,7 +309,7 @@ impl MouseSession {
             Outcome::Done(t) => t,
             Outcome::Failed(why) => {
                 // A fresh engine, so the game can go on.
-                if let Ok(e) = AnyEngine::new(self.opts.size, self.opts.rule) {
+                if let Ok(e) = engine_for(self.opts.size, self.opts.rule) {
                     self.stop = e.stop_handle();
                     self.engine = Some(e);
                 }
@@ -747,8 +750,8 @@ impl MouseSession {
                 nodes: r.nodes,
                 perfect: r.perfect,
             }),
-            hash: format!("{:016X}", pos.hash()),
-            lock: format!("{:08X}", pos.lock()),
+            hash: format!("{:016X}", pos.zobrist_hash()),
+            lock: format!("{:08X}", pos.zobrist_lock()),
             tables: TablesView {
                 index_bits: tc.index_bits,
                 lock_bits: tc.lock_bits,

@@ -1,6 +1,6 @@
 //! Why a peg action was refused.
 
-use crate::{Message, Tone};
+use crate::{Message, NextAction, Tone};
 
 /// Why an action was refused. Each message is one line and names the hole or the jump.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -9,7 +9,7 @@ pub enum PegError {
     #[error("{0}")]
     Setup(String),
     /// The game is over.
-    #[error("The game is over: u takes jumps back, b restarts, n is a new game")]
+    #[error("The game is over: no jump is left")]
     Over,
     /// Text that is not a jump (see [`parse_jump`](super::parse_jump)).
     #[error("{0}")]
@@ -51,6 +51,10 @@ impl PegError {
 
     /// The error as a message to show.
     pub fn message(&self) -> Message {
-        Message::new(self.to_string(), self.tone())
+        let next: &[NextAction] = match self {
+            PegError::Over => &[NextAction::Undo, NextAction::Restart, NextAction::NewGame],
+            _ => &[],
+        };
+        Message::new(self.to_string(), self.tone()).then(next)
     }
 }

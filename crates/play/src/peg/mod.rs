@@ -60,5 +60,5 @@ pub const RULES: &[&str] = &[
      class, an invariant of play found by de Bruijn and Conway, differs from that of every single peg. It \
      answers from the position class, from a complete table of finishable positions where one can be built \
      (the English board and the triangle), or from a search with a pagoda function and a table of dead \
-     positions; h shows a solution from here.",
+     positions. A solution from the position on the board can be shown at any time.",
 ];

@@ -10,7 +10,7 @@ use super::oracle::{Answer, Oracle, Verdict, Why};
 use super::view::{Hole, Indicator, Jump, PegView};
 use crate::history::History;
 use crate::text::{group_thousands, plural};
-use crate::{Env, Message};
+use crate::{Env, Message, NextAction};
 
 /// A question waiting for the indicator's answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -159,22 +159,24 @@ impl PegSession {
         if pos.pegs() == 1 {
             let at = pos.holes().next().map(|h| b.hole_name(h)).unwrap_or("?");
             return match self.problem.finish() {
-                Finish::Anywhere => Message::good(format!(
-                    "Solved! One peg left, on {at}. n: new game, b: play again."
-                )),
-                Finish::Hole(h) if pos.has_peg(h) => Message::good(format!(
-                    "Solved! One peg left, on the finish hole {at}. n: new game."
-                )),
+                Finish::Anywhere => Message::good(format!("Solved! One peg left, on {at}."))
+                    .then(&[NextAction::NewGame, NextAction::Restart]),
+                Finish::Hole(h) if pos.has_peg(h) => {
+                    Message::good(format!("Solved! One peg left, on the finish hole {at}."))
+                        .then(&[NextAction::NewGame])
+                }
                 Finish::Hole(h) => Message::warn(format!(
-                    "One peg left, on {at}, but not on the finish hole {}. u: undo, b: restart.",
+                    "One peg left, on {at}, but not on the finish hole {}.",
                     b.hole_name(h)
-                )),
+                ))
+                .then(&[NextAction::Undo, NextAction::Restart]),
             };
         }
-        Message::warn(format!(
-            "Stuck: no jump left, {} pegs remain. u: undo, b: restart, n: new game.",
-            pos.pegs()
-        ))
+        Message::warn(format!("Stuck: no jump left, {} pegs remain.", pos.pegs())).then(&[
+            NextAction::Undo,
+            NextAction::Restart,
+            NextAction::NewGame,
+        ])
     }
 
     /// A question asked while the answer was not known: answer it now if it is.
@@ -205,10 +207,11 @@ impl PegSession {
                 self.show = true;
                 match path.first() {
                     Some(&m) => Message::info(format!(
-                        "A solution from here in {}: next {}. . plays it, a plays them all.",
+                        "A solution from here in {}: next {}.",
                         plural(path.len() as u64, "jump"),
                         self.board().format_move(m)
-                    )),
+                    ))
+                    .then(&[NextAction::PlaySolution, NextAction::PlayAll]),
                     None => Message::good("Solved: one peg left."),
                 }
             }
@@ -410,7 +413,7 @@ impl PegSession {
         } else {
             self.hist.push(Vec::new());
             self.sync_from_history();
-            Message::info("Back at the start (u brings the jumps back)")
+            Message::info("Back at the start").then(&[NextAction::Undo])
         }
     }
 

@@ -3,7 +3,7 @@
 use sudoku::logic::tables::cell_name;
 
 use super::session::End;
-use crate::{Message, Tone};
+use crate::{Message, NextAction, Tone};
 
 /// Why an action was refused. Each message is one line and names the cell or the value.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -25,8 +25,8 @@ pub enum SudokuError {
     Making,
     /// The game is over.
     #[error("{}", match .0 {
-        End::Solved => "The puzzle is solved. n for a new one, q for the title screen.",
-        End::Revealed => "The solution is shown. n for a new puzzle, q for the title screen.",
+        End::Solved => "The puzzle is solved.",
+        End::Revealed => "The solution is shown.",
     })]
     Over(End),
     /// A cell number out of range.
@@ -64,6 +64,10 @@ impl SudokuError {
 
     /// The error as a message to show.
     pub fn message(&self) -> Message {
-        Message::new(self.to_string(), self.tone())
+        let next: &[NextAction] = match self {
+            SudokuError::Over(_) => &[NextAction::NewGame, NextAction::Leave],
+            _ => &[],
+        };
+        Message::new(self.to_string(), self.tone()).then(next)
     }
 }

@@ -39,10 +39,10 @@ pub const RULES: &[&str] = &[
     "Fill every empty cell with a digit from 1 to 9 so that each row, each column and each of the nine 3x3 \
      boxes holds every digit exactly once. The clues (bold) cannot be changed.",
     "Cells are named r<row>c<column>: r3c5 is row 3, column 5; rows are numbered down the left, columns along \
-     the top. Pencil marks note the digits a cell may still take; a fills them all in, and entering a digit \
+     the top. Pencil marks note the digits a cell may still take; they can be filled in all at once, and entering a digit \
      removes it from the marks of its row, column and box.",
     "A mistake is counted when a digit you enter clashes with the same digit in its row, column or box, and when \
-     a check (k) finds an entry the solution does not have there (each wrong entry once): typing a digit never \
+     a check finds an entry the solution does not have there (each wrong entry once): typing a digit never \
      tells you by itself whether it is right. Graded puzzles have exactly one solution and never need guessing; classic puzzles, made the ZX-81 way, may have several, and \
      any grid that keeps the rules counts as solved.",
 ];

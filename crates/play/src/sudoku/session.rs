@@ -16,7 +16,7 @@ use crate::clock::{Stopwatch, format_duration};
 use crate::history::History;
 use crate::text::plural;
 use crate::work::{Outcome, Pending, submit};
-use crate::{Env, Message};
+use crate::{Env, Message, NextAction};
 
 /// How a game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -243,10 +243,10 @@ impl SudokuSession {
         match outcome {
             Outcome::Done(Ok(p)) => {
                 self.begin(p);
-                Ok(Message::info(format!(
-                    "A new {}. Fill the grid; ? shows the rules.",
-                    self.setup.describe()
-                )))
+                Ok(
+                    Message::info(format!("A new {}. Fill the grid.", self.setup.describe()))
+                        .then(&[NextAction::Rules]),
+                )
             }
             Outcome::Done(Err(e)) => Err(e),
             Outcome::Failed(why) => Err(SudokuError::GeneratorFailed(why)),
@@ -263,7 +263,7 @@ impl SudokuSession {
         self.begin(puzzle);
         self.setup.index = index;
         self.dirty = true;
-        Message::info(format!("{label}. Fill the grid; ? shows the rules."))
+        Message::info(format!("{label}. Fill the grid.")).then(&[NextAction::Rules])
     }
 
     /// Begin playing `puzzle`.
@@ -398,10 +398,11 @@ impl SudokuSession {
             self.watch.pause(now);
             let t = format_duration(self.watch.elapsed(now));
             return Ok(Message::good(format!(
-                "Solved in {t} with {} and {}! n for a new puzzle.",
+                "Solved in {t} with {} and {}!",
                 plural(self.mistakes, "mistake"),
                 plural(self.hints, "hint")
-            )));
+            ))
+            .then(&[NextAction::NewGame]));
         }
         Ok(match clash {
             Some(o) => Message::warn(format!(
@@ -578,7 +579,7 @@ impl SudokuSession {
         {
             return Hint::pointing(
                 format!(
-                    "Your pencil marks in {} leave out the digit that belongs there; a refills every cell's marks.",
+                    "Your pencil marks in {} leave out the digit that belongs there; filling the marks again puts it back.",
                     cell_name(c)
                 ),
                 vec![c],
@@ -649,7 +650,7 @@ impl SudokuSession {
         self.change(Board::of(solution));
         self.end = Some(End::Revealed);
         self.watch.pause(self.env.clock.now());
-        Ok(Message::info("The solution is shown. n for a new puzzle."))
+        Ok(Message::info("The solution is shown.").then(&[NextAction::NewGame]))
     }
 
     /// Take back the last change of the grid or the marks.
@@ -698,11 +699,12 @@ impl SudokuSession {
     /// Switch between entering digits and pencil marks.
     pub fn toggle_pencil(&mut self) -> Message {
         self.pencil = !self.pencil;
-        Message::info(if self.pencil {
-            "Pencil mode: digits now toggle pencil marks (p for digits)"
+        if self.pencil {
+            Message::info("Pencil mode: digits now toggle pencil marks")
+                .then(&[NextAction::DigitMode])
         } else {
-            "Digit mode: digits now fill cells (p for pencil marks)"
-        })
+            Message::info("Digit mode: digits now fill cells").then(&[NextAction::PencilMode])
+        }
     }
 
     /// Show conflicting digits, or stop.

@@ -5,103 +5,14 @@ use std::process::ExitCode;
 
 use mousecats::search::check_depth;
 use mousecats::solve::MAX_TABLE_SIZE;
-use mousecats::{
-    BoardPosition, Engine, EngineConfig, Level, Rule, Score, SearchResult, Side, Solution,
-    TableConfig,
-};
-use serde::Serialize;
+use mousecats::{BoardPosition, Engine, EngineConfig, Rule, SearchResult, Solution, TableConfig};
 
 use super::{
     AnalyseArgs, check_level_for, commas, millis, parse_int, parse_level, parse_time,
     position_and_rule, value_phrase, winner_phrase, with_position,
 };
+use crate::answers::mouse::{Analysis, ScoreInfo, TableInfo, mouse_score_text, moves_text};
 use crate::output::Output;
-use crate::serve::mouse::TableInfo;
-
-/// A score: `kind` is `eval` (value in evaluation units, positive good for the side to move), `win` or
-/// `loss` (value in plies, for the side to move).
-#[derive(Serialize)]
-struct ScoreJson {
-    kind: &'static str,
-    value: i32,
-    text: String,
-    for_mouse: String,
-}
-
-fn score_json(s: Score, to_move: Side) -> ScoreJson {
-    let (kind, value) = match s {
-        Score::Win(n) => ("win", i32::from(n)),
-        Score::Loss(n) => ("loss", i32::from(n)),
-        Score::Eval(v) => ("eval", v),
-    };
-    ScoreJson {
-        kind,
-        value,
-        text: score_text(s, to_move),
-        for_mouse: mouse_score_text(s, to_move),
-    }
-}
-
-#[derive(Serialize)]
-struct IterationJson {
-    depth: u8,
-    score: ScoreJson,
-    nodes: u64,
-    elapsed_ms: f64,
-    pv: Vec<String>,
-}
-
-#[derive(Serialize)]
-struct ExactJson {
-    winner: String,
-    plies: u8,
-    value_keeping_moves: Vec<String>,
-}
-
-#[derive(Serialize)]
-struct AnalyseJson {
-    size: u8,
-    position: String,
-    hash: String,
-    lock: String,
-    rule: String,
-    turn: String,
-    game_over: Option<String>,
-    level: Option<u8>,
-    depth: u8,
-    perfect: bool,
-    best_move: Option<String>,
-    score: ScoreJson,
-    pv: Vec<String>,
-    nodes: u64,
-    elapsed_ms: f64,
-    nodes_per_second: f64,
-    stopped_by_time: bool,
-    iterations: Vec<IterationJson>,
-    tables: Option<TableInfo>,
-    /// `null` where the whole table is not kept (beyond 10x10) or with `--no-exact`.
-    exact: Option<ExactJson>,
-}
-
-fn score_text(s: Score, to_move: Side) -> String {
-    match s {
-        Score::Win(n) => format!("{} in {}", winner_phrase(to_move), super::plies(n.into())),
-        Score::Loss(n) => format!(
-            "{} in {}",
-            winner_phrase(to_move.opponent()),
-            super::plies(n.into())
-        ),
-        Score::Eval(v) => format!("{v:+} for the {to_move}"),
-    }
-}
-
-fn mouse_score_text(s: Score, to_move: Side) -> String {
-    match s.for_mouse(to_move) {
-        Score::Win(n) => format!("mouse wins in {n}"),
-        Score::Loss(n) => format!("cats win in {n}"),
-        Score::Eval(v) => format!("{v:+}"),
-    }
-}
 
 pub fn run(a: &AnalyseArgs, out: &Output) -> anyhow::Result<ExitCode> {
     let (pos, rule) = position_and_rule(Some(&a.position), a.size.as_deref(), &a.rule)?;
@@ -176,14 +87,9 @@ fn analyse<P: BoardPosition>(
         (None, None) => engine.search(pos, 12, time),
     };
     let exact = if wants_exact {
-        engine.solution_for(size).map(|solution| {
-            let keep: Vec<String> = solution
-                .value_keeping_moves(pos)
-                .iter()
-                .map(ToString::to_string)
-                .collect();
-            (solution.value(pos), keep)
-        })
+        engine
+            .solution_for(size)
+            .map(|solution| (solution.value(pos), solution.value_keeping_moves(pos)))
     } else {
         None
     };
@@ -194,42 +100,14 @@ fn analyse<P: BoardPosition>(
     let pv: Vec<String> = result.pv.iter().map(ToString::to_string).collect();
 
     if out.json {
-        out.print_json(&AnalyseJson {
-            size: size.n(),
-            position: pos.to_string(),
-            hash: format!("{:016x}", pos.zobrist_hash()),
-            lock: format!("{:08x}", pos.zobrist_lock()),
-            rule: rule.to_string(),
-            turn: pos.turn().to_string(),
-            game_over: over.map(|w| w.to_string()),
-            level: level.map(Level::number),
-            depth: result.depth,
-            perfect: result.perfect,
-            best_move: result.best_move.map(|m| m.to_string()),
-            score: score_json(result.score, pos.turn()),
-            pv,
-            nodes: result.nodes,
-            elapsed_ms: result.elapsed.as_secs_f64() * 1000.0,
-            nodes_per_second: result.nodes_per_second(),
-            stopped_by_time: result.stopped,
-            iterations: result
-                .iterations
-                .iter()
-                .map(|it| IterationJson {
-                    depth: it.depth,
-                    score: score_json(it.score, pos.turn()),
-                    nodes: it.nodes,
-                    elapsed_ms: it.elapsed.as_secs_f64() * 1000.0,
-                    pv: it.pv.iter().map(ToString::to_string).collect(),
-                })
-                .collect(),
-            tables: if a.stats { stats } else { None },
-            exact: exact.map(|(v, keep)| ExactJson {
-                winner: v.winner(pos.turn()).to_string(),
-                plies: v.plies(),
-                value_keeping_moves: keep,
-            }),
-        })?;
+        out.print_json(&Analysis::new(
+            pos,
+            rule,
+            level,
+            &result,
+            if a.stats { stats } else { None },
+            exact,
+        ))?;
         return Ok(ExitCode::SUCCESS);
     }
 
@@ -283,7 +161,7 @@ fn analyse<P: BoardPosition>(
     }
     outln!(
         "score: {} (mouse's view: {})",
-        score_text(result.score, pos.turn()),
+        ScoreInfo::new(result.score, pos.turn()).text,
         mouse_score_text(result.score, pos.turn())
     )?;
     outln!("principal variation: {}", pv.join(" "))?;
@@ -291,7 +169,7 @@ fn analyse<P: BoardPosition>(
         Some((v, keep)) => outln!(
             "exact: {}; value-keeping moves: {}",
             value_phrase(*v, pos.turn()),
-            keep.join(" ")
+            moves_text(keep).join(" ")
         )?,
         None if a.no_exact => outln!("exact: not worked out (--no-exact)")?,
         None => outln!(

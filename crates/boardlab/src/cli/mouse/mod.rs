@@ -13,15 +13,18 @@ mod solve;
 
 use crate::outln;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::{anyhow, bail};
 use clap::{Args, Subcommand};
-use mousecats::perft::{perft, perft_divide, perft_memo};
 use mousecats::search::MAX_DEPTH;
-use mousecats::{BoardPosition, BoardSize, Level, Position, Rule, Side, SizedPosition};
+use mousecats::{
+    AnyPosition, BoardPosition, BoardSize, Level, Rule, Side, SizedPosition, with_position,
+};
 use serde::Serialize;
 
+use crate::answers::mouse::perft;
+pub use crate::answers::mouse::{plies, value_phrase, winner_phrase};
 use crate::output::Output;
 pub use ::play::text::group_thousands as commas;
 
@@ -117,36 +120,6 @@ pub fn parse_size(s: &str) -> anyhow::Result<BoardSize> {
 pub fn parse_size_opt(s: Option<&str>) -> anyhow::Result<Option<BoardSize>> {
     s.map(parse_size).transpose()
 }
-
-/// A position of either type: the classic 8x8 one (whose engine is tuned for it) or any other size.
-#[derive(Debug, Clone, Copy)]
-pub enum AnyPosition {
-    /// An 8x8 position.
-    Eight(Position),
-    /// A position on another board.
-    Sized(SizedPosition),
-}
-
-impl AnyPosition {
-    /// The classic type for 8x8, the general one otherwise.
-    pub fn new(p: SizedPosition) -> AnyPosition {
-        match Position::try_from(p) {
-            Ok(eight) => AnyPosition::Eight(eight),
-            Err(_) => AnyPosition::Sized(p),
-        }
-    }
-}
-
-/// Run `$body` with `$p` bound to the position inside an [`AnyPosition`], of its own type.
-macro_rules! with_position {
-    ($any:expr, |$p:ident| $body:expr) => {
-        match $any {
-            $crate::cli::mouse::AnyPosition::Eight($p) => $body,
-            $crate::cli::mouse::AnyPosition::Sized($p) => $body,
-        }
-    };
-}
-pub(crate) use with_position;
 
 /// Arguments of `boardlab mouse solve`.
 #[derive(Debug, Args)]
@@ -307,8 +280,7 @@ pub fn parse_position(arg: &str, size: Option<BoardSize>) -> anyhow::Result<AnyP
     } else {
         arg.to_string()
     };
-    let p = SizedPosition::parse(&text, size).map_err(|e| anyhow!("bad position: {e}"))?;
-    Ok(AnyPosition::new(p))
+    AnyPosition::parse(&text, size).map_err(|e| anyhow!("bad position: {e}"))
 }
 
 /// Parse the position and the rule of `analyse`, `perft` and `show`: the rule is checked against the
@@ -321,10 +293,9 @@ fn position_and_rule(
     let size = parse_size_opt(size)?;
     let pos = match text {
         Some(t) => parse_position(t, size)?,
-        None => AnyPosition::new(SizedPosition::start(size.unwrap_or_default())),
+        None => AnyPosition::start(size.unwrap_or_default()),
     };
-    let board = with_position!(pos, |p| p.board_size());
-    Ok((pos, parse_rule_for(rule, board)?))
+    Ok((pos, parse_rule_for(rule, pos.board_size())?))
 }
 
 /// Refuse level 10 (perfect play) on a board whose whole table is not kept.
@@ -384,56 +355,9 @@ pub fn parse_time(s: &str) -> anyhow::Result<Duration> {
     Ok(Duration::from_secs_f64(v))
 }
 
-/// `1 ply`, `2 plies`.
-pub fn plies(n: u32) -> String {
-    if n == 1 {
-        "1 ply".to_string()
-    } else {
-        format!("{n} plies")
-    }
-}
-
 /// A duration in milliseconds with one decimal.
 pub fn millis(d: Duration) -> String {
     format!("{:.1} ms", d.as_secs_f64() * 1000.0)
-}
-
-/// The winner's name in a sentence.
-pub fn winner_phrase(side: Side) -> &'static str {
-    match side {
-        Side::Mouse => "the mouse wins",
-        Side::Cats => "the cats win",
-    }
-}
-
-/// A game-theoretic value in words, seen from the side to move.
-pub fn value_phrase(v: mousecats::Value, to_move: Side) -> String {
-    let w = v.winner(to_move);
-    if v.plies() == 0 {
-        format!("the game is over: {}", winner_phrase(w))
-    } else {
-        format!("{} in {}", winner_phrase(w), plies(u32::from(v.plies())))
-    }
-}
-
-#[derive(Serialize)]
-struct PerftJson {
-    size: u8,
-    position: String,
-    rule: String,
-    depth: u32,
-    #[serde(serialize_with = "crate::output::decimal")]
-    count: u128,
-    divide: Option<Vec<DivideJson>>,
-    elapsed_ms: f64,
-}
-
-#[derive(Serialize)]
-struct DivideJson {
-    #[serde(rename = "move")]
-    mv: String,
-    #[serde(serialize_with = "crate::output::decimal")]
-    count: u128,
 }
 
 fn run_perft(a: &PerftArgs, out: &Output) -> anyhow::Result<ExitCode> {
@@ -449,50 +373,21 @@ fn perft_of<P: BoardPosition>(
     divide: bool,
     out: &Output,
 ) -> anyhow::Result<ExitCode> {
-    let t0 = Instant::now();
-    let count = if depth <= 6 {
-        Some(u128::from(perft(pos, depth, rule)))
-    } else {
-        perft_memo(pos, depth, rule)
-    }
-    .ok_or_else(|| anyhow!("perft {depth}: the count does not fit in 128 bits"))?;
-    let divide = if divide {
-        Some(
-            perft_divide(pos, depth, rule)
-                .ok_or_else(|| anyhow!("perft {depth}: the count does not fit in 128 bits"))?,
-        )
-    } else {
-        None
-    };
-    let elapsed = t0.elapsed();
+    let answer = perft(pos, depth, rule, divide)
+        .ok_or_else(|| anyhow!("perft {depth}: the count does not fit in 128 bits"))?;
     if out.json {
-        out.print_json(&PerftJson {
-            size: pos.board_size().n(),
-            position: pos.to_string(),
-            rule: rule.to_string(),
-            depth,
-            count,
-            divide: divide.map(|d| {
-                d.into_iter()
-                    .map(|(m, c)| DivideJson {
-                        mv: m.to_string(),
-                        count: c,
-                    })
-                    .collect()
-            }),
-            elapsed_ms: elapsed.as_secs_f64() * 1000.0,
-        })?;
+        out.print_json(&answer)?;
     } else {
-        if let Some(d) = &divide {
-            for (m, c) in d {
-                outln!("{m}: {}", commas(*c))?;
+        if let Some(d) = &answer.divide {
+            for e in d {
+                outln!("{}: {}", e.mv, commas(e.count))?;
             }
         }
         outln!(
-            "perft {depth}: {} ({} rule, from {pos}) in {}",
-            commas(count),
+            "perft {depth}: {} ({} rule, from {pos}) in {:.1} ms",
+            commas(answer.count),
             rule,
-            millis(elapsed)
+            answer.elapsed_ms
         )?;
     }
     Ok(ExitCode::SUCCESS)

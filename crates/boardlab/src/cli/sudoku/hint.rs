@@ -13,7 +13,7 @@ use sudoku::Grid;
 use sudoku::logic::tables::cell_name;
 use sudoku::rate::Hint;
 
-use super::rate::{JsonStep, json_step};
+use crate::answers::sudoku::StepInfo;
 use crate::output::Output;
 
 /// Arguments of `boardlab sudoku hint`.
@@ -34,7 +34,7 @@ struct JsonHint {
     puzzle: String,
     status: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
-    step: Option<JsonStep>,
+    step: Option<StepInfo>,
     #[serde(skip_serializing_if = "Option::is_none")]
     message: Option<String>,
 }
@@ -101,7 +101,7 @@ pub fn run(args: HintArgs, out: &Output) -> anyhow::Result<ExitCode> {
     };
     if out.json {
         let step = match &hint {
-            Some(Hint::Step(s)) => Some(json_step(s)),
+            Some(Hint::Step(s)) => Some(StepInfo::new(s)),
             _ => None,
         };
         out.print_json(&JsonHint {

@@ -11,9 +11,9 @@ use anyhow::Context;
 use clap::Args;
 use rayon::prelude::*;
 use serde::Serialize;
-use sudoku::logic::Step;
 use sudoku::rate::{self, Report, Verdict};
 
+use crate::answers::sudoku::StepInfo;
 use crate::output::Output;
 
 /// Arguments of `boardlab sudoku rate`.
@@ -43,70 +43,6 @@ pub struct RateArgs {
 
 /// Puzzles rated per round.
 const CHUNK: usize = 1024;
-/// A step, for JSON.
-#[derive(Debug, Serialize)]
-pub struct JsonStep {
-    /// Technique identifier.
-    pub technique: &'static str,
-    /// Technique name.
-    pub name: &'static str,
-    /// Step rating.
-    pub rating: f64,
-    /// The step in one sentence.
-    pub text: String,
-    /// Digits placed, as `{cell, digit}`.
-    pub placements: Vec<JsonCandidate>,
-    /// Candidates removed.
-    pub eliminations: Vec<JsonCandidate>,
-    /// Cells of the pattern (`r4c2` style).
-    pub cells: Vec<String>,
-    /// Houses of the pattern (`row 4`, `column 2`, `box 5`).
-    pub houses: Vec<String>,
-    /// Digits of the pattern.
-    pub digits: Vec<u8>,
-    /// Candidates the pattern is made of, for highlighting.
-    pub highlights: Vec<JsonCandidate>,
-    /// Chain nodes (`r4c2=7` or `r4c2<>7`), for chains.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub chain: Vec<String>,
-}
-
-/// A candidate, for JSON.
-#[derive(Debug, Serialize)]
-pub struct JsonCandidate {
-    /// `r4c2` style.
-    pub cell: String,
-    /// 1..=9.
-    pub digit: u8,
-}
-
-/// A step as JSON.
-pub fn json_step(s: &Step) -> JsonStep {
-    use sudoku::logic::tables::{Digits, cell_name, house_name};
-    let cand = |c: &sudoku::logic::Candidate| JsonCandidate {
-        cell: cell_name(usize::from(c.cell)),
-        digit: c.digit,
-    };
-    let t = s.technique();
-    JsonStep {
-        technique: t.id(),
-        name: t.name(),
-        rating: s.rating.value(),
-        text: s.to_string(),
-        placements: s.placements.iter().map(cand).collect(),
-        eliminations: s.eliminations.iter().map(cand).collect(),
-        cells: s.cells.iter().map(|&c| cell_name(usize::from(c))).collect(),
-        houses: s
-            .houses
-            .iter()
-            .map(|&h| house_name(usize::from(h)))
-            .collect(),
-        digits: Digits(s.digits).collect(),
-        highlights: s.highlights.iter().map(cand).collect(),
-        chain: s.chain.iter().map(ToString::to_string).collect(),
-    }
-}
-
 #[derive(Debug, Serialize)]
 struct JsonResult {
     line: usize,
@@ -124,7 +60,7 @@ struct JsonResult {
     #[serde(skip_serializing_if = "Option::is_none")]
     rating_reached: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    steps: Option<Vec<JsonStep>>,
+    steps: Option<Vec<StepInfo>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     column: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -216,7 +152,7 @@ pub fn run(args: RateArgs, out: &Output) -> anyhow::Result<ExitCode> {
                                 .then(|| r.reached.value()),
                             steps: args
                                 .explain
-                                .then(|| r.steps.iter().map(json_step).collect()),
+                                .then(|| r.steps.iter().map(StepInfo::new).collect()),
                             column: None,
                             error: None,
                         };

@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::routing::post;
-use play::{GameKind, Message, SaveFile, Tone};
+use play::{GameKind, Message, NextAction, SaveFile, Tone};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -63,6 +63,20 @@ pub struct SessionAnswer {
     /// Extra results of the action (the engine's analysis), or null.
     #[schema(value_type = Object)]
     pub extra: Value,
+    /// What the player can do next, for buttons: `{"action": "new_game", "label": "new game"}` (actions:
+    /// `new_game`, `undo`, `restart`, `leave`, `rules`, `fill_marks`, `digit_mode`, `pencil_mode`,
+    /// `play_solution`, `play_all`). The message names no key.
+    pub next: Vec<NextStep>,
+}
+
+/// One thing the player can do next.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct NextStep {
+    /// The action, e.g. `new_game`.
+    #[schema(value_type = String)]
+    pub action: NextAction,
+    /// What it does, in a few words.
+    pub label: &'static str,
 }
 
 impl SessionAnswer {
@@ -75,6 +89,14 @@ impl SessionAnswer {
             message: msg.text.clone(),
             tone: tone_name(msg.tone).to_string(),
             extra,
+            next: msg
+                .next
+                .iter()
+                .map(|&action| NextStep {
+                    action,
+                    label: action.label(),
+                })
+                .collect(),
         }
     }
 }
