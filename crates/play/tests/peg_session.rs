@@ -69,10 +69,9 @@ fn the_english_game_to_the_centre_is_finished_with_show_me_a_solution() {
     assert!(v.over && v.solved);
     assert_eq!(v.pegs, 1);
     assert!(v.holes[Board::english().parse_hole("d4").unwrap()].peg);
-    assert_eq!(
-        s.game_over_message().text,
-        "Solved! One peg left, on the finish hole d4. n: new game."
-    );
+    let done = s.game_over_message();
+    assert_eq!(done.text, "Solved! One peg left, on the finish hole d4.");
+    assert_eq!(done.next, [play::NextAction::NewGame]);
     // Every jump replays legally from the start.
     let mut g = peg::Game::new(Board::english(), Board::english().default_start());
     for j in &v.moves {
@@ -178,10 +177,9 @@ fn undo_redo_and_restart() {
     assert_eq!(s.redo().text, "Played the jump again");
     assert_eq!(s.played().len(), 2);
     assert_eq!(s.redo().text, "Nothing to redo");
-    assert_eq!(
-        s.restart().text,
-        "Back at the start (u brings the jumps back)"
-    );
+    let back = s.restart();
+    assert_eq!(back.text, "Back at the start");
+    assert_eq!(back.next, [play::NextAction::Undo]);
     assert!(s.played().is_empty());
     assert_eq!(s.undo().text, "Brought back 2 jumps");
     assert_eq!(s.played().len(), 2, "undo brings the jumps back");

@@ -33,10 +33,7 @@ fn a_generated_puzzle_is_finished_with_hints() {
     let (env, clock) = env();
     let mut s = SudokuSession::new(Setup::default(), &env).unwrap();
     let news = s.poll().unwrap().unwrap();
-    assert_eq!(
-        news.text,
-        "A new medium puzzle. Fill the grid; ? shows the rules."
-    );
+    assert_eq!(news.text, "A new medium puzzle. Fill the grid.");
     let solution = s.puzzle().unwrap().solution;
     let mut taken = 0;
     while s.end().is_none() {
@@ -131,10 +128,7 @@ fn digits_mistakes_and_the_win_by_typing() {
             .unwrap();
         assert_eq!(s.cursor(), c);
         if c == *empty.last().unwrap() {
-            assert_eq!(
-                m.text,
-                "Solved in 0:00 with 2 mistakes and 0 hints! n for a new puzzle."
-            );
+            assert_eq!(m.text, "Solved in 0:00 with 2 mistakes and 0 hints!");
         }
     }
     assert_eq!(s.end(), Some(End::Solved));
@@ -220,9 +214,11 @@ fn revealing_ends_the_game() {
     assert_eq!(s.end(), Some(End::Revealed));
     assert_eq!(s.view().values, sol.to_vec());
     assert_eq!(s.reveal(), Err(SudokuError::Over(End::Revealed)));
+    let over = s.undo().unwrap_err();
+    assert_eq!(over.to_string(), "The solution is shown.");
     assert_eq!(
-        s.undo().unwrap_err().to_string(),
-        "The solution is shown. n for a new puzzle, q for the title screen."
+        over.message().next,
+        [play::NextAction::NewGame, play::NextAction::Leave]
     );
 }
 
