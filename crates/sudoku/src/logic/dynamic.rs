@@ -192,6 +192,9 @@ pub(crate) enum Mode {
 pub(crate) struct Engine {
     cur: [u16; 81],
     src: [u16; 81],
+    /// Each digit's places in `cur` and in `src`.
+    pos: [CellSet; 9],
+    src_pos: [CellSet; 9],
     mode: Mode,
     /// How many times each digit is placed (for SE's X-wing condition).
     placed: [usize; 10],
@@ -211,9 +214,12 @@ impl Engine {
         for c in 0..81 {
             placed[usize::from(s.value(c))] += 1;
         }
+        let src_pos: [CellSet; 9] = std::array::from_fn(|d| s.positions(d as u8 + 1));
         Self {
             cur: src,
             src,
+            pos: src_pos,
+            src_pos,
             mode,
             placed,
             make: Vec::new(),
@@ -236,15 +242,14 @@ impl Engine {
                 out.push(pot(cell, v, false));
             }
         }
+        let places = self.pos[usize::from(d - 1)];
         let mut added = bit(cell);
         for t in 0..3 {
-            for &c in &HOUSE_CELLS[house_of(t, cell)] {
-                let c = usize::from(c);
-                if added & bit(c) == 0 && self.cur[c] & dbit(d) != 0 {
-                    out.push(pot(c, d, false));
-                    added |= bit(c);
-                }
+            let hit = HOUSE[house_of(t, cell)] & places & !added;
+            for c in Cells(hit) {
+                out.push(pot(c, d, false));
             }
+            added |= hit;
         }
     }
 
@@ -268,31 +273,20 @@ impl Engine {
                 }
             }
         }
+        let di = usize::from(d - 1);
+        let (places, gone) = (self.pos[di], self.src_pos[di] & !self.pos[di]);
         for t in 0..3 {
             let h = house_of(t, cell);
-            let mut other = None;
-            let mut count = 0;
-            for &c in &HOUSE_CELLS[h] {
-                let c = usize::from(c);
-                if c != cell && self.cur[c] & dbit(d) != 0 {
-                    count += 1;
-                    other = Some(c);
-                }
-            }
-            if count == 1
-                && let Some(o) = other
-            {
-                let q = pot(o, d, true);
+            let others = HOUSE[h] & places & !bit(cell);
+            if super::tables::single(others) {
+                let q = pot(others.trailing_zeros() as usize, d, true);
                 if self.make.iter().any(|&(x, _, _)| x == q) {
                     continue;
                 }
                 let from = self.causes.len() as u32;
                 self.causes.push(p);
-                for &c in &HOUSE_CELLS[h] {
-                    let c = usize::from(c);
-                    if self.src[c] & dbit(d) != 0 && self.cur[c] & dbit(d) == 0 {
-                        self.causes.push(pot(c, d, false));
-                    }
+                for c in Cells(HOUSE[h] & gone) {
+                    self.causes.push(pot(c, d, false));
                 }
                 self.make.push((q, from, self.causes.len() as u32));
             }
@@ -335,6 +329,7 @@ impl Engine {
                 self.off_to_on(p);
                 // Every kind here is dynamic: what goes off leaves the grid for the rest of the chain.
                 self.cur[pcell(p)] &= !dbit(pdigit(p));
+                self.pos[usize::from(pdigit(p) - 1)] &= !bit(pcell(p));
                 let mut found = None;
                 for &(q, from, to) in &self.make {
                     let causes = &self.causes[from as usize..to as usize];
@@ -374,6 +369,7 @@ impl Engine {
         };
         self.offs = offs;
         self.cur = self.src;
+        self.pos = self.src_pos;
         result
     }
 }

@@ -11,8 +11,10 @@ use super::state::Candidates;
 use super::step::{Candidate, Step, Technique};
 use super::tables::{CellSet, Cells, Digits, PEERS, bit};
 
-/// Aligned pair exclusion (SE 6.2).
-pub(crate) fn aligned_pair(s: &Candidates, step: &mut Step) -> bool {
+/// Aligned pair exclusion (SE 6.2). `changed` holds the cells whose candidates changed since this search last
+/// found nothing (all cells the first time): what a pair excludes depends only on its two cells and the cells both
+/// see, so a pair none of whose cells changed still excludes nothing and is skipped.
+pub(crate) fn aligned_pair(s: &Candidates, step: &mut Step, changed: CellSet) -> bool {
     let empty = s.unsolved();
     let mut bivalue: CellSet = 0;
     for c in Cells(empty) {
@@ -33,7 +35,9 @@ pub(crate) fn aligned_pair(s: &Candidates, step: &mut Step) -> bool {
             let (c0, e0) = base[i];
             let (c1, e1) = base[j];
             let common = e0 & e1;
-            if common.count_ones() < 2 {
+            if common.count_ones() < 2
+                || (bit(c0) | bit(c1) | (PEERS[c0] & PEERS[c1])) & changed == 0
+            {
                 continue;
             }
             let (m0, m1) = (s.candidates(c0), s.candidates(c1));

@@ -350,7 +350,9 @@ impl Finder {
         scoped!(T::VWXYZWing, T::VWXYZWing, |sc| wings::wing(
             s, step, 4, sc.cells
         ));
-        tier!(T::AlignedPairExclusion, exclusion::aligned_pair(s, step));
+        scoped!(T::AlignedPairExclusion, T::AlignedPairExclusion, |sc| {
+            exclusion::aligned_pair(s, step, sc.cells)
+        });
         // SE tries UVWXYZ-Wing (6.6) before the cycles (6.5 and up): a limit between the two still lets the cycles
         // be tried.
         if T::UVWXYZWing.base_rating() <= max && allowed.contains(T::UVWXYZWing) {

@@ -84,6 +84,7 @@ impl Default for LoopMemo {
 pub(crate) fn unique_loops(s: &Candidates, step: &mut Step, memo: &mut LoopMemo) -> bool {
     let mut best: Option<Found> = None;
     let mut path = Vec::with_capacity(MAX_LOOP);
+    let mut core_by_pair: [Option<CellSet>; 36] = [None; 36];
     for cell in Cells(s.unsolved()) {
         let m = s.candidates(cell);
         if pop(m) != 2 {
@@ -94,19 +95,44 @@ pub(crate) fn unique_loops(s: &Candidates, step: &mut Step, memo: &mut LoopMemo)
             continue;
         };
         let both = s.positions(v1) & s.positions(v2);
-        let masks: Vec<u16> = Cells(both).map(|c| s.candidates(c)).collect();
         let fresh = match &memo.by_start[cell] {
-            Some(e) => e.pair == m && e.cells == both && e.masks == masks,
+            Some(e) => {
+                e.pair == m
+                    && e.cells == both
+                    && Cells(both)
+                        .zip(&e.masks)
+                        .all(|(c, &k)| s.candidates(c) == k)
+            }
             None => false,
         };
         if !fresh {
             let mut loops = Vec::new();
-            grow(s, cell, m, &mut path, 2, 0, usize::MAX, [0, 0], &mut loops);
-            loops.retain(|lp| deadly(lp));
+            // Only cells with a partner holding the pair in each of their houses can be in a deadly loop.
+            let pi = pair_index(v1, v2);
+            let core = *core_by_pair[pi].get_or_insert_with(|| loop_core(both));
+            if core & bit(cell) != 0 {
+                let start = Walk {
+                    s,
+                    pair: m,
+                    core,
+                    start: cell,
+                };
+                start.grow(
+                    cell,
+                    &mut path,
+                    bit(cell),
+                    2,
+                    0,
+                    usize::MAX,
+                    [0, 0],
+                    &mut loops,
+                );
+                loops.retain(|lp| deadly(lp));
+            }
             memo.by_start[cell] = Some(LoopsFrom {
                 pair: m,
                 cells: both,
-                masks,
+                masks: Cells(both).map(|c| s.candidates(c)).collect(),
                 loops,
             });
         }
@@ -184,55 +210,91 @@ pub(crate) fn unique_loops(s: &Candidates, step: &mut Step, memo: &mut LoopMemo)
     true
 }
 
-/// Grow loops from `cell` (Sudoku Explainer's search, depth first), collecting the closed ones. `sides` are the
-/// houses touched by the cells at even and at odd places: a path touching a house twice from places of the same
-/// parity can never close into a deadly pattern, so it is not grown further (the loops found are the same).
-#[allow(clippy::too_many_arguments)]
-fn grow(
-    s: &Candidates,
-    cell: usize,
-    pair: u16,
-    path: &mut Vec<u8>,
-    allowed: i32,
-    extras: u16,
-    last: usize,
-    mut sides: [u32; 2],
-    out: &mut Vec<Vec<u8>>,
-) {
-    let side = &mut sides[path.len() % 2];
-    for t in 0..3 {
-        let h = 1u32 << house_of(t, cell);
-        if *side & h != 0 {
-            return;
-        }
-        *side |= h;
-    }
-    path.push(cell as u8);
-    if path.len() <= MAX_LOOP {
-        for t in 0..3 {
-            if t == last {
-                continue;
+/// The index (0..36) of the pair of digits `a < b`.
+fn pair_index(a: u8, b: u8) -> usize {
+    let (a, b) = (usize::from(a - 1), usize::from(b - 1));
+    a * (17 - a) / 2 + b - a - 1
+}
+
+/// The cells of `both` (the cells holding a pair of digits) that could be in a deadly loop of that pair: each
+/// such cell has another loop cell in its box, its row and its column, so cells without a partner in `both` in
+/// each of their houses go, until every cell left has one.
+fn loop_core(both: CellSet) -> CellSet {
+    let mut core = both;
+    loop {
+        let mut next = core;
+        for c in Cells(core) {
+            for t in 0..3 {
+                if HOUSE[house_of(t, c)] & core & !bit(c) == 0 {
+                    next &= !bit(c);
+                    break;
+                }
             }
-            for &next in &HOUSE_CELLS[house_of(t, cell)] {
-                let next_u = usize::from(next);
-                if next == path[0] && path.len() >= 4 {
-                    out.push(path.clone());
-                } else if !path.contains(&next) {
-                    let m = s.candidates(next_u);
-                    if m & pair != pair {
-                        continue;
-                    }
-                    let ex = (extras | m) & !pair;
-                    let n = pop(m);
-                    if n == 2 || pop(ex) == 1 || allowed > 0 {
-                        let a = if n > 2 { allowed - 1 } else { allowed };
-                        grow(s, next_u, pair, path, a, ex, t, sides, out);
+        }
+        if next == core {
+            return core;
+        }
+        core = next;
+    }
+}
+
+/// One search for loops of a pair from a start cell, through the cells of `core` only.
+struct Walk<'a> {
+    s: &'a Candidates,
+    pair: u16,
+    core: CellSet,
+    start: usize,
+}
+
+impl Walk<'_> {
+    /// Grow loops from `cell` (Sudoku Explainer's search, depth first), collecting the closed ones. `sides` are
+    /// the houses touched by the cells at even and at odd places: a path touching a house twice from places of
+    /// the same parity can never close into a deadly pattern, so it is not grown further (the loops found are the
+    /// same). Only cells of the core are visited, in SE's order: a deadly loop never leaves it, so the deadly
+    /// loops found, and their order, are those of the search through every cell holding the pair.
+    #[allow(clippy::too_many_arguments)]
+    fn grow(
+        &self,
+        cell: usize,
+        path: &mut Vec<u8>,
+        on_path: CellSet,
+        allowed: i32,
+        extras: u16,
+        last: usize,
+        mut sides: [u32; 2],
+        out: &mut Vec<Vec<u8>>,
+    ) {
+        let side = &mut sides[path.len() % 2];
+        for t in 0..3 {
+            let h = 1u32 << house_of(t, cell);
+            if *side & h != 0 {
+                return;
+            }
+            *side |= h;
+        }
+        path.push(cell as u8);
+        if path.len() <= MAX_LOOP {
+            for t in 0..3 {
+                if t == last {
+                    continue;
+                }
+                for next in Cells(HOUSE[house_of(t, cell)] & self.core) {
+                    if next == self.start && path.len() >= 4 {
+                        out.push(path.clone());
+                    } else if on_path & bit(next) == 0 {
+                        let m = self.s.candidates(next);
+                        let ex = (extras | m) & !self.pair;
+                        let n = pop(m);
+                        if n == 2 || pop(ex) == 1 || allowed > 0 {
+                            let a = if n > 2 { allowed - 1 } else { allowed };
+                            self.grow(next, path, on_path | bit(next), a, ex, t, sides, out);
+                        }
                     }
                 }
             }
         }
+        path.pop();
     }
-    path.pop();
 }
 
 /// Whether every house a loop touches holds two of its cells, one at an odd and one at an even place.

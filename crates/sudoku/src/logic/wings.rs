@@ -63,7 +63,18 @@ fn rating(n: usize, biggest: u32) -> u8 {
 pub(crate) fn wing(s: &Candidates, step: &mut Step, n: usize, changed: CellSet) -> bool {
     let mut best: Option<Wing> = None;
     let mut set = Vec::with_capacity(n);
-    grow(s, n, &mut set, ALL_CELLS, 0, changed, &mut best);
+    // Without a changed bivalue cell to be the pincer, the set itself needs a changed cell.
+    let bivalue_changed = Cells(changed & s.unsolved()).any(|c| s.candidates(c).count_ones() == 2);
+    grow(
+        s,
+        n,
+        &mut set,
+        ALL_CELLS,
+        0,
+        changed,
+        bivalue_changed,
+        &mut best,
+    );
     let Some(w) = best else {
         return false;
     };
@@ -81,6 +92,7 @@ pub(crate) fn wing(s: &Candidates, step: &mut Step, n: usize, changed: CellSet) 
 }
 
 /// Grow sets of cells in increasing order, each seeing all before it (`common`), with at most `n + 1` digits.
+#[allow(clippy::too_many_arguments)]
 fn grow(
     s: &Candidates,
     n: usize,
@@ -88,18 +100,11 @@ fn grow(
     common: CellSet,
     union: u16,
     changed: CellSet,
+    bivalue_changed: bool,
     best: &mut Option<Wing>,
 ) {
     let empty = s.unsolved();
     let after = set.last().map_or(ALL_CELLS, |&c| !((bit(c) << 1) - 1));
-    // Without a changed bivalue cell to be the pincer, the set itself needs a changed cell.
-    let mut bivalue_changed = false;
-    for c in Cells(changed & empty) {
-        if s.candidates(c).count_ones() == 2 {
-            bivalue_changed = true;
-            break;
-        }
-    }
     let need = !bivalue_changed && set.iter().all(|&c| changed & bit(c) == 0);
     for c in Cells(common & empty & after) {
         if need && changed & common & empty & !((bit(c)) - 1) == 0 {
@@ -116,7 +121,16 @@ fn grow(
                 pincers(s, set, u, changed, best);
             }
         } else {
-            grow(s, n, set, common & PEERS[c], u, changed, best);
+            grow(
+                s,
+                n,
+                set,
+                common & PEERS[c],
+                u,
+                changed,
+                bivalue_changed,
+                best,
+            );
         }
         set.pop();
     }
