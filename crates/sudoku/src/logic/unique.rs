@@ -58,9 +58,9 @@ struct Found {
     house: Option<usize>,
 }
 
-/// The deadly loops found from each start cell, with what they were found from: the pair of digits and the
-/// candidates of every cell holding both. The search from a cell depends on nothing else, so while those stay the
-/// same its loops are taken from here.
+/// The deadly loops found from each start cell, with what they were found from: the pair of digits, the cells
+/// that could be in a deadly loop of that pair (see `loop_core`) and their candidates. The search from a cell
+/// depends on nothing else, so while those stay the same its loops are taken from here.
 pub(crate) struct LoopMemo {
     by_start: Vec<Option<LoopsFrom>>,
 }
@@ -94,12 +94,18 @@ pub(crate) fn unique_loops(s: &Candidates, step: &mut Step, memo: &mut LoopMemo)
         let (Some(v1), Some(v2)) = (digits.next(), digits.next()) else {
             continue;
         };
-        let both = s.positions(v1) & s.positions(v2);
+        // Only cells with a partner holding the pair in each of their houses can be in a deadly loop, and the
+        // search from a cell visits only those: its loops depend on their candidates alone.
+        let core = *core_by_pair[pair_index(v1, v2)]
+            .get_or_insert_with(|| loop_core(s.positions(v1) & s.positions(v2)));
+        if core & bit(cell) == 0 {
+            continue;
+        }
         let fresh = match &memo.by_start[cell] {
             Some(e) => {
                 e.pair == m
-                    && e.cells == both
-                    && Cells(both)
+                    && e.cells == core
+                    && Cells(core)
                         .zip(&e.masks)
                         .all(|(c, &k)| s.candidates(c) == k)
             }
@@ -107,32 +113,27 @@ pub(crate) fn unique_loops(s: &Candidates, step: &mut Step, memo: &mut LoopMemo)
         };
         if !fresh {
             let mut loops = Vec::new();
-            // Only cells with a partner holding the pair in each of their houses can be in a deadly loop.
-            let pi = pair_index(v1, v2);
-            let core = *core_by_pair[pi].get_or_insert_with(|| loop_core(both));
-            if core & bit(cell) != 0 {
-                let start = Walk {
-                    s,
-                    pair: m,
-                    core,
-                    start: cell,
-                };
-                start.grow(
-                    cell,
-                    &mut path,
-                    bit(cell),
-                    2,
-                    0,
-                    usize::MAX,
-                    [0, 0],
-                    &mut loops,
-                );
-                loops.retain(|lp| deadly(lp));
-            }
+            let start = Walk {
+                s,
+                pair: m,
+                core,
+                start: cell,
+            };
+            start.grow(
+                cell,
+                &mut path,
+                bit(cell),
+                2,
+                0,
+                usize::MAX,
+                [0, 0],
+                &mut loops,
+            );
+            loops.retain(|lp| deadly(lp));
             memo.by_start[cell] = Some(LoopsFrom {
                 pair: m,
-                cells: both,
-                masks: Cells(both).map(|c| s.candidates(c)).collect(),
+                cells: core,
+                masks: Cells(core).map(|c| s.candidates(c)).collect(),
                 loops,
             });
         }

@@ -13,7 +13,7 @@
 
 use super::state::Candidates;
 use super::step::{Candidate, Rating, Step, Technique};
-use super::tables::{ALL_CELLS, CellSet, Cells, Digits, PEERS, bit};
+use super::tables::{ALL_CELLS, CellSet, Cells, Digits, HOUSE, HOUSE_CELLS, PEERS, bit, box_of};
 
 struct Wing {
     rating: u8,
@@ -63,18 +63,49 @@ fn rating(n: usize, biggest: u32) -> u8 {
 pub(crate) fn wing(s: &Candidates, step: &mut Step, n: usize, changed: CellSet) -> bool {
     let mut best: Option<Wing> = None;
     let mut set = Vec::with_capacity(n);
-    // Without a changed bivalue cell to be the pincer, the set itself needs a changed cell.
-    let bivalue_changed = Cells(changed & s.unsolved()).any(|c| s.candidates(c).count_ones() == 2);
-    grow(
+    let empty = s.unsolved();
+    // A new wing has a changed cell in its set, or a changed bivalue cell as its pincer, which sees a cell of the
+    // set: so its set has a cell in `hot`.
+    let mut hot = changed;
+    for c in Cells(changed & empty) {
+        if s.candidates(c).count_ones() == 2 {
+            hot |= PEERS[c];
+        }
+    }
+    let mut fit = 0;
+    for c in Cells(empty) {
+        let k = s.candidates(c).count_ones() as usize;
+        if (2..=n + 1).contains(&k) {
+            fit |= bit(c);
+        }
+    }
+    let bivalue = Cells(empty)
+        .filter(|&c| s.candidates(c).count_ones() == 2)
+        .fold(0, |a, c| a | bit(c));
+    let search = Search {
         s,
         n,
-        &mut set,
-        ALL_CELLS,
-        0,
+        hot,
         changed,
-        bivalue_changed,
-        &mut best,
-    );
+        bivalue,
+    };
+    // Cells that all see each other share a house. A set inside one box and one line is looked at in its box.
+    let mut fits = Vec::with_capacity(9);
+    for h in 0..27 {
+        if HOUSE[h] & hot == 0 {
+            continue;
+        }
+        fits.clear();
+        fits.extend(
+            HOUSE_CELLS[h]
+                .iter()
+                .map(|&c| usize::from(c))
+                .filter(|&c| fit & bit(c) != 0),
+        );
+        if fits.len() >= n {
+            search.grow(&fits, 0, h >= 18, &mut set, 0, &mut best);
+        }
+    }
     let Some(w) = best else {
         return false;
     };
@@ -91,53 +122,76 @@ pub(crate) fn wing(s: &Candidates, step: &mut Step, n: usize, changed: CellSet) 
     true
 }
 
-/// Grow sets of cells in increasing order, each seeing all before it (`common`), with at most `n + 1` digits.
-#[allow(clippy::too_many_arguments)]
-fn grow(
-    s: &Candidates,
+/// One search for wings of `n` cells.
+struct Search<'a> {
+    s: &'a Candidates,
     n: usize,
-    set: &mut Vec<usize>,
-    common: CellSet,
-    union: u16,
+    /// The cells of which a new wing's set has one.
+    hot: CellSet,
     changed: CellSet,
-    bivalue_changed: bool,
-    best: &mut Option<Wing>,
-) {
-    let empty = s.unsolved();
-    let after = set.last().map_or(ALL_CELLS, |&c| !((bit(c) << 1) - 1));
-    let need = !bivalue_changed && set.iter().all(|&c| changed & bit(c) == 0);
-    for c in Cells(common & empty & after) {
-        if need && changed & common & empty & !((bit(c)) - 1) == 0 {
-            break;
-        }
-        let m = s.candidates(c);
-        let u = union | m;
-        if m.count_ones() < 2 || u.count_ones() as usize > n + 1 {
-            continue;
-        }
-        set.push(c);
-        if set.len() == n {
-            if u.count_ones() as usize == n + 1 {
-                pincers(s, set, u, changed, best);
+    /// The cells with two candidates.
+    bivalue: CellSet,
+}
+
+impl Search<'_> {
+    /// Grow sets of cells of one house (`fits`, its cells that can be in a set, in increasing order) from its
+    /// `from`th, with at most `n + 1` digits. Each set is found once: a line's sets inside one box are left to the
+    /// box.
+    fn grow(
+        &self,
+        fits: &[usize],
+        from: usize,
+        in_box: bool,
+        set: &mut Vec<usize>,
+        union: u16,
+        best: &mut Option<Wing>,
+    ) {
+        let n = self.n;
+        let need = set.iter().all(|&k| self.hot & bit(k) == 0);
+        for (i, &c) in fits.iter().enumerate().skip(from) {
+            if fits.len() - i < n - set.len()
+                || (need && fits[i..].iter().all(|&k| self.hot & bit(k) == 0))
+            {
+                return;
             }
-        } else {
-            grow(
-                s,
-                n,
-                set,
-                common & PEERS[c],
-                u,
-                changed,
-                bivalue_changed,
-                best,
-            );
+            let u = union | self.s.candidates(c);
+            if u.count_ones() as usize > n + 1 {
+                continue;
+            }
+            set.push(c);
+            if set.len() == n {
+                if u.count_ones() as usize == n + 1
+                    && (in_box || !set.iter().all(|&k| box_of(k) == box_of(set[0])))
+                    && set.iter().any(|&k| self.hot & bit(k) != 0)
+                {
+                    pincers(self.s, set, u, self.changed, self.bivalue, best);
+                }
+            } else {
+                self.grow(fits, i + 1, in_box, set, u, best);
+            }
+            set.pop();
         }
-        set.pop();
     }
 }
 
 /// Every bivalue cell completing the set `als` (digits `union`) into a wing.
-fn pincers(s: &Candidates, als: &[usize], union: u16, changed: CellSet, best: &mut Option<Wing>) {
+fn pincers(
+    s: &Candidates,
+    als: &[usize],
+    union: u16,
+    changed: CellSet,
+    bivalue: CellSet,
+    best: &mut Option<Wing>,
+) {
+    // The pincer: a bivalue cell within the set's digits.
+    let mut inside = bivalue;
+    for d in Digits(0x1ff & !union) {
+        inside &= !s.positions(d);
+    }
+    let seen = als.iter().fold(0, |a, &c| a | PEERS[c]);
+    if inside & seen == 0 {
+        return;
+    }
     let n = als.len();
     let mut range: CellSet = 0;
     let mut mine: CellSet = 0;
@@ -156,7 +210,7 @@ fn pincers(s: &Candidates, als: &[usize], union: u16, changed: CellSet, best: &m
     } else {
         ALL_CELLS
     };
-    for y in Cells(range & !mine & s.unsolved() & ys) {
+    for y in Cells(range & !mine & inside & ys) {
         let my = s.candidates(y);
         if my.count_ones() != 2 || my & union != my {
             continue;
@@ -212,11 +266,22 @@ fn pincers(s: &Candidates, als: &[usize], union: u16, changed: CellSet, best: &m
             elim,
             digits: union,
         };
+        // SE's choice; among equals, the first in SE's order (sets in increasing order of their cells, then the
+        // pincer), which the search by house does not follow, so it is compared here.
         let better = match best.as_ref() {
             None => true,
             Some(b) => {
-                (w.rating, std::cmp::Reverse(w.count)) < (b.rating, std::cmp::Reverse(b.count))
-                    || (w.rating == b.rating && w.count == b.count && w.suffix > b.suffix)
+                (
+                    w.rating,
+                    std::cmp::Reverse(w.count),
+                    std::cmp::Reverse(&w.suffix),
+                    &w.cells,
+                ) < (
+                    b.rating,
+                    std::cmp::Reverse(b.count),
+                    std::cmp::Reverse(&b.suffix),
+                    &b.cells,
+                )
             }
         };
         if better {
