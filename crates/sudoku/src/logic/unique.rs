@@ -384,9 +384,23 @@ fn type3(
                 .unwrap_or(0);
             // Naked sets: c1 (standing for both, with the extras) and degree - 1 other cells.
             if degree * 2 <= empty && degree >= pop(extra) as usize {
-                combinations(9, degree, |mask| {
-                    if mask & (1 << i1) == 0 || mask & (1 << i2) != 0 {
-                        return;
+                // SE runs through every combination of the house's cells in increasing order and keeps those with
+                // c1, without c2 and with two or more candidates in each cell: the same, in the same order, as
+                // c1 with the combinations of the other cells that have two or more.
+                let mut others = [0usize; 9];
+                let mut n_others = 0;
+                for (i, &c) in cells.iter().enumerate() {
+                    if i != i1 && i != i2 && pop(s.candidates(usize::from(c))) >= 2 {
+                        others[n_others] = i;
+                        n_others += 1;
+                    }
+                }
+                combinations(n_others, degree - 1, |sub| {
+                    let mut mask = 1u32 << i1;
+                    for (k, &i) in others[..n_others].iter().enumerate() {
+                        if sub & (1 << k) != 0 {
+                            mask |= 1 << i;
+                        }
                     }
                     let mut naked = extra & s.candidates(c1) & s.candidates(c2);
                     let mut union = 0u16;

@@ -148,10 +148,12 @@ impl Search<'_> {
     ) {
         let n = self.n;
         let need = set.iter().all(|&k| self.hot & bit(k) == 0);
+        // The places in `fits` of the cells of `hot`.
+        let hot_at = fits.iter().enumerate().fold(0u32, |a, (i, &k)| {
+            a | (u32::from(self.hot & bit(k) != 0) << i)
+        });
         for (i, &c) in fits.iter().enumerate().skip(from) {
-            if fits.len() - i < n - set.len()
-                || (need && fits[i..].iter().all(|&k| self.hot & bit(k) == 0))
-            {
+            if fits.len() - i < n - set.len() || (need && hot_at >> i == 0) {
                 return;
             }
             let u = union | self.s.candidates(c);
