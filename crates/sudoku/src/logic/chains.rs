@@ -1569,7 +1569,8 @@ fn find_in(
     }
     if Technique::TUVWXYZWing.base_rating() <= max && allowed.contains(Technique::TUVWXYZWing) {
         let slot = Technique::TUVWXYZWing as usize;
-        let found = super::wings::wing(s, step, 6, finder.scope(slot).cells);
+        let changed = finder.scope(slot).cells;
+        let found = super::wings::wing(s, step, 6, changed, &mut finder.wings);
         finder.searched(slot, found);
         if found {
             return step.rating <= max;

@@ -165,6 +165,8 @@ pub(crate) struct Finder {
     dynamic: dynamic::Memory,
     /// The unique loops found from each start cell.
     loops: unique::LoopMemo,
+    /// The wings' almost locked sets by house.
+    pub(crate) wings: wings::WingMemo,
 }
 
 impl Finder {
@@ -182,6 +184,7 @@ impl Finder {
             net: chains::Net::default(),
             dynamic: dynamic::Memory::default(),
             loops: unique::LoopMemo::default(),
+            wings: wings::WingMemo::default(),
         }
     }
 
@@ -344,11 +347,19 @@ impl Finder {
             s, &views, step, 4, false, sc
         ));
         scoped!(T::WXYZWing, T::WXYZWing, |sc| wings::wing(
-            s, step, 3, sc.cells
+            s,
+            step,
+            3,
+            sc.cells,
+            &mut self.wings
         ));
         tier!(T::Bug, unique::bug(s, step));
         scoped!(T::VWXYZWing, T::VWXYZWing, |sc| wings::wing(
-            s, step, 4, sc.cells
+            s,
+            step,
+            4,
+            sc.cells,
+            &mut self.wings
         ));
         scoped!(T::AlignedPairExclusion, T::AlignedPairExclusion, |sc| {
             exclusion::aligned_pair(s, step, sc.cells)
@@ -357,7 +368,8 @@ impl Finder {
         // be tried.
         if T::UVWXYZWing.base_rating() <= max && allowed.contains(T::UVWXYZWing) {
             let slot = T::UVWXYZWing as usize;
-            let found = wings::wing(s, step, 5, self.scope(slot).cells);
+            let changed = self.scope(slot).cells;
+            let found = wings::wing(s, step, 5, changed, &mut self.wings);
             self.searched(slot, found);
             if found {
                 return step.rating <= max;

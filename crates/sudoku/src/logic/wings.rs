@@ -56,11 +56,39 @@ fn rating(n: usize, biggest: u32) -> u8 {
     }
 }
 
+/// The almost locked sets of each house and size found by earlier searches, with the candidates of the house's cells
+/// they were found from: they depend on nothing else.
+pub(crate) struct WingMemo {
+    /// Index `(n - 3) * 27 + house`.
+    sets: Vec<Option<HouseSets>>,
+}
+
+/// One house's sets of one size: the candidates of its cells, and each set (its cells, the first `n` of the
+/// array, and its digits) in SE's order.
+struct HouseSets {
+    key: [u16; 9],
+    sets: Vec<([u8; 6], u16)>,
+}
+
+impl Default for WingMemo {
+    fn default() -> Self {
+        Self {
+            sets: (0..4 * 27).map(|_| None).collect(),
+        }
+    }
+}
+
 /// The wing of `n` cells (3 to 6) SE would take, if any. `changed` holds the cells whose candidates changed since
 /// this search last found nothing (all cells the first time): a wing whose cells all kept their candidates had no
 /// eliminations then and has none now (the cells it would eliminate from only lose candidates), so only wings with a
 /// changed cell are looked at; the easiest of those is the easiest of all.
-pub(crate) fn wing(s: &Candidates, step: &mut Step, n: usize, changed: CellSet) -> bool {
+pub(crate) fn wing(
+    s: &Candidates,
+    step: &mut Step,
+    n: usize,
+    changed: CellSet,
+    memo: &mut WingMemo,
+) -> bool {
     let mut best: Option<Wing> = None;
     let mut set = Vec::with_capacity(n);
     let empty = s.unsolved();
@@ -72,38 +100,41 @@ pub(crate) fn wing(s: &Candidates, step: &mut Step, n: usize, changed: CellSet) 
             hot |= PEERS[c];
         }
     }
-    let mut fit = 0;
-    for c in Cells(empty) {
-        let k = s.candidates(c).count_ones() as usize;
-        if (2..=n + 1).contains(&k) {
-            fit |= bit(c);
-        }
-    }
     let bivalue = Cells(empty)
         .filter(|&c| s.candidates(c).count_ones() == 2)
         .fold(0, |a, c| a | bit(c));
-    let search = Search {
-        s,
-        n,
-        hot,
-        changed,
-        bivalue,
-    };
+    let search = Search { s, n };
     // Cells that all see each other share a house. A set inside one box and one line is looked at in its box.
     let mut fits = Vec::with_capacity(9);
     for h in 0..27 {
         if HOUSE[h] & hot == 0 {
             continue;
         }
-        fits.clear();
-        fits.extend(
-            HOUSE_CELLS[h]
-                .iter()
-                .map(|&c| usize::from(c))
-                .filter(|&c| fit & bit(c) != 0),
-        );
-        if fits.len() >= n {
-            search.grow(&fits, 0, h >= 18, &mut set, 0, &mut best);
+        let key: [u16; 9] = std::array::from_fn(|i| s.candidates(usize::from(HOUSE_CELLS[h][i])));
+        let slot = &mut memo.sets[(n - 3) * 27 + h];
+        if slot.as_ref().is_none_or(|e| e.key != key) {
+            fits.clear();
+            fits.extend(HOUSE_CELLS[h].iter().map(|&c| usize::from(c)).filter(|&c| {
+                let k = s.candidates(c).count_ones() as usize;
+                (2..=n + 1).contains(&k)
+            }));
+            let mut sets = Vec::new();
+            set.clear();
+            if fits.len() >= n {
+                search.grow(&fits, 0, h >= 18, &mut set, 0, &mut sets);
+            }
+            *slot = Some(HouseSets { key, sets });
+        }
+        let Some(entry) = slot.as_ref() else {
+            continue;
+        };
+        for &(cells, union) in &entry.sets {
+            if cells[..n].iter().all(|&k| hot & bit(usize::from(k)) == 0) {
+                continue;
+            }
+            set.clear();
+            set.extend(cells[..n].iter().map(|&k| usize::from(k)));
+            pincers(s, &set, union, changed, bivalue, &mut best);
         }
     }
     let Some(w) = best else {
@@ -122,21 +153,16 @@ pub(crate) fn wing(s: &Candidates, step: &mut Step, n: usize, changed: CellSet) 
     true
 }
 
-/// One search for wings of `n` cells.
+/// One search for the almost locked sets of `n` cells in a house.
 struct Search<'a> {
     s: &'a Candidates,
     n: usize,
-    /// The cells of which a new wing's set has one.
-    hot: CellSet,
-    changed: CellSet,
-    /// The cells with two candidates.
-    bivalue: CellSet,
 }
 
 impl Search<'_> {
     /// Grow sets of cells of one house (`fits`, its cells that can be in a set, in increasing order) from its
-    /// `from`th, with at most `n + 1` digits. Each set is found once: a line's sets inside one box are left to the
-    /// box.
+    /// `from`th, with at most `n + 1` digits; those of `n` cells and `n + 1` digits go to `out`. Each set is found
+    /// once: a line's sets inside one box are left to the box.
     fn grow(
         &self,
         fits: &[usize],
@@ -144,16 +170,11 @@ impl Search<'_> {
         in_box: bool,
         set: &mut Vec<usize>,
         union: u16,
-        best: &mut Option<Wing>,
+        out: &mut Vec<([u8; 6], u16)>,
     ) {
         let n = self.n;
-        let need = set.iter().all(|&k| self.hot & bit(k) == 0);
-        // The places in `fits` of the cells of `hot`.
-        let hot_at = fits.iter().enumerate().fold(0u32, |a, (i, &k)| {
-            a | (u32::from(self.hot & bit(k) != 0) << i)
-        });
         for (i, &c) in fits.iter().enumerate().skip(from) {
-            if fits.len() - i < n - set.len() || (need && hot_at >> i == 0) {
+            if fits.len() - i < n - set.len() {
                 return;
             }
             let u = union | self.s.candidates(c);
@@ -164,12 +185,15 @@ impl Search<'_> {
             if set.len() == n {
                 if u.count_ones() as usize == n + 1
                     && (in_box || !set.iter().all(|&k| box_of(k) == box_of(set[0])))
-                    && set.iter().any(|&k| self.hot & bit(k) != 0)
                 {
-                    pincers(self.s, set, u, self.changed, self.bivalue, best);
+                    let mut cells = [0u8; 6];
+                    for (x, &k) in cells.iter_mut().zip(set.iter()) {
+                        *x = k as u8;
+                    }
+                    out.push((cells, u));
                 }
             } else {
-                self.grow(fits, i + 1, in_box, set, u, best);
+                self.grow(fits, i + 1, in_box, set, u, out);
             }
             set.pop();
         }
