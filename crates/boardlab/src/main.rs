@@ -6,35 +6,10 @@
 use std::io::Write;
 use std::process::ExitCode;
 
+use boardlab::args::{Cli, Command};
 use boardlab::output::Output;
 use boardlab::{cli, serve, tui};
-use clap::{Parser, Subcommand};
-
-/// Mouse & Cats, peg solitaire and sudoku: exact engines, fast tools and terminal play.
-#[derive(Debug, Parser)]
-#[command(name = "boardlab", version, about, propagate_version = true)]
-struct Cli {
-    /// Print machine-readable JSON on stdout (and nothing else there).
-    #[arg(long, global = true)]
-    json: bool,
-
-    #[command(subcommand)]
-    command: Option<Command>,
-}
-
-#[derive(Debug, Subcommand)]
-enum Command {
-    /// Mouse & Cats (Fox and Hounds): solve, analyse, perft, play, show.
-    Mouse(cli::mouse::MouseArgs),
-    /// Peg solitaire: boards, board, count, solve.
-    Peg(cli::peg::PegArgs),
-    /// Sudoku: solve, generate, rate, hint.
-    Sudoku(cli::sudoku::SudokuArgs),
-    /// Open the full-screen terminal interface, optionally straight into one game.
-    Play(tui::PlayArgs),
-    /// Serve the games, their engines and their analysis as a local web app.
-    Serve(serve::ServeArgs),
-}
+use clap::Parser;
 
 /// One error line on stderr. A closed stderr must not turn an error into a panic: the exit status still tells.
 fn error_line(msg: &str) {

@@ -32,9 +32,19 @@ macro_rules! outln {
     }};
 }
 
+/// `print!` for results on stdout (the start of a line that [`outln!`] ends), returning the write's error as
+/// [`outln!`] does: `out!("{x:>4}")?;`.
+#[macro_export]
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        write!(std::io::stdout(), $($arg)*)
+    }};
+}
+
 /// Whether an error comes from writing to a closed pipe (stdout read by `head`, say). `main` then exits at once,
 /// quietly and with status 0, as Unix filters do: the reader has all it wanted. Every command uses this one
-/// mechanism: results are written with [`outln!`] or through a writer, and the error is passed up.
+/// mechanism: results are written with [`outln!`] and [`out!`] or through a writer, and the error is passed up.
 pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|cause| {
         cause

@@ -1,4 +1,5 @@
-//! The README's examples run as written: every `$ boardlab ...` line of a `console` or `text` block is run, and
+//! The examples of the README and of the guides (`docs/guide/*.md`) run as written: every `$ boardlab ...` line of
+//! a `console` or `text` block is run, and
 //! what follows it in the block must match the output (stdout, then stderr). In the expected text a line that
 //! is only `…` (or `...`) stands for any number of lines, and `…` within a line for any text (timings,
 //! machine-dependent figures). Examples that cannot run here are skipped by rule: interactive ones (`mouse play`), and ones that
@@ -124,67 +125,94 @@ fn readme_slow_examples_match_the_program() {
     run_examples(true);
 }
 
+/// The documents whose examples run: the README, then every guide in `docs/guide/`, by name.
+fn documents(root: &std::path::Path) -> Vec<String> {
+    let mut guides: Vec<String> = std::fs::read_dir(root.join("docs/guide"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".md"))
+        .map(|name| format!("docs/guide/{name}"))
+        .collect();
+    guides.sort();
+    assert!(guides.len() >= 5, "the guides are missing: {guides:?}");
+    let mut docs = vec!["README.md".to_string()];
+    docs.extend(guides);
+    docs
+}
+
 fn run_examples(slow: bool) {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
     let mut ran = 0;
     let mut failures = Vec::new();
-    for ex in examples(&readme) {
-        // `echo 'TEXT' | boardlab ...` feeds TEXT on stdin.
-        let (stdin, command) = match ex.command.split_once(" | ") {
-            Some((echo, rest)) if echo.starts_with("echo ") => {
-                let w = words(echo);
-                (Some(format!("{}\n", w[1..].join(" "))), rest.to_string())
+    for doc in documents(&root) {
+        let text = std::fs::read_to_string(root.join(&doc)).unwrap();
+        for ex in examples(&text) {
+            if let Some(outcome) = run_example(&root, &ex, slow) {
+                ran += 1;
+                if let Err(msg) = outcome {
+                    failures.push(format!("{doc} line {}: {msg}", ex.line));
+                }
             }
-            _ => (None, ex.command.clone()),
-        };
-        if SLOW.contains(&command.as_str()) != slow {
-            continue;
-        }
-        let w = words(&command);
-        if w.first().map(String::as_str) != Some("boardlab")
-            || command.contains('>')
-            || w.iter().any(|a| a.ends_with(".txt"))
-            || w.get(1..3) == Some(&["mouse".to_string(), "play".to_string()])
-        {
-            continue;
-        }
-        let mut child = Command::new(env!("CARGO_BIN_EXE_boardlab"))
-            .args(&w[1..])
-            .current_dir(&root)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut input = child.stdin.take().unwrap();
-        if let Some(text) = &stdin {
-            input.write_all(text.as_bytes()).unwrap();
-        }
-        drop(input);
-        let out = child.wait_with_output().unwrap();
-        let text = format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let actual: Vec<&str> = text.lines().collect();
-        ran += 1;
-        if !matches(&ex.expected, &actual) {
-            failures.push(format!(
-                "README.md line {}: $ {}\n--- expected\n{}\n--- got\n{}",
-                ex.line,
-                ex.command,
-                ex.expected.join("\n"),
-                text
-            ));
         }
     }
     assert!(
-        ran >= if slow { 1 } else { 15 },
-        "only {ran} README examples ran"
+        ran >= if slow { 1 } else { 25 },
+        "only {ran} examples of the README and the guides ran"
     );
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// Run one example; `None` when it is skipped (by rule, or not of this run's speed), else whether it matched.
+fn run_example(root: &std::path::Path, ex: &Example, slow: bool) -> Option<Result<(), String>> {
+    // `echo 'TEXT' | boardlab ...` feeds TEXT on stdin.
+    let (stdin, command) = match ex.command.split_once(" | ") {
+        Some((echo, rest)) if echo.starts_with("echo ") => {
+            let w = words(echo);
+            (Some(format!("{}\n", w[1..].join(" "))), rest.to_string())
+        }
+        _ => (None, ex.command.clone()),
+    };
+    if SLOW.contains(&command.as_str()) != slow {
+        return None;
+    }
+    let w = words(&command);
+    if w.first().map(String::as_str) != Some("boardlab")
+        || command.contains('>')
+        || w.iter().any(|a| a.ends_with(".txt"))
+        || w.get(1..3) == Some(&["mouse".to_string(), "play".to_string()])
+    {
+        return None;
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_boardlab"))
+        .args(&w[1..])
+        .current_dir(root)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    if let Some(text) = &stdin {
+        input.write_all(text.as_bytes()).unwrap();
+    }
+    drop(input);
+    let out = child.wait_with_output().unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let actual: Vec<&str> = text.lines().collect();
+    if matches(&ex.expected, &actual) {
+        Some(Ok(()))
+    } else {
+        Some(Err(format!(
+            "$ {}\n--- expected\n{}\n--- got\n{}",
+            ex.command,
+            ex.expected.join("\n"),
+            text
+        )))
+    }
 }
 
 #[test]

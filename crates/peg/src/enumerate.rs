@@ -647,6 +647,7 @@ fn expand_avx512<K: TableKey, S: Counter, D: Counter, M: MoveId>(
             if !avx512::near_symmetric(k, &im, kv)
                 || _mm512_test_epi32_mask(_mm512_maskz_conflict_epi32(valid, f), ones) == 0
             {
+                // SAFETY: `hs` holds 16 values: two unaligned stores of 8 at offsets 0 and 8 fill it exactly.
                 unsafe {
                     _mm512_storeu_si512(hs.as_mut_ptr().cast(), h0);
                     _mm512_storeu_si512(hs.as_mut_ptr().add(LANES).cast(), h1);

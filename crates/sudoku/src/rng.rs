@@ -16,6 +16,24 @@ pub fn splitmix64(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// A fresh seed for a run given none: the system clock's nanoseconds, the process id and a per-process counter
+/// (two calls in the same nanosecond differ), mixed by SplitMix64. The one place boardlab's front ends take an
+/// unrepeatable seed from; print it, and the run can be repeated with it.
+pub fn clock_seed() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::time::{SystemTime, UNIX_EPOCH};
+    static CALLS: AtomicU64 = AtomicU64::new(0);
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let mut state = nanos
+        ^ u64::from(std::process::id()).rotate_left(32)
+        ^ CALLS
+            .fetch_add(1, Ordering::Relaxed)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    splitmix64(&mut state)
+}
+
 impl Rng {
     /// A generator seeded from one number (the four state words are SplitMix64 outputs, never all zero).
     pub fn new(seed: u64) -> Self {

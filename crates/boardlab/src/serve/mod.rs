@@ -244,7 +244,8 @@ async fn serve(addr: SocketAddr, open: bool, limits: Limits) -> anyhow::Result<(
         ::peg::Problem::standard(::peg::Board::english()),
         &state.peg_env,
     );
-    println!("boardlab serve: listening on {url} (Ctrl+C stops it)");
+    // A closed stdout must not stop (or panic) a server: its status lines are best effort.
+    let _ = crate::outln!("boardlab serve: listening on {url} (Ctrl+C stops it)");
     if open {
         open_browser(&url);
     }
@@ -252,7 +253,7 @@ async fn serve(addr: SocketAddr, open: bool, limits: Limits) -> anyhow::Result<(
         .with_graceful_shutdown(shutdown())
         .await
         .context("serving")?;
-    println!("boardlab serve: stopped");
+    let _ = crate::outln!("boardlab serve: stopped");
     Ok(())
 }
 

@@ -4,8 +4,6 @@
 //! name the line, the column and the cells. Cells are named `r4c2`.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use axum::Json;
 use axum::Router;
@@ -187,14 +185,6 @@ fn line(d: &[u8; 81]) -> String {
         .collect()
 }
 
-/// A fresh seed when none is given.
-pub(crate) fn fresh_seed() -> u64 {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let t = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    let mut s = t ^ COUNTER.fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed);
-    sudoku::rng::splitmix64(&mut s)
 }
 
 /// Read a puzzle: its line, its block, its clues; a mistake is named by line, column and cell.
@@ -396,7 +386,7 @@ pub async fn generate_puzzle(
             .map_err(|e| ApiError::bad(format!("symmetry: {e}")))?,
         None => Symmetry::default(),
     };
-    let seed = req.seed.unwrap_or_else(fresh_seed);
+    let seed = req.seed.unwrap_or_else(sudoku::rng::clock_seed);
     let answer = state
         .jobs
         .run("generate", move |_| {
@@ -440,7 +430,7 @@ pub async fn classic_puzzle(
         )));
     }
     let unique = req.unique;
-    let seed = req.seed.unwrap_or_else(fresh_seed);
+    let seed = req.seed.unwrap_or_else(sudoku::rng::clock_seed);
     let answer = state
         .jobs
         .run("classic", move |_| {

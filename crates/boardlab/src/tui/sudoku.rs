@@ -173,18 +173,9 @@ pub struct SudokuScreen {
     status: Option<Status>,
 }
 
-/// A seed from the clock, for games without `--seed`.
-fn fresh_seed() -> u64 {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or(0);
-    (nanos as u64) ^ (u64::from(std::process::id()) << 32)
-}
-
 /// Start a new game from the title screen's options.
 pub fn start(choices: &[Choice], cfg: &Config, env: &Env) -> Result<Box<dyn GameScreen>, String> {
-    let setup = Setup::from_choices(choices, cfg.seed.unwrap_or_else(fresh_seed))
+    let setup = Setup::from_choices(choices, cfg.seed.unwrap_or_else(sudoku::rng::clock_seed))
         .map_err(|e| e.to_string())?;
     let session = SudokuSession::new(setup, env).map_err(|e| e.to_string())?;
     Ok(Box::new(SudokuScreen::over(session, None)))
@@ -194,7 +185,7 @@ pub fn start(choices: &[Choice], cfg: &Config, env: &Env) -> Result<Box<dyn Game
 /// the default options.
 pub fn own(puzzle: Puzzle, cfg: &Config, env: &Env) -> Result<Box<dyn GameScreen>, String> {
     let setup = Setup {
-        seed: cfg.seed.unwrap_or_else(fresh_seed),
+        seed: cfg.seed.unwrap_or_else(sudoku::rng::clock_seed),
         ..Setup::default()
     };
     let label = puzzle.label.clone();

@@ -1,6 +1,6 @@
 //! `boardlab peg ...`: peg solitaire boards, level-by-level enumeration, solutions.
 
-use crate::outln;
+use crate::{out, outln};
 mod cluster;
 
 use std::path::PathBuf;
@@ -579,7 +579,7 @@ fn report(
         c.symmetries
     )?;
     let with_fin = c.levels.iter().any(|l| l.finishable.is_some());
-    print!(
+    out!(
         "{:>4} {:>12} {:>12} {:>28} {:>28} {:>12} {:>12}",
         "pegs",
         "positions",
@@ -588,13 +588,13 @@ fn report(
         "paths (normal tree)",
         "dead ends",
         "up to sym"
-    );
+    )?;
     if with_fin {
-        print!(" {:>12} {:>12}", "finishable", "up to sym");
+        out!(" {:>12} {:>12}", "finishable", "up to sym")?;
     }
     outln!()?;
     for l in &c.levels {
-        print!(
+        out!(
             "{:>4} {:>12} {:>12} {:>28} {:>28} {:>12} {:>12}",
             l.pegs,
             l.positions,
@@ -603,9 +603,9 @@ fn report(
             l.paths_normal,
             l.dead_ends,
             l.dead_end_classes
-        );
+        )?;
         if let (Some(f), Some(fc)) = (l.finishable, l.finishable_classes) {
-            print!(" {f:>12} {fc:>12}");
+            out!(" {f:>12} {fc:>12}")?;
         }
         outln!()?;
     }

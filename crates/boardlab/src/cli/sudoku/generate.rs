@@ -7,7 +7,7 @@
 use std::io::{self, BufWriter, Write};
 use std::num::NonZeroUsize;
 use std::process::ExitCode;
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::Instant;
 
 use anyhow::Context;
 use clap::Args;
@@ -159,12 +159,7 @@ fn make(args: &GenerateArgs, seed: u64, index: u64) -> anyhow::Result<JsonPuzzle
 /// Run `boardlab sudoku generate`.
 pub fn run(args: GenerateArgs, out: &Output) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
-    let seed = args.seed.unwrap_or_else(|| {
-        let t = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64);
-        t ^ u64::from(std::process::id()).rotate_left(32)
-    });
+    let seed = args.seed.unwrap_or_else(sudoku::rng::clock_seed);
     let threads = args
         .threads
         .map(NonZeroUsize::get)

@@ -89,7 +89,7 @@ fn new_game(n: SudokuNew, env: &Env) -> Result<(SudokuSession, Message), ApiErro
         );
         let puzzle = Puzzle { label, ..puzzle };
         let setup = Setup {
-            seed: crate::serve::sudoku::fresh_seed(),
+            seed: sudoku::rng::clock_seed(),
             ..Setup::default()
         };
         let s = SudokuSession::with_puzzle(setup, puzzle, env).map_err(|e| error("new", &e))?;
@@ -118,7 +118,7 @@ fn new_game(n: SudokuNew, env: &Env) -> Result<(SudokuSession, Message), ApiErro
         symmetry: n.symmetry.unwrap_or(defaults.symmetry),
         hide,
         unique: n.unique,
-        seed: n.seed.unwrap_or_else(crate::serve::sudoku::fresh_seed),
+        seed: n.seed.unwrap_or_else(sudoku::rng::clock_seed),
         index: 0,
     };
     let mut s = SudokuSession::new(setup, env).map_err(|e| error("new", &e))?;
