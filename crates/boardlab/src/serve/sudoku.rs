@@ -185,8 +185,6 @@ fn line(d: &[u8; 81]) -> String {
         .collect()
 }
 
-}
-
 /// Read a puzzle: its line, its block, its clues; a mistake is named by line, column and cell.
 #[utoipa::path(post, path = "/api/sudoku/parse", tag = "sudoku", request_body = PuzzleRequest,
     responses((status = 200, body = Parsed),
