@@ -91,8 +91,8 @@ fn crates_without_unsafe_code_forbid_it() {
             checked += 1;
         }
     }
-    // play, peg-cluster and boardlab's library at least.
-    assert!(checked >= 3, "only {checked} crate roots checked");
+    // play and boardlab's library at least (peg-cluster calls statvfs, the engines have SIMD kernels).
+    assert!(checked >= 2, "only {checked} crate roots checked");
 }
 
 #[test]
