@@ -42,6 +42,17 @@ macro_rules! out {
     }};
 }
 
+/// `eprintln!` that cannot panic: a line on stderr, dropped when stderr is closed or full (`2>/dev/full`). What
+/// goes to stderr is a message for a person; losing it must not turn a result into a crash, and the exit status
+/// still tells.
+#[macro_export]
+macro_rules! errln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 /// Whether an error comes from writing to a closed pipe (stdout read by `head`, say). `main` then exits at once,
 /// quietly and with status 0, as Unix filters do: the reader has all it wanted. Every command uses this one
 /// mechanism: results are written with [`outln!`] and [`out!`] or through a writer, and the error is passed up.
@@ -115,7 +126,7 @@ impl Output {
     /// A log line on stderr, only when stderr is a terminal.
     pub fn log(&self, line: &str) {
         if self.stderr_tty {
-            eprintln!("{line}");
+            crate::errln!("{line}");
         }
     }
 }

@@ -285,9 +285,13 @@ pub fn run(problem: &Problem, cfg: &Config) -> Result<Outcome, ClusterError> {
     let me = cfg.process;
     if me >= n {
         return Err(ClusterError::Start(format!(
-            "--process {me} is not in the host file {} (it has {n} lines: processes 0 to {})",
+            "--process {me} is not in the host file {} ({})",
             cfg.hosts_file,
-            n - 1
+            if n == 1 {
+                "it has 1 line: process 0".to_string()
+            } else {
+                format!("it has {n} lines: processes 0 to {}", n - 1)
+            }
         )));
     }
     if cfg.workers == 0 {

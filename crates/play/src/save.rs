@@ -118,7 +118,7 @@ impl SaveFile {
             Some(v) => v.as_u64().ok_or_else(|| {
                 let shown: String = v.to_string().chars().take(40).collect();
                 foreign(format!(
-                    "its format version {shown} is not a whole number (this boardlab reads versions {OLDEST_VERSION} to {VERSION})"
+                    "its format version {shown} is not a version number (this boardlab reads versions {OLDEST_VERSION} to {VERSION})"
                 ))
             })?,
         };

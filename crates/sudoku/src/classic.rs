@@ -152,6 +152,10 @@ pub fn random_transforms(rng: &mut Rng) -> Vec<Transform> {
     v
 }
 
+/// The most cells the classic method hides: a sudoku keeps at least 17 clues, and every front end (the command
+/// line, the server, a loaded game) takes the same range, 0 to this.
+pub const MAX_HIDE: usize = 64;
+
 /// What to make.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ClassicOptions {
@@ -186,7 +190,7 @@ pub struct Classic {
 /// The classic method could not hide that many cells.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ClassicError {
-    /// More than 81 cells.
+    /// More than [`MAX_HIDE`] cells.
     TooMany {
         /// Asked for.
         hide: usize,
@@ -203,7 +207,10 @@ pub enum ClassicError {
 impl fmt::Display for ClassicError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ClassicError::TooMany { hide } => write!(f, "cannot hide {hide} cells: a grid has 81"),
+            ClassicError::TooMany { hide } => write!(
+                f,
+                "cannot hide {hide} cells: a puzzle keeps at least 17 clues, so at most {MAX_HIDE} cells are hidden"
+            ),
             ClassicError::NotUnique { hide, best } => write!(
                 f,
                 "cannot hide {hide} cells and keep the solution unique (the most reached was {best}; a unique \
@@ -220,7 +227,7 @@ const UNIQUE_ATTEMPTS: usize = 20;
 
 /// Make a classic puzzle.
 pub fn classic(opts: &ClassicOptions, rng: &mut Rng) -> Result<Classic, ClassicError> {
-    if opts.hide > 81 {
+    if opts.hide > MAX_HIDE {
         return Err(ClassicError::TooMany { hide: opts.hide });
     }
     let mut best = 0;

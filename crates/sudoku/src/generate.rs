@@ -38,6 +38,7 @@
 //! | expert | 4.5 and up, no guessing | quads, Jellyfish, chains |
 
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::str::FromStr;
 
 use crate::grid::Grid;
@@ -789,6 +790,24 @@ const PASSES_PER_GRID: u32 = 16;
 /// ceiling. If the puzzle it ends with is below the level's floor, the pass is run again on the same grid in a new
 /// order; after sixteen passes a new grid is drawn.
 pub fn generate_with(opts: &GenerateOptions, rng: &mut Rng) -> Result<Generated, GenerateError> {
+    // Without a flag nothing stops the search but its own end: `None` cannot come back.
+    generate_until(opts, rng, None)?.ok_or(GenerateError {
+        difficulty: opts.difficulty,
+        symmetry: opts.symmetry,
+        grids: MAX_GRIDS,
+    })
+}
+
+/// [`generate_with`] that looks at `cancel` before every removal pass (a pass takes well under a millisecond)
+/// and gives up with `Ok(None)` once it is set.
+///
+/// # Errors
+/// [`GenerateError`] when no puzzle of the level was found within the grids tried.
+pub fn generate_until(
+    opts: &GenerateOptions,
+    rng: &mut Rng,
+    cancel: Option<&AtomicBool>,
+) -> Result<Option<Generated>, GenerateError> {
     let level = opts.difficulty;
     let (floor, top) = level.range();
     let cap = ceiling(level);
@@ -801,6 +820,9 @@ pub fn generate_with(opts: &GenerateOptions, rng: &mut Rng) -> Result<Generated,
         unavoidable.sort_by_key(|u| u.count_ones());
         unavoidable.dedup();
         for _ in 0..PASSES_PER_GRID {
+            if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+                return Ok(None);
+            }
             passes += 1;
             rng.shuffle(&mut orbits);
             let mut work = Work::full(&solution);
@@ -822,7 +844,7 @@ pub fn generate_with(opts: &GenerateOptions, rng: &mut Rng) -> Result<Generated,
             }
             let out = logic::solve(state, &Options::default());
             if out.is_solved() && out.rating >= floor && out.rating <= top {
-                return Ok(Generated {
+                return Ok(Some(Generated {
                     puzzle: work.puzzle,
                     solution,
                     rating: out.rating,
@@ -831,7 +853,7 @@ pub fn generate_with(opts: &GenerateOptions, rng: &mut Rng) -> Result<Generated,
                     clues: work.clues,
                     grids: grid,
                     passes,
-                });
+                }));
             }
         }
     }

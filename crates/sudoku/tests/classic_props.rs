@@ -77,7 +77,7 @@ proptest! {
     }
 
     #[test]
-    fn classic_hides_exactly_n_cells(seed in any::<u64>(), hide in 0usize..=81) {
+    fn classic_hides_exactly_n_cells(seed in any::<u64>(), hide in 0usize..=classic::MAX_HIDE) {
         let c = classic::classic(&ClassicOptions { hide, unique: false }, &mut Rng::new(seed)).unwrap();
         prop_assert_eq!(c.puzzle.iter().filter(|&&d| d == 0).count(), hide);
         prop_assert!(valid_full(&c.solution));
@@ -113,15 +113,22 @@ fn impossible_requests_are_errors() {
         ),
         Err(ClassicError::TooMany { hide: 82 })
     );
-    // No sudoku with 16 clues has a unique solution.
+    // A puzzle keeps at least 17 clues (none with 16 has a unique solution): 65 is refused whatever asked.
+    for unique in [false, true] {
+        assert_eq!(
+            classic::classic(&ClassicOptions { hide: 65, unique }, &mut rng),
+            Err(ClassicError::TooMany { hide: 65 })
+        );
+    }
+    // Within the range, uniqueness can still be out of reach.
     assert!(matches!(
         classic::classic(
             &ClassicOptions {
-                hide: 65,
+                hide: 64,
                 unique: true
             },
             &mut rng
         ),
-        Err(ClassicError::NotUnique { hide: 65, .. })
+        Err(ClassicError::NotUnique { hide: 64, .. })
     ));
 }

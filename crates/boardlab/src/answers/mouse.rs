@@ -1,5 +1,6 @@
 //! Mouse & Cats answers: a position's analysis, perft counts, exact values, scores, the tables' figures.
 
+use mousecats::perft::{PerftError, PerftOptions, perft_divide_with, perft_with};
 use mousecats::{BoardPosition, Level, Rule, Score, SearchResult, Side, Value};
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -311,21 +312,25 @@ pub struct DivideEntry {
 }
 
 /// Count the move sequences of exactly `depth` plies from `pos` under `rule` (and after each first move, with
-/// `divide`); `None` when a count does not fit in 128 bits.
+/// `divide`), within `opts` (the memory of the table of counted positions, a stop flag).
+///
+/// # Errors
+/// [`PerftError::Overflow`] when a count does not fit in 128 bits, [`PerftError::Cancelled`] when stopped.
 pub fn perft<P: BoardPosition>(
     pos: &P,
     depth: u32,
     rule: Rule,
     divide: bool,
-) -> Option<PerftAnswer> {
+    opts: &PerftOptions<'_>,
+) -> Result<PerftAnswer, PerftError> {
     let t0 = std::time::Instant::now();
     let count = if depth <= 6 {
         u128::from(mousecats::perft(pos, depth, rule))
     } else {
-        mousecats::perft_memo(pos, depth, rule)?
+        perft_with(pos, depth, rule, opts)?
     };
     let divide = if divide {
-        let list = mousecats::perft_divide(pos, depth, rule)?;
+        let list = perft_divide_with(pos, depth, rule, opts)?;
         Some(
             list.into_iter()
                 .map(|(m, c)| DivideEntry {
@@ -337,7 +342,7 @@ pub fn perft<P: BoardPosition>(
     } else {
         None
     };
-    Some(PerftAnswer {
+    Ok(PerftAnswer {
         size: pos.board_size().n(),
         position: pos.to_string(),
         rule: rule.to_string(),

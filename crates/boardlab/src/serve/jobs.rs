@@ -6,8 +6,9 @@
 //! passes is answered with a 503, and its [`Cancel`] tells the engine to stop (the job keeps its worker slot
 //! until it has stopped, so the limit counts real work).
 
-use std::sync::Arc;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
@@ -103,6 +104,24 @@ pub struct Jobs {
     done: Arc<AtomicU64>,
     rejected: AtomicU64,
     timed_out: AtomicU64,
+    /// The cancel flags of the jobs running now, by a number of their own, so that [`Jobs::close`] can stop
+    /// them all.
+    live: Arc<Mutex<HashMap<u64, Arc<AtomicBool>>>>,
+    next_id: AtomicU64,
+    /// Set by [`Jobs::close`]: no job starts any more.
+    closed: AtomicBool,
+}
+
+/// Takes a job's flag out of [`Jobs::live`] when dropped.
+struct Live(Arc<Mutex<HashMap<u64, Arc<AtomicBool>>>>, u64);
+
+impl Drop for Live {
+    fn drop(&mut self) {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&self.1);
+    }
 }
 
 /// Decrements a counter when dropped (so that a job counts until it has really finished).
@@ -129,7 +148,30 @@ impl Jobs {
             done: Arc::new(AtomicU64::new(0)),
             rejected: AtomicU64::new(0),
             timed_out: AtomicU64::new(0),
+            live: Arc::new(Mutex::new(HashMap::new())),
+            next_id: AtomicU64::new(0),
+            closed: AtomicBool::new(false),
         }
+    }
+
+    /// Stop the pool: every running job is told to stop (its cancel flag is set), waiting ones and later ones
+    /// are answered 503 at once. For the server's shutdown.
+    pub fn close(&self) {
+        self.closed.store(true, Ordering::SeqCst);
+        self.slots.close();
+        for flag in self
+            .live
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .values()
+        {
+            flag.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// Whether [`Jobs::close`] was called.
+    pub fn is_closed(&self) -> bool {
+        self.closed.load(Ordering::SeqCst)
     }
 
     /// The limits.
@@ -163,6 +205,9 @@ impl Jobs {
         T: Send + 'static,
         F: FnOnce(&Cancel) -> Result<T, ApiError> + Send + 'static,
     {
+        if self.is_closed() {
+            return Err(ApiError::unavailable("the server is shutting down"));
+        }
         let started = Instant::now();
         let deadline = started + self.limits.time_limit;
         let capacity = self.limits.workers + self.limits.queue;
@@ -197,6 +242,16 @@ impl Jobs {
             flag: Arc::new(AtomicBool::new(false)),
             deadline,
         };
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        self.live
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(id, Arc::clone(&cancel.flag));
+        let live = Live(Arc::clone(&self.live), id);
+        if self.is_closed() {
+            // Closed between the permit and the registration: this job would miss the stop signal.
+            return Err(ApiError::unavailable("the server is shutting down"));
+        }
         let job_cancel = cancel.clone();
         let running = Arc::clone(&self.running);
         let done = Arc::clone(&self.done);
@@ -207,6 +262,11 @@ impl Jobs {
             let _permit = permit;
             let _admitted = admitted;
             let _running = running_count;
+            let _live = live;
+            // A job whose answer is no longer awaited by the time it gets a thread does not start.
+            if job_cancel.is_cancelled() {
+                return Err(ApiError::unavailable("stopped before it started"));
+            }
             let out = job(&job_cancel);
             done.fetch_add(1, Ordering::Relaxed);
             out

@@ -8,13 +8,16 @@
 
 pub mod assets;
 pub mod error;
+pub mod host;
 pub mod jobs;
+pub mod listen;
 pub mod mouse;
 pub mod openapi;
 pub mod peg;
 pub mod session;
 pub mod sudoku;
 
+use std::io::Write as _;
 use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -53,6 +56,18 @@ pub struct ServeArgs {
     /// Seconds a request may take, waiting included; past that it is answered 503.
     #[arg(long, value_name = "SECS", default_value = "20")]
     pub time_limit: f64,
+    /// Connections open at once; past that the oldest idle one is closed, or the newcomer answered 503
+    /// [default: 1024, fewer when the process may open fewer files].
+    #[arg(long, value_name = "N")]
+    pub max_connections: Option<usize>,
+    /// Seconds a connection may stay silent while the server waits for a request, its headers or its body;
+    /// then it is closed (a half-sent body is answered 408).
+    #[arg(long, value_name = "SECS", default_value = "10")]
+    pub idle_timeout: f64,
+    /// Also answer requests that name this host (the address listened on and `localhost` are always
+    /// answered; other names are refused, against DNS rebinding). Repeat it for more names.
+    #[arg(long, value_name = "NAME")]
+    pub allow_host: Vec<String>,
 }
 
 /// What every handler shares.
@@ -134,7 +149,17 @@ pub fn router_for(state: Arc<AppState>) -> Router {
         .nest("/api", api)
         .merge(assets::routes())
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(axum::middleware::map_response(nosniff))
         .with_state(state)
+}
+
+/// Every answer, errors and 404s included, tells the browser not to guess its type from its content.
+async fn nosniff(mut res: axum::response::Response) -> axum::response::Response {
+    res.headers_mut().insert(
+        axum::http::header::X_CONTENT_TYPE_OPTIONS,
+        axum::http::HeaderValue::from_static("nosniff"),
+    );
+    res
 }
 
 /// The server's state: the job pool's counters and the process's memory.
@@ -208,23 +233,58 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         }
         limits.workers = j;
     }
+    if !(args.idle_timeout > 0.0 && args.idle_timeout <= 3600.0) {
+        anyhow::bail!(
+            "--idle-timeout must be more than 0 and at most 3600 seconds, got {}",
+            args.idle_timeout
+        );
+    }
+    let nofile = listen::open_file_limit();
+    let conn = listen::ConnLimits {
+        max_connections: match args.max_connections {
+            Some(n) if (1..=1_000_000).contains(&n) => n,
+            Some(n) => anyhow::bail!("--max-connections must be between 1 and 1000000, got {n}"),
+            None => listen::default_max_connections(nofile),
+        },
+        idle_timeout: Duration::from_secs_f64(args.idle_timeout),
+        grace: STOP_GRACE,
+    };
+    for name in &args.allow_host {
+        if name.trim().is_empty() || name.contains(['/', ' ', '@']) {
+            anyhow::bail!("--allow-host: '{}' is not a host name", crate::cli::short(name));
+        }
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .max_blocking_threads(limits.workers + 4)
         .build()
         .context("starting the async runtime")?;
-    runtime.block_on(serve(addr, args.open, limits))?;
+    let result = runtime.block_on(serve(addr, args.open, limits, conn, &args.allow_host));
+    // Jobs that have not stopped by now (an engine between two looks at its cancel flag) are left to end with
+    // the process.
+    runtime.shutdown_timeout(Duration::from_millis(500));
+    result?;
+    let _ = crate::outln!("boardlab serve: stopped");
     Ok(ExitCode::SUCCESS)
 }
 
-async fn serve(addr: SocketAddr, open: bool, limits: Limits) -> anyhow::Result<()> {
+/// After SIGINT or SIGTERM, the longest the server waits for the answers under way.
+const STOP_GRACE: Duration = Duration::from_secs(2);
+
+async fn serve(
+    addr: SocketAddr,
+    open: bool,
+    limits: Limits,
+    conn: listen::ConnLimits,
+    allow_host: &[String],
+) -> anyhow::Result<()> {
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .with_context(|| format!("cannot listen on {addr}"))?;
     let local = listener.local_addr().unwrap_or(addr);
     let url = format!("http://{local}/");
     if !is_loopback(&local) {
-        eprintln!(
+        crate::errln!(
             "boardlab: warning: listening on {local}, which is not a loopback address: anyone who can reach it \
              can use this server"
         );
@@ -249,16 +309,37 @@ async fn serve(addr: SocketAddr, open: bool, limits: Limits) -> anyhow::Result<(
     if open {
         open_browser(&url);
     }
-    axum::serve(listener, router_for(state))
-        .with_graceful_shutdown(shutdown())
-        .await
-        .context("serving")?;
-    let _ = crate::outln!("boardlab serve: stopped");
+    let allowed = Arc::new(host::AllowedHosts::new(local, allow_host));
+    let idle = conn.idle_timeout;
+    let app = router_for(Arc::clone(&state))
+        .layer(axum::middleware::from_fn(move |req, next| {
+            listen::read_body(idle, BODY_LIMIT, req, next)
+        }))
+        .layer(axum::middleware::from_fn(move |req, next| {
+            host::check(Arc::clone(&allowed), req, next)
+        }));
+    let stopping = Arc::clone(&state);
+    listen::run(listener, app, conn, async move {
+        shutdown().await;
+        // Every running job is told to stop, and no new one starts; the answers under way end with a 503.
+        stopping.jobs.close();
+    })
+    .await;
     Ok(())
 }
 
-/// Resolves on Ctrl+C (or SIGTERM on Unix).
+/// Resolves on Ctrl+C (or SIGTERM on Unix); a second one ends the process at once.
 async fn shutdown() {
+    signal().await;
+    crate::errln!("boardlab serve: stopping");
+    tokio::spawn(async {
+        signal().await;
+        std::process::exit(130);
+    });
+}
+
+/// The next SIGINT or SIGTERM.
+async fn signal() {
     let ctrl_c = async {
         let _ = tokio::signal::ctrl_c().await;
     };
@@ -277,7 +358,6 @@ async fn shutdown() {
         () = ctrl_c => {},
         () = term => {},
     }
-    eprintln!("boardlab serve: stopping");
 }
 
 /// Ask the desktop to open `url`; a failure is a warning, not an error.
@@ -295,7 +375,7 @@ fn open_browser(url: &str) {
         .spawn()
     {
         Ok(_) => {}
-        Err(e) => eprintln!(
+        Err(e) => crate::errln!(
             "boardlab: warning: could not open a browser with {opener}: {e}; open {url} yourself"
         ),
     }

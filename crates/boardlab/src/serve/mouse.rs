@@ -10,6 +10,7 @@ use axum::Json;
 use axum::Router;
 use axum::extract::State;
 use axum::routing::post;
+use mousecats::perft::{PerftError, PerftOptions};
 use mousecats::search::{Engine, EngineConfig, Level, MAX_DEPTH};
 use mousecats::tt::TableConfig;
 use mousecats::{
@@ -23,6 +24,9 @@ use super::error::{ApiError, ApiResult, Body};
 use crate::answers::mouse::{
     Analysis, ExactValue, PerftAnswer, TableInfo, moves_text, perft as count_perft,
 };
+
+/// The memory one perft job's table of counted positions may take; past it the count goes on without it.
+const PERFT_MEMORY: usize = 64 << 20;
 
 /// The mouse routes.
 pub fn routes() -> Router<Arc<AppState>> {
@@ -495,11 +499,18 @@ pub async fn run_perft(
     let divide = req.divide;
     let answer = state
         .jobs
-        .run("perft", move |_| {
-            with_position!(pos, |p| count_perft(&p, depth, rule, divide)).ok_or_else(|| {
-                ApiError::unprocessable(format!(
+        .run("perft", move |cancel| {
+            let opts = PerftOptions {
+                max_memory: PERFT_MEMORY,
+                cancel: Some(cancel.flag()),
+            };
+            with_position!(pos, |p| count_perft(&p, depth, rule, divide, &opts)).map_err(|e| match e {
+                PerftError::Overflow => ApiError::unprocessable(format!(
                     "perft {depth}: the count does not fit in 128 bits"
-                ))
+                )),
+                PerftError::Cancelled => {
+                    ApiError::unavailable(format!("perft {depth}: stopped at the time limit"))
+                }
             })
         })
         .await?;

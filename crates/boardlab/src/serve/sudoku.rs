@@ -387,16 +387,17 @@ pub async fn generate_puzzle(
     let seed = req.seed.unwrap_or_else(sudoku::rng::clock_seed);
     let answer = state
         .jobs
-        .run("generate", move |_| {
-            let g = generate::generate(
+        .run("generate", move |cancel| {
+            let g = generate::generate_until(
                 &GenerateOptions {
                     difficulty,
                     symmetry,
                 },
-                seed,
-                0,
+                &mut Rng::for_item(seed, 0),
+                Some(cancel.flag()),
             )
-            .map_err(|e| ApiError::unprocessable(format!("generate: {e}")))?;
+            .map_err(|e| ApiError::unprocessable(format!("generate: {e}")))?
+            .ok_or_else(|| ApiError::unavailable("generate: stopped at the time limit"))?;
             Ok(NewPuzzle {
                 puzzle: line(&g.puzzle),
                 solution: line(&g.solution),
@@ -422,9 +423,10 @@ pub async fn classic_puzzle(
     Body(req): Body<ClassicRequest>,
 ) -> ApiResult<NewPuzzle> {
     let hide = req.hide.unwrap_or(27);
-    if !(0..=64).contains(&hide) {
+    if !(0..=classic::MAX_HIDE as i64).contains(&hide) {
         return Err(ApiError::bad(format!(
-            "hide must be between 0 and 64, got {hide}"
+            "hide must be between 0 and {}, got {hide}",
+            classic::MAX_HIDE
         )));
     }
     let unique = req.unique;

@@ -17,6 +17,7 @@ use std::time::Duration;
 
 use anyhow::{anyhow, bail};
 use clap::{Args, Subcommand};
+use mousecats::perft::PerftOptions;
 use mousecats::search::MAX_DEPTH;
 use mousecats::{
     AnyPosition, BoardPosition, BoardSize, Level, Rule, Side, SizedPosition, with_position,
@@ -129,10 +130,10 @@ pub struct SolveArgs {
     /// Solve on one thread only (the default uses all cores).
     #[arg(long)]
     single_thread: bool,
-    /// The most memory the solve may take, such as `16G` or `500M` (default: what the system has
-    /// available). A board that needs more is refused with the figure it would need.
-    #[arg(long, value_name = "BYTES")]
-    max_memory: Option<String>,
+    /// The most memory the solve may take (for example 512M or 16G; a bare number is in MiB). Default: what
+    /// the system has available. A board that needs more is refused with the figure it would need.
+    #[arg(long, value_name = "SIZE", value_parser = crate::cli::peg::parse_size)]
+    max_memory: Option<u64>,
 }
 
 /// Arguments of `boardlab mouse analyse`.
@@ -210,6 +211,11 @@ pub struct PerftArgs {
     /// The board, N x N (even, 4 to 16); by default the position's own, else 8.
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     size: Option<String>,
+    /// The most memory the table of positions already counted may take (for example 512M or 4G; a bare
+    /// number is in MiB); past it, positions are counted again each time they are met (slower, the same
+    /// answer). Default: 80% of the memory available.
+    #[arg(long, value_name = "SIZE", value_parser = crate::cli::peg::parse_size)]
+    max_memory: Option<u64>,
 }
 
 /// Arguments of `boardlab mouse play`.
@@ -247,7 +253,7 @@ pub struct ShowArgs {
 pub fn run(args: MouseArgs, out: &Output) -> anyhow::Result<ExitCode> {
     match args.command {
         MouseCommand::Solve(a) => {
-            solve::run(&a.start, a.single_thread, a.max_memory.as_deref(), out)
+            solve::run(&a.start, a.single_thread, a.max_memory, out)
         }
         MouseCommand::Analyse(a) => analyse::run(&a, out),
         MouseCommand::Perft(a) => run_perft(&a, out),
@@ -363,7 +369,14 @@ pub fn millis(d: Duration) -> String {
 fn run_perft(a: &PerftArgs, out: &Output) -> anyhow::Result<ExitCode> {
     let depth = parse_int("perft depth", &a.depth, 0, i64::from(MAX_DEPTH))? as u32;
     let (pos, rule) = position_and_rule(a.position.as_deref(), a.size.as_deref(), &a.rule)?;
-    with_position!(pos, |p| perft_of(&p, depth, rule, a.divide, out))
+    let max_memory = a
+        .max_memory
+        .unwrap_or_else(crate::cli::peg::default_memory_limit);
+    let opts = PerftOptions {
+        max_memory: usize::try_from(max_memory).unwrap_or(usize::MAX),
+        cancel: None,
+    };
+    with_position!(pos, |p| perft_of(&p, depth, rule, a.divide, &opts, out))
 }
 
 fn perft_of<P: BoardPosition>(
@@ -371,10 +384,10 @@ fn perft_of<P: BoardPosition>(
     depth: u32,
     rule: Rule,
     divide: bool,
+    opts: &PerftOptions<'_>,
     out: &Output,
 ) -> anyhow::Result<ExitCode> {
-    let answer = perft(pos, depth, rule, divide)
-        .ok_or_else(|| anyhow!("perft {depth}: the count does not fit in 128 bits"))?;
+    let answer = perft(pos, depth, rule, divide, opts).map_err(|e| anyhow!("perft {depth}: {e}"))?;
     if out.json {
         out.print_json(&answer)?;
     } else {

@@ -70,46 +70,16 @@ fn available_memory() -> Option<u64> {
     Some(kb * 1024)
 }
 
-/// Parse `--max-memory`: a number of bytes with an optional binary suffix, `K`, `M`, `G` or `T`
-/// (`16G` is 16 GiB).
-pub fn parse_bytes(s: &str) -> anyhow::Result<u64> {
-    let t = s.trim();
-    let bad = || {
-        anyhow!("--max-memory: '{t}' is not an amount of memory (write it as 16G, 500M or 1048576)")
-    };
-    let lower = t.to_ascii_lowercase();
-    let body = lower
-        .strip_suffix("ib")
-        .or_else(|| lower.strip_suffix('b'))
-        .unwrap_or(&lower);
-    let (digits, shift) = match body.chars().last() {
-        Some('k') => (&body[..body.len() - 1], 10),
-        Some('m') => (&body[..body.len() - 1], 20),
-        Some('g') => (&body[..body.len() - 1], 30),
-        Some('t') => (&body[..body.len() - 1], 40),
-        _ => (body, 0),
-    };
-    let v: f64 = digits.trim().parse().map_err(|_| bad())?;
-    if !(v.is_finite() && v > 0.0) {
-        return Err(bad());
-    }
-    let bytes = v * (1u64 << shift) as f64;
-    if bytes >= u64::MAX as f64 {
-        return Err(bad());
-    }
-    Ok(bytes as u64)
-}
-
 pub fn run(
     start: &StartArgs,
     single_thread: bool,
-    max_memory: Option<&str>,
+    max_memory: Option<u64>,
     out: &Output,
 ) -> anyhow::Result<ExitCode> {
     let s = start.parse()?;
     let (pos, rule, size) = (s.position, s.rule, s.size);
     let limit = match max_memory {
-        Some(m) => Some(parse_bytes(m)?),
+        Some(m) => Some(m),
         None => available_memory(),
     };
     let needed = layered_memory_bytes(size);
@@ -300,16 +270,19 @@ pub fn run(
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::cli::peg::parse_size;
 
+    /// `--max-memory` reads the same in `mouse solve` as in `mouse analyse`, `mouse perft` and `peg`: a bare
+    /// number is in MiB.
     #[test]
     fn memory_amounts() {
-        assert_eq!(parse_bytes("16G").ok(), Some(16 << 30));
-        assert_eq!(parse_bytes("500m").ok(), Some(500 << 20));
-        assert_eq!(parse_bytes("1.5GiB").ok(), Some(3 << 29));
-        assert_eq!(parse_bytes("1048576").ok(), Some(1 << 20));
+        assert_eq!(parse_size("16G").ok(), Some(16 << 30));
+        assert_eq!(parse_size("500m").ok(), Some(500 << 20));
+        assert_eq!(parse_size("1.5GiB").ok(), Some(3 << 29));
+        assert_eq!(parse_size("1").ok(), Some(1 << 20));
+        assert_eq!(parse_size("4096B").ok(), Some(4096));
         for bad in ["", "G", "-1G", "0", "lots", "1e30T", "é", "nanG"] {
-            assert!(parse_bytes(bad).is_err(), "{bad}");
+            assert!(parse_size(bad).is_err(), "{bad}");
         }
     }
 }

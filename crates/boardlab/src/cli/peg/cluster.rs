@@ -5,6 +5,7 @@ use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context, bail};
@@ -119,7 +120,7 @@ pub(super) fn count(
     out: &Output,
 ) -> anyhow::Result<Option<(Count, Outcome)>> {
     if let Some(n) = a.local_processes {
-        return local(n, local_default).map(|()| None);
+        return local(n, local_default, a.checkpoint.is_some()).map(|()| None);
     }
     let (Some(file), Some(process)) = (&a.hosts, a.process) else {
         bail!("--hosts and --process go together");
@@ -223,7 +224,7 @@ fn watch_parent() {
             loop {
                 match stdin.read(&mut buf) {
                     Ok(0) | Err(_) => {
-                        eprintln!(
+                        crate::errln!(
                             "boardlab: error: the boardlab that started this process has ended"
                         );
                         std::process::exit(1);
@@ -277,18 +278,25 @@ fn temp_dir() -> anyhow::Result<PathBuf> {
 }
 
 /// Start `n` processes of this command on loopback ports, forward their output, and wait for all.
-fn local(n: usize, max_memory: Option<u64>) -> anyhow::Result<()> {
+fn local(n: usize, max_memory: Option<u64>, checkpoint: bool) -> anyhow::Result<()> {
     if !(1..=64).contains(&n) {
         bail!("--local-processes must be from 1 to 64 (got {n})");
     }
     let ports = free_ports(n)?;
     let dir = temp_dir()?;
-    let result = run_local(n, &ports, &dir, max_memory);
+    let result = run_local(n, &ports, &dir, max_memory, checkpoint);
     let _ = std::fs::remove_dir_all(&dir);
     result
 }
 
-fn run_local(n: usize, ports: &[u16], dir: &Path, max_memory: Option<u64>) -> anyhow::Result<()> {
+fn run_local(
+    n: usize,
+    ports: &[u16],
+    dir: &Path,
+    max_memory: Option<u64>,
+    checkpoint: bool,
+) -> anyhow::Result<()> {
+    watch_signals();
     let hosts_file = dir.join("hosts.txt");
     let text: String = ports.iter().map(|p| format!("127.0.0.1:{p}\n")).collect();
     std::fs::write(&hosts_file, text)
@@ -327,15 +335,16 @@ fn run_local(n: usize, ports: &[u16], dir: &Path, max_memory: Option<u64>) -> an
         if let Some(err) = child.stderr.take() {
             forwarders.push(std::thread::spawn(move || {
                 for line in BufReader::new(err).lines().map_while(Result::ok) {
-                    eprintln!("[process {i}] {line}");
+                    crate::errln!("[process {i}] {line}");
                 }
             }));
         }
         children.push(child);
     }
+    let (statuses, stopped_by) = wait_all(&mut children);
     let mut failed = Vec::new();
-    for (i, c) in children.iter_mut().enumerate() {
-        match c.wait() {
+    for (i, status) in statuses.into_iter().enumerate() {
+        match status {
             Ok(s) if s.success() => {}
             Ok(s) => {
                 use std::os::unix::process::ExitStatusExt;
@@ -352,6 +361,17 @@ fn run_local(n: usize, ports: &[u16], dir: &Path, max_memory: Option<u64>) -> an
     for f in forwarders {
         let _ = f.join();
     }
+    if let Some(sig) = stopped_by {
+        bail!(
+            "stopped by {}: the {n} local processes were stopped{}",
+            signal_name(sig),
+            if checkpoint {
+                "; the checkpoint is kept, and the same command resumes from its last level"
+            } else {
+                ""
+            }
+        );
+    }
     if !failed.is_empty() {
         bail!(
             "{} of {n} local processes failed ({}); their messages are above",
@@ -360,4 +380,93 @@ fn run_local(n: usize, ports: &[u16], dir: &Path, max_memory: Option<u64>) -> an
         );
     }
     Ok(())
+}
+
+/// The signal (SIGINT or SIGTERM) this process received while it ran local processes, 0 for none.
+static STOP_SIGNAL: AtomicI32 = AtomicI32::new(0);
+
+extern "C" fn on_stop_signal(sig: libc::c_int) {
+    // Only an atomic store: nothing else is safe in a signal handler.
+    STOP_SIGNAL.store(sig, Ordering::SeqCst);
+}
+
+/// From now on SIGINT and SIGTERM are recorded in [`STOP_SIGNAL`] instead of ending this process at once, so
+/// that it can pass them on to its processes, wait for them and clean up.
+fn watch_signals() {
+    for sig in [libc::SIGINT, libc::SIGTERM] {
+        // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
+        unsafe {
+            libc::signal(sig, on_stop_signal as *const () as libc::sighandler_t);
+        }
+    }
+}
+
+fn signal_name(sig: i32) -> &'static str {
+    match sig {
+        libc::SIGINT => "SIGINT",
+        libc::SIGTERM => "SIGTERM",
+        _ => "a signal",
+    }
+}
+
+/// How long processes told to stop get before they are killed.
+const STOP_WAIT: Duration = Duration::from_secs(10);
+
+/// Wait for every child. On SIGINT or SIGTERM, pass the signal on to those still running, give them
+/// [`STOP_WAIT`] to end (a checkpoint is written level by level, each file renamed into place, so ending
+/// between two levels loses nothing saved), then kill what is left. Returns each child's status and the signal
+/// that stopped the run, if any.
+fn wait_all(
+    children: &mut [std::process::Child],
+) -> (Vec<std::io::Result<std::process::ExitStatus>>, Option<i32>) {
+    let mut statuses: Vec<Option<std::io::Result<std::process::ExitStatus>>> =
+        children.iter().map(|_| None).collect();
+    let mut stop_since: Option<std::time::Instant> = None;
+    let mut killed = false;
+    loop {
+        for (c, st) in children.iter_mut().zip(statuses.iter_mut()) {
+            if st.is_none() {
+                match c.try_wait() {
+                    Ok(Some(s)) => *st = Some(Ok(s)),
+                    Ok(None) => {}
+                    Err(e) => *st = Some(Err(e)),
+                }
+            }
+        }
+        if statuses.iter().all(Option::is_some) {
+            break;
+        }
+        let sig = STOP_SIGNAL.load(Ordering::SeqCst);
+        if sig != 0 && stop_since.is_none() {
+            stop_since = Some(std::time::Instant::now());
+            for (c, st) in children.iter().zip(&statuses) {
+                if st.is_none()
+                    && let Ok(pid) = libc::pid_t::try_from(c.id())
+                {
+                    // SAFETY: kill sends a signal to our own child, which has not been waited for yet (its pid
+                    // cannot have been reused).
+                    unsafe {
+                        libc::kill(pid, sig);
+                    }
+                }
+            }
+        }
+        if let Some(t) = stop_since
+            && !killed
+            && t.elapsed() > STOP_WAIT
+        {
+            killed = true;
+            for (c, st) in children.iter_mut().zip(&statuses) {
+                if st.is_none() {
+                    let _ = c.kill();
+                }
+            }
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let sig = STOP_SIGNAL.load(Ordering::SeqCst);
+    (
+        statuses.into_iter().flatten().collect(),
+        (sig != 0).then_some(sig),
+    )
 }

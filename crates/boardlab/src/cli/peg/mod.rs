@@ -50,8 +50,8 @@ struct BoardSel {
     #[arg(long, value_name = "FILE")]
     layout: Option<PathBuf>,
     /// The lattice of the layout file (only with --layout: a built-in board has its own).
-    #[arg(long, value_enum, default_value_t = LatticeArg::Square, requires = "layout")]
-    lattice: LatticeArg,
+    #[arg(long, value_enum, value_name = "LATTICE")]
+    lattice: Option<LatticeArg>,
     /// Holes left empty at the start, all others filled (several allowed: `--start d4 c1` or `--start d4,c1`).
     /// Default: the layout's empty holes, or the board's standard vacancy (the centre; the triangle's top).
     #[arg(long, num_args = 1.., value_delimiter = ',', value_name = "HOLE")]
@@ -218,8 +218,8 @@ fn load(sel: &BoardSel) -> anyhow::Result<(Board, Position)> {
         (Some(path), _) => {
             let text = crate::files::read_file(path, "a layout file", LAYOUT_MAX_BYTES)?;
             let lattice = match sel.lattice {
-                LatticeArg::Square => Lattice::Square,
-                LatticeArg::Triangular => Lattice::Triangular,
+                None | Some(LatticeArg::Square) => Lattice::Square,
+                Some(LatticeArg::Triangular) => Lattice::Triangular,
             };
             let name = path
                 .file_stem()
@@ -236,7 +236,13 @@ fn load(sel: &BoardSel) -> anyhow::Result<(Board, Position)> {
             (board, pos)
         }
         (None, name) => {
-            let board = Board::builtin(name.as_deref().unwrap_or("english"))?;
+            let name = name.as_deref().unwrap_or("english");
+            if sel.lattice.is_some() {
+                bail!(
+                    "--lattice is for a --layout file; the built-in board {name} has its own lattice"
+                );
+            }
+            let board = Board::builtin(name)?;
             let pos = board.default_start();
             (board, pos)
         }
@@ -400,7 +406,7 @@ fn print_step_stats(s: &enumerate::StepStats) {
     let estimate = s
         .estimate_bytes
         .map_or(String::new(), |b| format!(", estimate {} MiB", b >> 20));
-    eprintln!(
+    crate::errln!(
         "level {}: {} classes, {} records in {} rounds, next {} (expected {}), {} bytes ({}){}{}",
         s.pegs,
         s.sources,
@@ -421,7 +427,7 @@ fn print_step_stats(s: &enumerate::StepStats) {
             ""
         }
     );
-    eprintln!(
+    crate::errln!(
         "  expand {:.3}s merge {:.3}s freeze {:.3}s other {:.3}s total {:.3}s; peak memory so far {peak}",
         s.expand_secs,
         s.merge_secs,

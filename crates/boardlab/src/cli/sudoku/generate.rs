@@ -56,8 +56,8 @@ pub struct GenerateArgs {
     #[arg(long)]
     pub classic: bool,
 
-    /// With --classic, the number of cells to hide.
-    #[arg(long, default_value_t = 27, requires = "classic", value_parser = clap::value_parser!(u8).range(0..=81))]
+    /// With --classic, the number of cells to hide, 0 to 64 (a puzzle keeps at least 17 clues).
+    #[arg(long, default_value_t = 27, requires = "classic", value_parser = clap::value_parser!(u8).range(0..=sudoku::classic::MAX_HIDE as i64))]
     pub hide: u8,
 
     /// With --classic, only hide cells while the solution stays unique.
@@ -249,7 +249,7 @@ pub fn run(args: GenerateArgs, out: &Output) -> anyhow::Result<ExitCode> {
             args.symmetry
         )
     };
-    eprintln!(
+    crate::errln!(
         "boardlab: {} {what} in {seconds:.3} s: {rate:.0} puzzles/s on {threads} thread{}; seed {seed}",
         args.count,
         plural(threads as u64)

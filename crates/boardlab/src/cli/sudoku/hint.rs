@@ -142,7 +142,7 @@ pub fn run(args: HintArgs, out: &Output) -> anyhow::Result<ExitCode> {
     if code != ExitCode::SUCCESS
         && let Some(m) = message
     {
-        eprintln!("boardlab: error: {m}");
+        crate::errln!("boardlab: error: {m}");
     }
     Ok(code)
 }

@@ -11,6 +11,10 @@ use sudoku::{Grid, ParseError, ParseErrorKind, PuzzleReader};
 /// Longest line kept, in bytes; the rest of a longer line is skipped and the line reported.
 pub(crate) const MAX_LINE: usize = 1 << 16;
 
+/// Most bytes of an overlong line skipped in search of its end; past it, the input is not a file of puzzles
+/// (`/dev/zero`, a disk image) and reading stops with an error instead of scanning on.
+pub(crate) const MAX_SKIP: usize = 1 << 20;
+
 /// Parse errors echoed on stderr before the rest are only counted.
 pub(crate) const MAX_ERRORS_SHOWN: usize = 10;
 
@@ -139,6 +143,7 @@ impl Input {
     fn read_line(&mut self) -> anyhow::Result<bool> {
         self.bytes.clear();
         let mut truncated = false;
+        let mut seen = 0usize;
         loop {
             let buf = match self.source.fill_buf() {
                 Ok(b) => b,
@@ -156,6 +161,15 @@ impl Input {
             let room = MAX_LINE.saturating_sub(self.bytes.len());
             if take > room {
                 truncated = true;
+            }
+            seen = seen.saturating_add(take);
+            if !done && seen > MAX_LINE + MAX_SKIP {
+                anyhow::bail!(
+                    "{}: line {}: no end of line within its first {} bytes; this is not a file of puzzles",
+                    self.name,
+                    self.reader.lines_read() + 1,
+                    MAX_LINE + MAX_SKIP
+                );
             }
             self.bytes.extend_from_slice(&buf[..take.min(room)]);
             self.source.consume(if done { take + 1 } else { take });

@@ -174,7 +174,7 @@ pub fn run(args: RateArgs, out: &Output) -> anyhow::Result<ExitCode> {
                 } => {
                     summary.invalid += 1;
                     if errors_shown < MAX_ERRORS_SHOWN {
-                        eprintln!("boardlab: error: {name}: {message}");
+                        crate::errln!("boardlab: error: {name}: {message}");
                     }
                     errors_shown += 1;
                     if out.json {
@@ -210,10 +210,10 @@ pub fn run(args: RateArgs, out: &Output) -> anyhow::Result<ExitCode> {
     let empty = summary.puzzles == 0 && summary.invalid == 0;
     if empty {
         let err = input.no_puzzle();
-        eprintln!("boardlab: error: {name}: {err}");
+        crate::errln!("boardlab: error: {name}: {err}");
     }
     if errors_shown > MAX_ERRORS_SHOWN {
-        eprintln!(
+        crate::errln!(
             "boardlab: error: {name}: {} more puzzles could not be read",
             errors_shown - MAX_ERRORS_SHOWN
         );
@@ -239,7 +239,7 @@ pub fn run(args: RateArgs, out: &Output) -> anyhow::Result<ExitCode> {
             .iter()
             .map(|(k, v)| format!("{k} {v}"))
             .collect();
-        eprintln!(
+        crate::errln!(
             "boardlab: {} puzzle{} rated in {:.3} s: {:.0} puzzles/s on {} thread{}; {}; needs guessing {}, no \
              solution {}, more than one solution {}; {} could not be read",
             summary.puzzles,

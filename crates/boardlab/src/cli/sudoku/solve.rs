@@ -189,7 +189,7 @@ pub fn run(args: SolveArgs, out: &Output) -> anyhow::Result<ExitCode> {
             }
             if let Item::Bad { message, .. } = item {
                 if errors_shown < MAX_ERRORS_SHOWN {
-                    eprintln!("boardlab: error: {name}: {message}");
+                    crate::errln!("boardlab: error: {name}: {message}");
                 }
                 errors_shown += 1;
             }
@@ -201,10 +201,10 @@ pub fn run(args: SolveArgs, out: &Output) -> anyhow::Result<ExitCode> {
     let empty = summary.puzzles == 0 && summary.invalid == 0;
     if empty {
         let err = input.no_puzzle();
-        eprintln!("boardlab: error: {name}: {err}");
+        crate::errln!("boardlab: error: {name}: {err}");
     }
     if errors_shown > MAX_ERRORS_SHOWN {
-        eprintln!(
+        crate::errln!(
             "boardlab: error: {name}: {} more puzzles could not be read",
             errors_shown - MAX_ERRORS_SHOWN
         );
@@ -242,7 +242,7 @@ pub fn run(args: SolveArgs, out: &Output) -> anyhow::Result<ExitCode> {
 /// The summary line on stderr.
 fn print_summary(summary: &Summary, count_limit: Option<u64>) {
     let threads = summary.threads;
-    eprintln!(
+    crate::errln!(
         "boardlab: {} puzzle{} in {:.3} s: {} puzzles/s on {} thread{}; {} with one solution, {} with none, {} with \
          more than one{}; {} could not be read",
         summary.puzzles,
