@@ -26,7 +26,15 @@ fn rss_of(pid: u32) -> u64 {
 #[test]
 fn perft_stays_within_max_memory() {
     let mut c = bin()
-        .args(["mouse", "perft", "64", "--size", "10", "--max-memory", "32M"])
+        .args([
+            "mouse",
+            "perft",
+            "64",
+            "--size",
+            "10",
+            "--max-memory",
+            "32M",
+        ])
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -58,7 +66,11 @@ fn perft_with_a_tiny_table_counts_the_same() {
             .args(extra)
             .output()
             .expect("run");
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
         v["count"].clone()
     };
@@ -79,7 +91,11 @@ fn max_memory_means_the_same_everywhere() {
         .args(["mouse", "solve", "--size", "4", "--max-memory", "1"])
         .output()
         .expect("run");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// Endless input without a newline is refused at once (`/dev/zero` spun forever).
@@ -148,7 +164,14 @@ fn a_full_stderr_is_not_a_panic() {
 #[test]
 fn lattice_without_a_layout_is_refused() {
     let out = bin()
-        .args(["peg", "count", "--board", "english", "--lattice", "triangular"])
+        .args([
+            "peg",
+            "count",
+            "--board",
+            "english",
+            "--lattice",
+            "triangular",
+        ])
         .output()
         .expect("run");
     let err = String::from_utf8_lossy(&out.stderr);
@@ -170,7 +193,12 @@ fn children_of(pid: u32) -> Vec<u32> {
         if let Ok(stat) = std::fs::read_to_string(format!("/proc/{p}/stat")) {
             // The fields after the command name (which is in parentheses and may hold spaces).
             let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
-            if rest.split_whitespace().nth(1).and_then(|f| f.parse::<u32>().ok()) == Some(pid) {
+            if rest
+                .split_whitespace()
+                .nth(1)
+                .and_then(|f| f.parse::<u32>().ok())
+                == Some(pid)
+            {
                 out.push(p);
             }
         }
@@ -188,7 +216,16 @@ fn the_cluster_parent_passes_signals_on_and_cleans_up() {
         let scratch = tmp.path().join("tmp");
         std::fs::create_dir_all(&scratch).expect("mkdir");
         let mut c = bin()
-            .args(["--json", "peg", "count", "--board", "english", "--local-processes", "3", "--checkpoint"])
+            .args([
+                "--json",
+                "peg",
+                "count",
+                "--board",
+                "english",
+                "--local-processes",
+                "3",
+                "--checkpoint",
+            ])
             .arg(&ck)
             .env("TMPDIR", &scratch)
             .stdout(Stdio::piped())
@@ -204,7 +241,10 @@ fn the_cluster_parent_passes_signals_on_and_cleans_up() {
             if kids.len() == 3 && ck.join("manifest.json").exists() {
                 break;
             }
-            assert!(c.try_wait().expect("try_wait").is_none(), "the count ended before the signal");
+            assert!(
+                c.try_wait().expect("try_wait").is_none(),
+                "the count ended before the signal"
+            );
             std::thread::sleep(Duration::from_millis(20));
         }
         assert_eq!(kids.len(), 3, "{kids:?}");
@@ -213,7 +253,9 @@ fn the_cluster_parent_passes_signals_on_and_cleans_up() {
         unsafe {
             libc::kill(i32::try_from(pid).expect("pid"), sig);
         }
-        while signalled.elapsed() < Duration::from_secs(20) && c.try_wait().expect("try_wait").is_none() {
+        while signalled.elapsed() < Duration::from_secs(20)
+            && c.try_wait().expect("try_wait").is_none()
+        {
             std::thread::sleep(Duration::from_millis(20));
         }
         if c.try_wait().expect("try_wait").is_none() {
@@ -231,8 +273,17 @@ fn the_cluster_parent_passes_signals_on_and_cleans_up() {
                 "signal {sig}: process {k} still runs"
             );
         }
-        let left: Vec<_> = std::fs::read_dir(&scratch).expect("read").flatten().collect();
-        assert!(left.is_empty(), "signal {sig}: temporary files left: {left:?}");
-        assert!(ck.join("manifest.json").exists(), "signal {sig}: the checkpoint is gone");
+        let left: Vec<_> = std::fs::read_dir(&scratch)
+            .expect("read")
+            .flatten()
+            .collect();
+        assert!(
+            left.is_empty(),
+            "signal {sig}: temporary files left: {left:?}"
+        );
+        assert!(
+            ck.join("manifest.json").exists(),
+            "signal {sig}: the checkpoint is gone"
+        );
     }
 }

@@ -43,7 +43,11 @@ fn a_perft_past_its_deadline_stops_and_frees_its_worker() {
     assert_eq!(code, 503, "{body}");
     assert!(t.elapsed() < Duration::from_secs(6), "{:?}", t.elapsed());
     // The job has stopped (not merely been abandoned): the one worker is free.
-    assert!(wait_running(&s, 0), "the perft job still runs: {}", s.status());
+    assert!(
+        wait_running(&s, 0),
+        "the perft job still runs: {}",
+        s.status()
+    );
     let (code, body) = s.request("POST", "/api/sudoku/solve", Some(&solve_body()));
     assert_eq!(code, 200, "{body}");
     // Its memory went back, or was never taken: the table is bounded at 64 MiB.
@@ -104,8 +108,14 @@ fn slow_headers_and_idle_connections_are_closed() {
     let mut silent = TcpStream::connect(s.addr).expect("connect");
     // (The idle one gets its answer first, then is closed: reading until the close covers both.)
     let t = Instant::now();
-    assert!(closed_within(&mut partial, Duration::from_secs(4)), "partial headers");
-    assert!(closed_within(&mut idle, Duration::from_secs(4)), "kept alive and idle");
+    assert!(
+        closed_within(&mut partial, Duration::from_secs(4)),
+        "partial headers"
+    );
+    assert!(
+        closed_within(&mut idle, Duration::from_secs(4)),
+        "kept alive and idle"
+    );
     assert!(closed_within(&mut silent, Duration::from_secs(4)), "silent");
     assert!(t.elapsed() < Duration::from_secs(4));
     // The server still answers.
@@ -125,7 +135,8 @@ fn a_body_that_stops_half_way_is_answered_408() {
         .as_bytes(),
     )
     .expect("write");
-    c.set_read_timeout(Some(Duration::from_secs(5))).expect("timeout");
+    c.set_read_timeout(Some(Duration::from_secs(5)))
+        .expect("timeout");
     let mut raw = Vec::new();
     let _ = std::io::Read::read_to_end(&mut c, &mut raw);
     let (code, body) = server_common::parse_response(&raw);
@@ -155,7 +166,10 @@ fn connections_are_capped_and_idle_ones_make_room() {
         .map(|c| closed_within(c, Duration::from_millis(200)))
         .filter(|&closed| closed)
         .count();
-    assert!(closed >= 40 - 8, "only {closed} of 40 idle connections were closed");
+    assert!(
+        closed >= 40 - 8,
+        "only {closed} of 40 idle connections were closed"
+    );
 }
 
 /// Only the address served, `localhost` and names given with --allow-host are answered (DNS rebinding).
@@ -169,7 +183,11 @@ fn other_host_names_are_refused() {
         assert!(body.contains("--allow-host"), "{body}");
         let (code, _) = s.request_as("GET", path, None, &format!("evil.example:{port}"));
         assert_eq!(code, 403, "{path}");
-        for ok in [format!("127.0.0.1:{port}"), format!("localhost:{port}"), "board.lan".into()] {
+        for ok in [
+            format!("127.0.0.1:{port}"),
+            format!("localhost:{port}"),
+            "board.lan".into(),
+        ] {
             let (code, body) = s.request_as("GET", path, None, &ok);
             assert_eq!(code, 200, "{path} as {ok}: {body}");
         }
@@ -190,13 +208,20 @@ fn not_found_answers_carry_nosniff() {
     for path in ["/assets/nothing.js", "/no/such/page", "/api/nothing"] {
         let mut c = TcpStream::connect(s.addr).expect("connect");
         c.write_all(
-            format!("GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n", s.addr).as_bytes(),
+            format!(
+                "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+                s.addr
+            )
+            .as_bytes(),
         )
         .expect("write");
         let mut raw = Vec::new();
         std::io::Read::read_to_end(&mut c, &mut raw).expect("read");
         let head = headers_of(&raw);
         assert!(head.starts_with("http/1.1 404"), "{path}: {head}");
-        assert!(head.contains("x-content-type-options: nosniff"), "{path}: {head}");
+        assert!(
+            head.contains("x-content-type-options: nosniff"),
+            "{path}: {head}"
+        );
     }
 }

@@ -168,7 +168,10 @@ fn bad_arguments_are_rejected_cleanly() {
     assert_rejected(&["sudoku", "generate", "--hide", "10"], "--classic");
     assert_rejected(&["sudoku", "generate", "--classic", "--hide", "82"], "82");
     // One range everywhere (the server's and a loaded game's): at most 64 hidden, 17 clues kept.
-    assert_rejected(&["sudoku", "generate", "--classic", "--hide", "65"], "0..=64");
+    assert_rejected(
+        &["sudoku", "generate", "--classic", "--hide", "65"],
+        "0..=64",
+    );
     assert_rejected(&["sudoku", "generate", "--seed", "minus-one"], "minus-one");
     assert_rejected(
         &[

@@ -23,7 +23,9 @@ pub use board_position::BoardPosition;
 pub use error::{MoveError, ParseError, SettingError, SquareError};
 pub use game::Game;
 pub use layout::Layout;
-pub use perft::{PerftError, PerftOptions, perft, perft_divide, perft_divide_with, perft_memo, perft_with};
+pub use perft::{
+    PerftError, PerftOptions, perft, perft_divide, perft_divide_with, perft_memo, perft_with,
+};
 pub use position::{Move, MoveList, Position, Rule};
 pub use search::{Engine, EngineConfig, Iteration, Level, Score, SearchResult};
 pub use size::{BoardSize, Coord};

@@ -221,6 +221,11 @@ pub fn perft_divide_with<P: BoardPosition>(
     let mut memo = Memo::new(opts);
     pos.legal_moves(rule)
         .iter()
-        .map(|&m| Ok((m, perft_memo_inner(&pos.make_move(m), depth - 1, rule, &mut memo)?)))
+        .map(|&m| {
+            Ok((
+                m,
+                perft_memo_inner(&pos.make_move(m), depth - 1, rule, &mut memo)?,
+            ))
+        })
         .collect()
 }

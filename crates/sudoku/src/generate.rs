@@ -38,8 +38,8 @@
 //! | expert | 4.5 and up, no guessing | quads, Jellyfish, chains |
 
 use std::fmt;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::grid::Grid;
 use crate::logic::tables::{ALL_CELLS, CELL_HOUSES, CellSet, HOUSE, PEERS, bit, digit_bit};

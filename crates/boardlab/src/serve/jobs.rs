@@ -83,6 +83,8 @@ pub struct JobStats {
     pub time_limit_ms: u64,
     /// Jobs running now.
     pub running: usize,
+    /// Background work (peg tables, search slices) running now, on slots of its own.
+    pub background: usize,
     /// Jobs waiting now.
     pub waiting: usize,
     /// Jobs finished since start.
@@ -98,6 +100,12 @@ pub struct JobStats {
 pub struct Jobs {
     limits: Limits,
     slots: Arc<Semaphore>,
+    /// The quick lane's slots ([`Jobs::run_quick`]): as many again, so that a lookup never waits behind a
+    /// search.
+    quick_slots: Arc<Semaphore>,
+    /// Slots for background work ([`Jobs::run_background`]).
+    background: Arc<Semaphore>,
+    background_running: Arc<AtomicUsize>,
     /// Jobs admitted and not yet finished (waiting or running).
     admitted: Arc<AtomicUsize>,
     running: Arc<AtomicUsize>,
@@ -143,6 +151,9 @@ impl Jobs {
         Jobs {
             limits,
             slots: Arc::new(Semaphore::new(limits.workers)),
+            quick_slots: Arc::new(Semaphore::new(limits.workers)),
+            background: Arc::new(Semaphore::new(limits.workers)),
+            background_running: Arc::new(AtomicUsize::new(0)),
             admitted: Arc::new(AtomicUsize::new(0)),
             running: Arc::new(AtomicUsize::new(0)),
             done: Arc::new(AtomicU64::new(0)),
@@ -159,6 +170,8 @@ impl Jobs {
     pub fn close(&self) {
         self.closed.store(true, Ordering::SeqCst);
         self.slots.close();
+        self.quick_slots.close();
+        self.background.close();
         for flag in self
             .live
             .lock()
@@ -183,12 +196,14 @@ impl Jobs {
     pub fn stats(&self) -> JobStats {
         let admitted = self.admitted.load(Ordering::Acquire);
         let running = self.running.load(Ordering::Acquire);
+        let background = self.background_running.load(Ordering::Acquire);
         JobStats {
             workers: self.limits.workers,
             queue: self.limits.queue,
             time_limit_ms: u64::try_from(self.limits.time_limit.as_millis()).unwrap_or(u64::MAX),
             running,
-            waiting: admitted.saturating_sub(running),
+            background,
+            waiting: admitted.saturating_sub(running + background),
             done: self.done.load(Ordering::Relaxed),
             rejected: self.rejected.load(Ordering::Relaxed),
             timed_out: self.timed_out.load(Ordering::Relaxed),
@@ -205,11 +220,77 @@ impl Jobs {
         T: Send + 'static,
         F: FnOnce(&Cancel) -> Result<T, ApiError> + Send + 'static,
     {
+        self.run_on(&self.slots, what, job).await
+    }
+
+    /// [`Jobs::run`] for work bounded by a few milliseconds (a lookup in a table already built, one step of a
+    /// solver on 81 cells): it runs on slots of its own, so it never waits behind a long search.
+    ///
+    /// # Errors
+    /// As [`Jobs::run`].
+    pub async fn run_quick<T, F>(&self, what: &str, job: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Cancel) -> Result<T, ApiError> + Send + 'static,
+    {
+        self.run_on(&self.quick_slots, what, job).await
+    }
+
+    /// Work no request waits for (a peg table shared by later games, a slice of a peg session's search): it
+    /// runs on the blocking pool on one of `workers` background slots of its own, waits for one in the same
+    /// queue as the jobs, and is dropped when the queue is full or the pool is closed (the session that wanted
+    /// it then answers without it, and a later one asks again). It has no deadline: it ends when its work does.
+    pub async fn run_background(&self, job: impl FnOnce() + Send + 'static) {
+        let capacity = self.limits.workers + self.limits.queue;
+        let before = self.admitted.fetch_add(1, Ordering::AcqRel);
+        let admitted = Count(Arc::clone(&self.admitted));
+        if before >= capacity || self.is_closed() {
+            drop(admitted);
+            self.rejected.fetch_add(1, Ordering::Relaxed);
+            return;
+        }
+        let Ok(permit) = Arc::clone(&self.background).acquire_owned().await else {
+            return;
+        };
+        let running = Arc::clone(&self.background_running);
+        running.fetch_add(1, Ordering::AcqRel);
+        let running = Count(running);
+        let done = Arc::clone(&self.done);
+        let _ = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            let _admitted = admitted;
+            let _running = running;
+            job();
+            done.fetch_add(1, Ordering::Relaxed);
+        })
+        .await;
+    }
+
+    async fn run_on<T, F>(&self, slots: &Arc<Semaphore>, what: &str, job: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Cancel) -> Result<T, ApiError> + Send + 'static,
+    {
+        self.run_on_for(slots, what, self.limits.time_limit, job)
+            .await
+    }
+
+    async fn run_on_for<T, F>(
+        &self,
+        slots: &Arc<Semaphore>,
+        what: &str,
+        time_limit: Duration,
+        job: F,
+    ) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Cancel) -> Result<T, ApiError> + Send + 'static,
+    {
         if self.is_closed() {
             return Err(ApiError::unavailable("the server is shutting down"));
         }
         let started = Instant::now();
-        let deadline = started + self.limits.time_limit;
+        let deadline = started + time_limit;
         let capacity = self.limits.workers + self.limits.queue;
         let before = self.admitted.fetch_add(1, Ordering::AcqRel);
         let admitted = Count(Arc::clone(&self.admitted));
@@ -225,7 +306,7 @@ impl Jobs {
         let limit_text = format!("{:.1} s", self.limits.time_limit.as_secs_f64());
         let permit = match tokio::time::timeout_at(
             deadline.into(),
-            Arc::clone(&self.slots).acquire_owned(),
+            Arc::clone(slots).acquire_owned(),
         )
         .await
         {

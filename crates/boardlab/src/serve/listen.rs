@@ -224,7 +224,10 @@ async fn turn_away(stream: tokio::net::TcpStream) {
 pub async fn read_body(timeout: Duration, limit: usize, req: Request, next: Next) -> Response {
     let (parts, body) = req.into_parts();
     match tokio::time::timeout(timeout, axum::body::to_bytes(body, limit)).await {
-        Ok(Ok(bytes)) => next.run(Request::from_parts(parts, Body::from(bytes))).await,
+        Ok(Ok(bytes)) => {
+            next.run(Request::from_parts(parts, Body::from(bytes)))
+                .await
+        }
         Ok(Err(_)) => ApiError {
             status: StatusCode::PAYLOAD_TOO_LARGE,
             message: format!(
@@ -267,7 +270,8 @@ pub fn open_file_limit() -> Option<u64> {
                 rlim_cur: lim.rlim_max.min(65_536),
                 rlim_max: lim.rlim_max,
             };
-            if raised.rlim_cur > lim.rlim_cur && libc::setrlimit(libc::RLIMIT_NOFILE, &raw const raised) == 0
+            if raised.rlim_cur > lim.rlim_cur
+                && libc::setrlimit(libc::RLIMIT_NOFILE, &raw const raised) == 0
             {
                 lim = raised;
             }

@@ -74,35 +74,58 @@ pub struct ServeArgs {
 #[derive(Debug)]
 pub struct AppState {
     /// The engine job pool.
-    pub jobs: Jobs,
+    pub jobs: Arc<Jobs>,
     /// Peg solvers and counts kept between requests.
     pub peg: peg::Caches,
     /// What the sudoku and Mouse & Cats sessions run in: their work at once on the calling thread (the
     /// sessions run inside the job pool).
     pub env: play::Env,
     /// What the peg sessions run in: the complete tables of finishable positions, shared by every game, are
-    /// built on a thread of their own (a table can take longer than a request), and the indicator's search
-    /// slices run beside the request that waits for them.
+    /// built in the background on the job pool ([`PoolRunner`]: a table can take longer than a request), and
+    /// the indicator's search slices run beside the request that waits for them.
     pub peg_env: play::Env,
 }
 
-/// A `play::Runner` that runs each task on a new thread: for work that may outlive the request that started it
-/// (a peg table, shared through the `Env`, is built once and used by every later request).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Threads;
+/// A `play::Runner` for work that may outlive the request that started it (a peg table, shared through the
+/// `Env`, is built once and used by every later request): each task goes to the job pool as background work
+/// ([`Jobs::run_background`]), within its limits, and is dropped when the pool has no room for it.
+#[derive(Debug, Clone)]
+pub struct PoolRunner {
+    jobs: Arc<Jobs>,
+    runtime: tokio::runtime::Handle,
+}
 
-impl play::Runner for Threads {
+impl play::Runner for PoolRunner {
     fn run(&self, task: play::Task) {
-        // A thread that cannot be started drops the task: its session sees the work as failed, and answers
-        // from the search instead.
-        let _ = std::thread::Builder::new()
-            .name("boardlab-play".into())
-            .spawn(task);
+        let jobs = Arc::clone(&self.jobs);
+        self.runtime.spawn(async move {
+            jobs.run_background(task).await;
+        });
     }
 }
 
-/// Complete peg tables kept for the sessions (the English one is about 50 MB).
-const PEG_TABLES_KEPT: usize = 4;
+/// Where the peg sessions' background work runs: the pool, when there is a runtime to reach it; else nothing
+/// runs in the background (the sessions answer from the search).
+fn background_runner(jobs: &Arc<Jobs>) -> Arc<dyn play::Runner> {
+    match tokio::runtime::Handle::try_current() {
+        Ok(runtime) => Arc::new(PoolRunner {
+            jobs: Arc::clone(jobs),
+            runtime,
+        }),
+        Err(_) => Arc::new(Dropped),
+    }
+}
+
+/// A runner that drops every task (the session sees the work as failed).
+#[derive(Debug, Clone, Copy)]
+struct Dropped;
+
+impl play::Runner for Dropped {
+    fn run(&self, _task: play::Task) {}
+}
+
+/// Complete peg tables kept for the sessions (the English one is about 50 MB; other starts up to about 140 MB).
+const PEG_TABLES_KEPT: usize = 2;
 
 /// The shared state as handlers receive it.
 pub type Shared = State<Arc<AppState>>;
@@ -114,8 +137,10 @@ pub fn router(limits: Limits) -> Router {
 
 /// The state every handler shares, with the job pool of `limits`.
 pub fn app_state(limits: Limits) -> Arc<AppState> {
+    let jobs = Arc::new(Jobs::new(limits));
+    let runner = background_runner(&jobs);
     Arc::new(AppState {
-        jobs: Jobs::new(limits),
+        jobs,
         peg: peg::Caches::default(),
         env: play::Env {
             // The engine's move also when a game is made or loaded with the engine to move; later moves get
@@ -130,7 +155,7 @@ pub fn app_state(limits: Limits) -> Arc<AppState> {
         },
         peg_env: play::Env {
             peg_tables: play::PegTables::new(PEG_TABLES_KEPT),
-            ..play::Env::new(Arc::new(Threads), play::Clock::system())
+            ..play::Env::new(runner, play::Clock::system())
         },
     })
 }
@@ -251,12 +276,16 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
     };
     for name in &args.allow_host {
         if name.trim().is_empty() || name.contains(['/', ' ', '@']) {
-            anyhow::bail!("--allow-host: '{}' is not a host name", crate::cli::short(name));
+            anyhow::bail!(
+                "--allow-host: '{}' is not a host name",
+                crate::cli::short(name)
+            );
         }
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
-        .max_blocking_threads(limits.workers + 4)
+        // The jobs, the quick lane and the background work, each `workers` at most, and a few for the rest.
+        .max_blocking_threads(3 * limits.workers + 4)
         .build()
         .context("starting the async runtime")?;
     let result = runtime.block_on(serve(addr, args.open, limits, conn, &args.allow_host));

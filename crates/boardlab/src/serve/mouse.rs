@@ -340,7 +340,7 @@ pub async fn hint(
     let pos = parse_position(&req.position)?;
     let answer = state
         .jobs
-        .run("hint", move |_| {
+        .run_quick("hint", move |_| {
             let solution = Solution::cached(rule);
             let value = solution.value(&pos);
             let keep = solution.value_keeping_moves(&pos);
@@ -449,7 +449,7 @@ pub async fn map(
     let pos = parse_position(&req.position)?;
     let answer = state
         .jobs
-        .run("map", move |_| {
+        .run_quick("map", move |_| {
             let solution = Solution::cached(rule);
             let cats = pos.cat_squares();
             let squares = Square::dark_squares()

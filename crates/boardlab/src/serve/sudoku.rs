@@ -209,7 +209,7 @@ pub async fn solve(
     let g = parse_grid("puzzle", &req.puzzle)?;
     let answer = state
         .jobs
-        .run("solve", move |_| {
+        .run_quick("solve", move |_| {
             let (status, solution) = match g.solve() {
                 Ok(s) => ("solved", Some(s.to_line())),
                 Err(SolveError::NoSolution) => ("no_solution", None),
@@ -294,7 +294,7 @@ pub async fn hint(
     };
     let answer = state
         .jobs
-        .run("hint", move |_| {
+        .run_quick("hint", move |_| {
             let h = rate::hint_for(&puzzle, &current);
             Ok(match h {
                 Hint::Step(s) => HintAnswer {

@@ -86,7 +86,13 @@ impl Server {
     }
 
     /// [`Server::request`] with this `Host` header.
-    pub fn request_as(&self, method: &str, path: &str, body: Option<&str>, host: &str) -> (u16, String) {
+    pub fn request_as(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<&str>,
+        host: &str,
+    ) -> (u16, String) {
         request(self.addr, method, path, body, host, Duration::from_secs(60))
     }
 
@@ -162,7 +168,10 @@ pub fn parse_response(raw: &[u8]) -> (u16, String) {
         .nth(1)
         .and_then(|c| c.parse().ok())
         .unwrap_or(0);
-    let body = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") {
+    let body = if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
         dechunk(body)
     } else {
         body.to_string()
@@ -200,7 +209,12 @@ pub fn closed_within(s: &mut TcpStream, limit: Duration) -> bool {
         match s.read(&mut buf) {
             Ok(0) => return true,
             Ok(_) => {}
-            Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
                 return false;
             }
             Err(_) => return true,

@@ -252,9 +252,7 @@ pub struct ShowArgs {
 /// Run `boardlab mouse ...`.
 pub fn run(args: MouseArgs, out: &Output) -> anyhow::Result<ExitCode> {
     match args.command {
-        MouseCommand::Solve(a) => {
-            solve::run(&a.start, a.single_thread, a.max_memory, out)
-        }
+        MouseCommand::Solve(a) => solve::run(&a.start, a.single_thread, a.max_memory, out),
         MouseCommand::Analyse(a) => analyse::run(&a, out),
         MouseCommand::Perft(a) => run_perft(&a, out),
         MouseCommand::Play(a) => {
