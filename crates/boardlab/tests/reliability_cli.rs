@@ -81,7 +81,7 @@ fn perft_with_a_tiny_table_counts_the_same() {
 #[test]
 fn max_memory_means_the_same_everywhere() {
     let out = bin()
-        .args(["mouse", "solve", "--size", "8", "--max-memory", "1"])
+        .args(["mouse", "solve", "--size", "10", "--max-memory", "1"])
         .output()
         .expect("run");
     let err = String::from_utf8_lossy(&out.stderr);

@@ -40,7 +40,7 @@ impl AllowedHosts {
     /// Whether a request with this `Host` header value is answered.
     pub fn allows(&self, host: &str) -> bool {
         let name = host_name(host).trim_end_matches('.').to_ascii_lowercase();
-        if name == "localhost" || self.names.iter().any(|n| *n == name) {
+        if name == "localhost" || self.names.contains(&name) {
             return true;
         }
         let literal = name
