@@ -50,7 +50,7 @@ fn a_perft_past_its_deadline_stops_and_frees_its_worker() {
     );
     let (code, body) = s.request("POST", "/api/sudoku/solve", Some(&solve_body()));
     assert_eq!(code, 200, "{body}");
-    // Its memory went back, or was never taken: the table is bounded at 64 MiB.
+    // Its memory went back, or was never taken: the table is bounded at 128 MiB.
     let rss = s.rss();
     assert!(rss < 400 << 20, "resident memory {} MiB", rss >> 20);
 }

@@ -7,7 +7,7 @@
 //!   wait for a search; on a machine shared with other work the figure is the scheduler's as much as ours);
 //! - every expensive one was answered (2xx, or 503 at the time limit or when the queue was full): none hung;
 //! - the resident memory is within [`MEMORY_BOUND`]: the peg tables kept (two) and being built (at most one
-//!   per worker), two perft tables of 64 MiB and the program itself, plus a fixed margin;
+//!   per worker), two perft tables of 128 MiB and the program itself, plus a fixed margin;
 //! - SIGTERM ends the process within 5 s with success.
 
 mod server_common;
@@ -31,6 +31,9 @@ const PUZZLE: &str =
 const STARTS: &[&str] = &[
     "c1", "d1", "e1", "c2", "d2", "e2", "a3", "b3", "c3", "d3", "d4",
 ];
+
+/// The body of an expensive client's `i`-th request.
+type BodyOf = Box<dyn Fn(usize) -> String + Send>;
 
 #[test]
 fn thirty_seconds_of_mixed_load() {
@@ -67,7 +70,7 @@ fn thirty_seconds_of_mixed_load() {
             (times, failures)
         }));
     }
-    let expensive: Vec<(&str, String, Box<dyn Fn(usize) -> String + Send>)> = vec![
+    let expensive: Vec<(&str, String, BodyOf)> = vec![
         (
             "perft",
             "/api/mouse/perft".into(),

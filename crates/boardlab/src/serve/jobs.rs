@@ -103,6 +103,9 @@ pub struct Jobs {
     /// The quick lane's slots ([`Jobs::run_quick`]): as many again, so that a lookup never waits behind a
     /// search.
     quick_slots: Arc<Semaphore>,
+    /// The quick lane's jobs admitted and not yet finished: its own queue, so that a flood of searches cannot
+    /// turn lookups away.
+    quick_admitted: Arc<AtomicUsize>,
     /// Slots for background work ([`Jobs::run_background`]).
     background: Arc<Semaphore>,
     background_running: Arc<AtomicUsize>,
@@ -152,6 +155,7 @@ impl Jobs {
             limits,
             slots: Arc::new(Semaphore::new(limits.workers)),
             quick_slots: Arc::new(Semaphore::new(limits.workers)),
+            quick_admitted: Arc::new(AtomicUsize::new(0)),
             background: Arc::new(Semaphore::new(limits.workers)),
             background_running: Arc::new(AtomicUsize::new(0)),
             admitted: Arc::new(AtomicUsize::new(0)),
@@ -194,7 +198,8 @@ impl Jobs {
 
     /// The counters now.
     pub fn stats(&self) -> JobStats {
-        let admitted = self.admitted.load(Ordering::Acquire);
+        let admitted =
+            self.admitted.load(Ordering::Acquire) + self.quick_admitted.load(Ordering::Acquire);
         let running = self.running.load(Ordering::Acquire);
         let background = self.background_running.load(Ordering::Acquire);
         JobStats {
@@ -220,7 +225,14 @@ impl Jobs {
         T: Send + 'static,
         F: FnOnce(&Cancel) -> Result<T, ApiError> + Send + 'static,
     {
-        self.run_on(&self.slots, what, job).await
+        self.run_on_for(
+            &self.slots,
+            &self.admitted,
+            what,
+            self.limits.time_limit,
+            job,
+        )
+        .await
     }
 
     /// [`Jobs::run`] for work bounded by a few milliseconds (a lookup in a table already built, one step of a
@@ -233,7 +245,14 @@ impl Jobs {
         T: Send + 'static,
         F: FnOnce(&Cancel) -> Result<T, ApiError> + Send + 'static,
     {
-        self.run_on(&self.quick_slots, what, job).await
+        self.run_on_for(
+            &self.quick_slots,
+            &self.quick_admitted,
+            what,
+            self.limits.time_limit,
+            job,
+        )
+        .await
     }
 
     /// Work no request waits for (a peg table shared by later games, a slice of a peg session's search): it
@@ -266,18 +285,10 @@ impl Jobs {
         .await;
     }
 
-    async fn run_on<T, F>(&self, slots: &Arc<Semaphore>, what: &str, job: F) -> Result<T, ApiError>
-    where
-        T: Send + 'static,
-        F: FnOnce(&Cancel) -> Result<T, ApiError> + Send + 'static,
-    {
-        self.run_on_for(slots, what, self.limits.time_limit, job)
-            .await
-    }
-
     async fn run_on_for<T, F>(
         &self,
         slots: &Arc<Semaphore>,
+        admitted_count: &Arc<AtomicUsize>,
         what: &str,
         time_limit: Duration,
         job: F,
@@ -292,8 +303,8 @@ impl Jobs {
         let started = Instant::now();
         let deadline = started + time_limit;
         let capacity = self.limits.workers + self.limits.queue;
-        let before = self.admitted.fetch_add(1, Ordering::AcqRel);
-        let admitted = Count(Arc::clone(&self.admitted));
+        let before = admitted_count.fetch_add(1, Ordering::AcqRel);
+        let admitted = Count(Arc::clone(admitted_count));
         if before >= capacity {
             drop(admitted);
             self.rejected.fetch_add(1, Ordering::Relaxed);

@@ -26,7 +26,7 @@ use crate::answers::mouse::{
 };
 
 /// The memory one perft job's table of counted positions may take; past it the count goes on without it.
-const PERFT_MEMORY: usize = 64 << 20;
+const PERFT_MEMORY: usize = 128 << 20;
 
 /// The mouse routes.
 pub fn routes() -> Router<Arc<AppState>> {

@@ -1,7 +1,8 @@
 //! A real `boardlab serve` on a loopback port, and a plain HTTP/1.1 client for it (shared by `serve_real.rs`
 //! and `serve_soak.rs`).
 
-#![allow(dead_code)]
+// A test helper: a failure to start or reach the server is the test failing, with its reason.
+#![allow(dead_code, clippy::expect_used, clippy::unwrap_used)]
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
