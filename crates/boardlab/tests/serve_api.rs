@@ -1231,6 +1231,42 @@ async fn sudoku_session_is_finished_by_typing_digits_with_a_hint_applied() {
     );
 }
 
+/// A save whose classic setup hides more than the one range allows is refused on loading, in the generator's
+/// words; one saved while its puzzle was being made, whose puzzle cannot be made, says why at once instead of
+/// "still being made" forever.
+#[tokio::test]
+async fn a_saved_classic_setup_is_checked_on_loading() {
+    let app = app();
+    let v = act(
+        &app,
+        "sudoku",
+        &Value::Null,
+        json!({"new": {"mode": "classic", "hide": 27, "seed": 1}}),
+    )
+    .await;
+    let mut save = v["save"].clone();
+    save["state"]["puzzle"] = Value::Null;
+    save["state"]["setup"]["hide"] = json!(64);
+    save["state"]["setup"]["unique"] = json!(true);
+    assert_error(
+        refused(&app, "sudoku", &save, json!("view")).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "unique",
+    );
+    for hide in [65, 81, 1_000_000] {
+        save["state"]["setup"]["hide"] = json!(hide);
+        assert_error(
+            refused(&app, "sudoku", &save, json!("view")).await,
+            StatusCode::BAD_REQUEST,
+            &format!("cannot hide {hide} cells: a puzzle keeps at least 17 clues, so at most 64"),
+        );
+    }
+    // In range and possible: the puzzle is made on loading and the game goes on.
+    save["state"]["setup"]["hide"] = json!(30);
+    let v = act(&app, "sudoku", &save, json!("view")).await;
+    assert_eq!(v["view"]["ready"], true, "{}", v["view"]);
+}
+
 #[tokio::test]
 async fn a_pasted_sudoku_and_a_pasted_peg_layout_are_played_and_saved() {
     let app = app();
@@ -1463,7 +1499,8 @@ async fn save_files_that_cannot_be_used_are_refused_with_the_reason() {
 
 #[tokio::test]
 async fn a_full_queue_answers_503_and_a_slow_job_passes_its_time_limit() {
-    // One worker, no queue: while one search runs, the next request is turned away at once.
+    // One worker, no queue: while one search runs, the next heavy request (a rating; lookups such as a
+    // solve have a lane of their own) is turned away at once.
     let app = router(Limits {
         workers: 1,
         queue: 0,
@@ -1477,7 +1514,7 @@ async fn a_full_queue_answers_503_and_a_slow_job_passes_its_time_limit() {
     });
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_error(
-        post(&app, "/api/sudoku/solve", json!({"puzzle": ".".repeat(81)})).await,
+        post(&app, "/api/sudoku/rate", json!({"puzzle": ".".repeat(81)})).await,
         StatusCode::SERVICE_UNAVAILABLE,
         "busy",
     );

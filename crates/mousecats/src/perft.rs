@@ -2,8 +2,7 @@
 //!
 //! A sequence cannot continue past the end of the game, so a finished game contributes to depth 0 only.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::board_position::BoardPosition;
@@ -79,13 +78,11 @@ impl Hasher for MemoHasher {
     }
 }
 
-type Map<K> = HashMap<(K, u32), u128, BuildHasherDefault<MemoHasher>>;
-
 /// Bounds on a memoised perft: the memory its table may take, and a flag that stops it.
 #[derive(Debug, Clone, Copy)]
 pub struct PerftOptions<'a> {
-    /// The most memory the table of counted positions may take, in bytes. When it is full the count goes on
-    /// without remembering more positions: slower, the same answer.
+    /// The most memory the table of counted positions may take, in bytes. When it is full, new counts
+    /// overwrite old ones (those of smaller subtrees first): slower, the same answer.
     pub max_memory: usize,
     /// Set (by another thread) to stop the count with [`PerftError::Cancelled`].
     pub cancel: Option<&'a AtomicBool>,
@@ -112,25 +109,114 @@ pub enum PerftError {
     Cancelled,
 }
 
-/// The table of counted positions, with its bound and the stop flag.
+/// One remembered count: a position, the plies left, and the number of sequences. The count is kept as two
+/// words so that a slot is aligned to 8 bytes, not 16.
+#[derive(Clone, Copy, Default)]
+struct Slot<K> {
+    key: K,
+    /// Plies left; 0 marks an empty slot (counts are only remembered for more than four plies).
+    depth: u32,
+    lo: u64,
+    hi: u64,
+}
+
+/// The table of counted positions: two-slot buckets, a table that grows (doubling while it can) up to its
+/// bound and then overwrites. The first slot of a bucket keeps the entry with more plies left (a larger
+/// subtree, more work saved), the second always takes the newest; so a full table degrades gently instead
+/// of falling back to plain recursion below everything it could not keep.
 struct Memo<'a, K> {
-    map: Map<K>,
-    /// Entries kept at most, so that the table (and its growth, when the old and the new table live side by
-    /// side) stays within [`PerftOptions::max_memory`].
-    max_entries: usize,
+    slots: Vec<Slot<K>>,
+    /// Entries stored since the last growth.
+    filled: usize,
+    /// Slots that fit in `max_memory`: while the table grows, the old table and the new one together.
+    budget: usize,
     cancel: Option<&'a AtomicBool>,
 }
 
-impl<'a, K> Memo<'a, K> {
+/// Slots in a new table (it grows from there).
+const FIRST_SLOTS: usize = 1 << 12;
+
+impl<'a, K: Copy + Default + Eq + Hash> Memo<'a, K> {
     fn new(opts: &PerftOptions<'a>) -> Self {
-        // A table of `b` buckets holds 7/8 b entries and takes (entry + 1 control byte) x b bytes; growing to
-        // hold one more entry than a full table allocates the doubled table while the old one lives: 3 x the
-        // old one's size at the peak. Hence at most `max_memory` / (3 x 8/7 x (entry + 1)) entries.
-        let per_entry = (std::mem::size_of::<((K, u32), u128)>() + 1) * 24 / 7;
+        let budget = opts.max_memory / std::mem::size_of::<Slot<K>>().max(1);
+        let first = FIRST_SLOTS.min(budget) & !1;
         Memo {
-            map: Map::default(),
-            max_entries: opts.max_memory / per_entry.max(1),
+            slots: vec![Slot::default(); first],
+            filled: 0,
+            budget,
             cancel: opts.cancel,
+        }
+    }
+
+    /// The first slot of `key`'s bucket.
+    fn bucket(&self, key: &(K, u32)) -> usize {
+        let mut h = MemoHasher::default();
+        key.hash(&mut h);
+        let buckets = self.slots.len() / 2;
+        // Multiply-shift onto 0..buckets (any number of buckets, not only powers of two).
+        (((u128::from(h.finish()) * buckets as u128) >> 64) as usize) * 2
+    }
+
+    fn get(&self, key: &(K, u32)) -> Option<u128> {
+        if self.slots.len() < 2 {
+            return None;
+        }
+        let b = self.bucket(key);
+        self.slots[b..b + 2]
+            .iter()
+            .find(|s| s.depth == key.1 && s.key == key.0)
+            .map(|s| u128::from(s.lo) | (u128::from(s.hi) << 64))
+    }
+
+    fn insert(&mut self, key: (K, u32), count: u128) {
+        if self.slots.len() < 2 {
+            return;
+        }
+        if self.filled * 4 >= self.slots.len() * 3 {
+            self.grow();
+        }
+        let slot = Slot {
+            key: key.0,
+            depth: key.1,
+            lo: count as u64,
+            hi: (count >> 64) as u64,
+        };
+        self.place(slot);
+    }
+
+    fn place(&mut self, slot: Slot<K>) {
+        let b = self.bucket(&(slot.key, slot.depth));
+        let [deep, recent] = &mut self.slots[b..b + 2] else {
+            return;
+        };
+        if deep.depth == 0 {
+            self.filled += 1;
+            *deep = slot;
+        } else if slot.depth >= deep.depth {
+            if recent.depth == 0 {
+                self.filled += 1;
+            }
+            *recent = std::mem::replace(deep, slot);
+        } else {
+            if recent.depth == 0 {
+                self.filled += 1;
+            }
+            *recent = slot;
+        }
+    }
+
+    /// Double the table, or as far as the budget allows with the old one alive beside the new; a table
+    /// that cannot grow by more than a quarter stays as it is and overwrites.
+    fn grow(&mut self) {
+        let len = self.slots.len();
+        let size = (len * 2).min(self.budget.saturating_sub(len)) & !1;
+        if size * 4 < len * 5 {
+            return;
+        }
+        let old = std::mem::replace(&mut self.slots, vec![Slot::default(); size]);
+        self.filled = 0;
+        for slot in old.into_iter().filter(|s| s.depth != 0) {
+            self.place(slot);
         }
     }
 }
@@ -142,8 +228,8 @@ pub fn perft_memo<P: BoardPosition>(pos: &P, depth: u32, rule: Rule) -> Option<u
     perft_with(pos, depth, rule, &PerftOptions::default()).ok()
 }
 
-/// [`perft_memo`] within `opts`: a table of at most `opts.max_memory` bytes (past it, positions are counted
-/// again each time they are met), stopped when `opts.cancel` is set.
+/// [`perft_memo`] within `opts`: a table of at most `opts.max_memory` bytes (once full, it keeps the larger
+/// subtrees and the latest counts; positions it lost are counted again), stopped when `opts.cancel` is set.
 ///
 /// ```
 /// use mousecats::perft::{perft_memo, perft_with, PerftOptions};
@@ -181,7 +267,7 @@ fn perft_memo_inner<P: BoardPosition>(
         return Ok(0);
     }
     let key = (pos.exact_key(), depth);
-    if let Some(&n) = memo.map.get(&key) {
+    if let Some(n) = memo.get(&key) {
         return Ok(n);
     }
     let mut total: u128 = 0;
@@ -189,9 +275,7 @@ fn perft_memo_inner<P: BoardPosition>(
         let n = perft_memo_inner(&pos.make_move(m), depth - 1, rule, memo)?;
         total = total.checked_add(n).ok_or(PerftError::Overflow)?;
     }
-    if memo.map.len() < memo.max_entries {
-        memo.map.insert(key, total);
-    }
+    memo.insert(key, total);
     Ok(total)
 }
 

@@ -10,8 +10,7 @@ use mousecats::{BoardSize, Position, Rule, SizedPosition, perft, perft_divide, p
 #[test]
 fn a_bounded_table_gives_the_same_counts() {
     let start = Position::start();
-    // Once the table is full the count goes on without remembering more positions: exact, but as slow as
-    // plain recursion below the positions kept, so each bound counts to a depth it can still reach quickly.
+    // Once the table is full, new counts overwrite old ones: exact, slower the smaller the table.
     for (max_memory, deep) in [(0, 8), (64 << 10, 10), (256 << 10, 12), (1 << 20, 14)] {
         let opts = PerftOptions {
             max_memory,
@@ -44,6 +43,24 @@ fn a_bounded_table_gives_the_same_counts() {
         perft_with(&six, 12, Rule::FarRow, &small).ok(),
         perft_memo(&six, 12, Rule::FarRow)
     );
+}
+
+#[test]
+fn a_table_far_smaller_than_the_tree_overwrites_and_counts_the_same() {
+    // 1 MiB holds about 17,000 slots, far fewer than the positions of depth 20 on 8x8, so counts are
+    // overwritten many times over (about three times as slow as unbounded here, the same count).
+    let start = Position::start();
+    let opts = PerftOptions {
+        max_memory: 1 << 20,
+        cancel: None,
+    };
+    for (rule, depth) in [(Rule::FarRow, 20), (Rule::Escape, 18)] {
+        assert_eq!(
+            perft_with(&start, depth, rule, &opts).ok(),
+            perft_memo(&start, depth, rule),
+            "{rule}, depth {depth}"
+        );
+    }
 }
 
 #[test]

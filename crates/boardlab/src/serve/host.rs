@@ -84,7 +84,7 @@ pub async fn check(allowed: Arc<AllowedHosts>, req: Request, next: Next) -> Resp
             message: format!(
                 "this server does not answer for the host '{}'; it answers for {}, localhost, and the names given \
                  with --allow-host",
-                crate::cli::short(&h),
+                mousecats::error::excerpt(&h),
                 allowed.addr.ip()
             ),
         }

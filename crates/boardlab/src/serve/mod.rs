@@ -278,7 +278,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         if name.trim().is_empty() || name.contains(['/', ' ', '@']) {
             anyhow::bail!(
                 "--allow-host: '{}' is not a host name",
-                crate::cli::short(name)
+                mousecats::error::excerpt(name)
             );
         }
     }

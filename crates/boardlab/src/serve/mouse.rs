@@ -25,7 +25,8 @@ use crate::answers::mouse::{
     Analysis, ExactValue, PerftAnswer, TableInfo, moves_text, perft as count_perft,
 };
 
-/// The memory one perft job's table of counted positions may take; past it the count goes on without it.
+/// The memory one perft job's table of counted positions may take; once full, new counts overwrite old ones
+/// (slower, the same count). The whole 8x8 tree (depth 57) fits.
 const PERFT_MEMORY: usize = 128 << 20;
 
 /// The mouse routes.
@@ -504,14 +505,16 @@ pub async fn run_perft(
                 max_memory: PERFT_MEMORY,
                 cancel: Some(cancel.flag()),
             };
-            with_position!(pos, |p| count_perft(&p, depth, rule, divide, &opts)).map_err(|e| match e {
-                PerftError::Overflow => ApiError::unprocessable(format!(
-                    "perft {depth}: the count does not fit in 128 bits"
-                )),
-                PerftError::Cancelled => {
-                    ApiError::unavailable(format!("perft {depth}: stopped at the time limit"))
-                }
-            })
+            with_position!(pos, |p| count_perft(&p, depth, rule, divide, &opts)).map_err(
+                |e| match e {
+                    PerftError::Overflow => ApiError::unprocessable(format!(
+                        "perft {depth}: the count does not fit in 128 bits"
+                    )),
+                    PerftError::Cancelled => {
+                        ApiError::unavailable(format!("perft {depth}: stopped at the time limit"))
+                    }
+                },
+            )
         })
         .await?;
     Ok(Json(answer))

@@ -1,6 +1,7 @@
 //! The options of a sudoku: how its puzzles are made, and the menu that chooses them.
 
 use serde::{Deserialize, Serialize};
+use sudoku::classic;
 use sudoku::generate::{self, Difficulty, Symmetry};
 
 use super::SudokuError;
@@ -82,10 +83,17 @@ impl Setup {
     /// Check the names and numbers.
     ///
     /// # Errors
-    /// [`SudokuError::Setup`] naming the unknown difficulty or symmetry.
+    /// [`SudokuError::Setup`] naming the unknown difficulty or symmetry, or a number of hidden cells out of
+    /// the classic method's range (0 to [`classic::MAX_HIDE`], the range every front end takes), in the words
+    /// the generator uses.
     pub fn check(&self) -> Result<(), SudokuError> {
         self.difficulty_level()?;
         self.symmetry_kind()?;
+        if self.hide > classic::MAX_HIDE {
+            return Err(SudokuError::Setup(
+                classic::ClassicError::TooMany { hide: self.hide }.to_string(),
+            ));
+        }
         Ok(())
     }
 

@@ -212,8 +212,8 @@ pub struct PerftArgs {
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     size: Option<String>,
     /// The most memory the table of positions already counted may take (for example 512M or 4G; a bare
-    /// number is in MiB); past it, positions are counted again each time they are met (slower, the same
-    /// answer). Default: 80% of the memory available.
+    /// number is in MiB); once it is full, new counts overwrite old ones and positions lost are counted
+    /// again (slower, the same answer). Default: 80% of the memory available.
     #[arg(long, value_name = "SIZE", value_parser = crate::cli::peg::parse_size)]
     max_memory: Option<u64>,
 }
@@ -385,7 +385,8 @@ fn perft_of<P: BoardPosition>(
     opts: &PerftOptions<'_>,
     out: &Output,
 ) -> anyhow::Result<ExitCode> {
-    let answer = perft(pos, depth, rule, divide, opts).map_err(|e| anyhow!("perft {depth}: {e}"))?;
+    let answer =
+        perft(pos, depth, rule, divide, opts).map_err(|e| anyhow!("perft {depth}: {e}"))?;
     if out.json {
         out.print_json(&answer)?;
     } else {

@@ -140,9 +140,16 @@ fn run(
     let (mut s, msg) = match start {
         Start::New(n) => new_game(n, env)?,
         Start::Saved(save) => {
-            let s = SudokuSession::from_state(&save.state, env)
+            let mut s = SudokuSession::from_state(&save.state, env)
                 .map_err(|reason| damaged(GameKind::Sudoku, reason))?;
-            (s, Message::info(""))
+            // A game saved while its puzzle was being made makes it on loading (at once, here): its news,
+            // or why it could not be made, which would otherwise never be told.
+            let msg = match s.poll() {
+                Some(Ok(m)) => m,
+                Some(Err(err)) => return Err(error(name, &err)),
+                None => Message::info(""),
+            };
+            (s, msg)
         }
     };
     let e = |err: SudokuError| error(name, &err);
