@@ -8,7 +8,7 @@ use std::time::Duration;
 use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
-use boardlab::serve::{Limits, router};
+use boardlab::serve::{BODY_LIMIT, Limits, router};
 use http_body_util::BodyExt;
 use serde_json::{Value, json};
 use tower::ServiceExt;
@@ -1732,4 +1732,61 @@ async fn mouse_session_on_other_board_sizes_and_rules() {
         StatusCode::BAD_REQUEST,
         "E3 is off the 4x4 board",
     );
+}
+
+/// A long web game never outgrows the request that carries it: 10,000 actions, each sent with the save the
+/// last one answered, every body within the server's limit, and undo still works at the end.
+#[tokio::test]
+async fn ten_thousand_sudoku_actions_fit_in_a_request() {
+    const FIXED: &str =
+        "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
+    let app = app();
+    let mut v = act(
+        &app,
+        "sudoku",
+        &Value::Null,
+        json!({"new": {"puzzle": FIXED}}),
+    )
+    .await;
+    let empty: Vec<usize> = FIXED
+        .bytes()
+        .enumerate()
+        .filter(|&(_, b)| b == b'0')
+        .map(|(i, _)| i)
+        .collect();
+    let mut largest = 0;
+    let mut x: u64 = 11;
+    for i in 0..10_000u32 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let cell = empty[(x % empty.len() as u64) as usize];
+        let digit = (x >> 20) % 9 + 1;
+        let action = match i % 8 {
+            0 => json!({"digit": {"cell": cell, "digit": digit}}),
+            1 => json!({"digit": {"cell": cell, "digit": 0}}),
+            2 => json!({"mark": {"cell": cell, "digit": digit, "kind": "centre"}}),
+            _ => json!({"mark": {"cell": cell, "digit": digit, "kind": "corner"}}),
+        };
+        let body = serde_json::to_vec(&json!({"save": v["save"], "action": action})).expect("json");
+        largest = largest.max(body.len());
+        assert!(body.len() < BODY_LIMIT, "action {i}: {} bytes", body.len());
+        let (s, w) = refused(&app, "sudoku", &v["save"], action).await;
+        match s {
+            StatusCode::OK => v = w,
+            // A mark in a cell that holds a digit: refused, the game goes on from the same save.
+            StatusCode::UNPROCESSABLE_ENTITY => {}
+            _ => panic!("action {i}: {s} {w}"),
+        }
+    }
+    eprintln!("the largest request of 10,000 sudoku actions: {largest} bytes");
+    let before = v["view"]["values"].clone();
+    for _ in 0..100 {
+        v = act(&app, "sudoku", &v["save"], json!("undo")).await;
+    }
+    assert_eq!(v["view"]["can_undo"], true);
+    for _ in 0..100 {
+        v = act(&app, "sudoku", &v["save"], json!("redo")).await;
+    }
+    assert_eq!(v["view"]["values"], before);
 }

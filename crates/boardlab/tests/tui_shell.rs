@@ -129,7 +129,7 @@ fn loading_a_foreign_or_broken_file_gives_a_message() {
         ),
         (
             "future.json",
-            "was saved in format version 99; this boardlab reads versions 1 to 3",
+            "was saved in format version 99; this boardlab reads versions 1 to 4",
         ),
         ("chess.json", "it holds an unknown game \"chess\""),
         (

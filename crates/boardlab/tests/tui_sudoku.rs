@@ -670,3 +670,42 @@ fn pencil_marks_of_neighbours_stay_apart_at_80x24() {
     assert_eq!(text(&h, 4, 4, 0), "1357 ");
     assert_eq!(text(&h, 4, 4, 1), "     ");
 }
+
+/// A long game in the terminal saves and loads: 10,000 pencil-mark presses, then `s`, give a small compact
+/// file (the web page could carry it too) that loads with its undo history.
+#[test]
+fn ten_thousand_marks_save_and_load() {
+    let mut h = fixed();
+    h.keys("p");
+    let mut keys = String::new();
+    for i in 0..10_000 {
+        keys.push(char::from(b'1' + (i % 9) as u8));
+        if i % 9 == 8 {
+            keys.push_str(if i % 2 == 0 { "<Right>" } else { "<Down>" });
+        }
+    }
+    h.keys(&keys);
+    h.keys("s");
+    assert!(
+        h.shows("Saved to <TMP>/saves/sudoku.json"),
+        "{}",
+        h.screen()
+    );
+    let path = h.save_dir().join("sudoku.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(!text.trim_end().contains('\n'), "written compact");
+    assert!(
+        text.len() < boardlab::serve::BODY_LIMIT,
+        "{} bytes",
+        text.len()
+    );
+    let (cfg, dir) = config();
+    let mut back = Harness::with(App::load(cfg, &path).unwrap(), dir);
+    let before = back.screen();
+    back.keys("u");
+    assert!(back.shows("Undone"), "{}", back.screen());
+    back.keys("r");
+    assert!(back.shows("Redone"), "{}", back.screen());
+    let strip = |s: &str| s.lines().skip(1).take(22).collect::<Vec<_>>().join("\n");
+    assert_eq!(strip(&back.screen()), strip(&before));
+}

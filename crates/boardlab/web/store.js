@@ -52,7 +52,7 @@ export function download(name, text, type = 'application/json') {
 }
 
 export function exportGame(game, save) {
-  download(game + '.json', JSON.stringify(save, null, 2) + '\n');
+  download(game + '.json', JSON.stringify(save) + '\n');
 }
 
 // Ask for a save file; answers {game, save} (checked) or throws.

@@ -1,8 +1,9 @@
 //! Undo and redo, shared by the three games.
 //!
-//! A [`History`] holds the present state and two stacks of snapshots. Every game keeps its undoable state small
-//! (a position, a move list, a sudoku grid with its marks), so whole snapshots are simpler and safer than
-//! inverse operations: an undo can never leave a state that was not really reached.
+//! A [`History`] holds the present state and two stacks of snapshots. Mouse & Cats and peg solitaire keep their
+//! undoable state small (a position, a move list), so whole snapshots are simpler and safer than inverse
+//! operations: an undo can never leave a state that was not really reached. A sudoku keeps the cells each step
+//! changed instead, within a bound (`sudoku::steps`), since a game can take thousands of marks.
 
 /// The present state with the states before it (undo) and after it (redo).
 #[derive(Debug, Clone, PartialEq, Eq)]

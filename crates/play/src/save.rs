@@ -1,13 +1,14 @@
 //! The save-file format: a JSON envelope with a format marker and version around one game's state.
 //!
 //! ```json
-//! { "format": "boardlab-save", "version": 3, "game": "peg", "state": { ... } }
+//! { "format": "boardlab-save", "version": 4, "game": "peg", "state": { ... } }
 //! ```
 //!
 //! Versions: 1 was the first; 2 added the sudoku's centre pencil marks (`board.centre`, absent when there are
 //! none) and whether a hint is shown (`hint`); 3 added the Mouse & Cats board size (`options.size`, absent on
-//! 8x8, and the far-row rule named `far-row` on other boards). This program writes version 3 and reads all
-//! three: an older file is a newer one without those fields. An older program refuses a newer file with a
+//! 8x8, and the far-row rule named `far-row` on other boards); 4 writes a sudoku's undo and redo lists as the
+//! cells each step changed (older saves list whole grids, read as steps), at most a bounded number of them. This
+//! program writes version 4 and reads all four: an older file is a newer one without those fields. An older program refuses a newer file with a
 //! message rather than drop what it does not know (a 10x10 game read as an 8x8 one).
 //!
 //! The `state` belongs to the game: each session turns it back into a game by replaying it through its engine
@@ -22,7 +23,7 @@ use crate::GameKind;
 /// The value of the `format` field of every save file.
 pub const FORMAT: &str = "boardlab-save";
 /// The save-file format version this program writes.
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 /// The oldest save-file format version this program reads.
 pub const OLDEST_VERSION: u32 = 1;
 
@@ -172,10 +173,11 @@ impl SaveFile {
         })
     }
 
-    /// The save as the text of a file (pretty-printed JSON, no final newline).
+    /// The save as the text of a file (compact JSON on one line, no final newline: a long game's file stays a
+    /// third of its pretty-printed size).
     pub fn to_text(&self) -> String {
         // Serializing a tree of JSON values cannot fail; the fallback is never taken.
-        serde_json::to_string_pretty(self).unwrap_or_default()
+        serde_json::to_string(self).unwrap_or_default()
     }
 }
 
@@ -265,8 +267,8 @@ mod tests {
             Err(SaveError::Version(9))
         );
         assert_eq!(
-            SaveError::Version(4).to_string(),
-            "saved in format version 4; this boardlab reads versions 1 to 3"
+            SaveError::Version(5).to_string(),
+            "saved in format version 5; this boardlab reads versions 1 to 4"
         );
         // Version 0 never existed.
         assert_eq!(

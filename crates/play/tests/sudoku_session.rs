@@ -272,7 +272,11 @@ fn every_bad_input_is_an_error_value() {
         ..Setup::default()
     };
     let e = SudokuSession::new(too_many, &env).unwrap_err().to_string();
-    assert_eq!(e, "No puzzle: cannot hide 90 cells: a grid has 81");
+    // Refused by the setup's check, in the one range every front end takes (0 to 64).
+    assert_eq!(
+        e,
+        "cannot hide 90 cells: a puzzle keeps at least 17 clues, so at most 64 cells are hidden"
+    );
     // A pasted puzzle without a solution, or with a repeated clue.
     let mut clash = [0u8; 81];
     clash[0] = 1;
@@ -329,8 +333,35 @@ fn damaged_saves_are_refused_with_the_reason() {
             "the grid: the clue in r1c3 was changed",
         ),
         (
-            Box::new(|j| j["redo"][0]["values"] = "1".repeat(81).into()),
+            // A whole grid, as saves before format version 4 wrote the history.
+            Box::new(|j| {
+                j["redo"][0] = serde_json::json!({"values": "1".repeat(81), "marks": vec![0; 81]})
+            }),
             "redo step 1: the clue in r1c3 was changed",
+        ),
+        (
+            Box::new(|j| j["redo"][0] = serde_json::json!([2, 1, 0, 0])),
+            "redo step 1: the clue in r1c3 was changed",
+        ),
+        (
+            Box::new(|j| j["redo"][0] = serde_json::json!([0, 12, 0, 0])),
+            "redo step 1: r1c1 holds 12",
+        ),
+        (
+            Box::new(|j| j["redo"][0] = serde_json::json!([81, 1, 0, 0])),
+            "redo step 1: changed cell 1: 81 is not a cell (0 to 80)",
+        ),
+        (
+            Box::new(|j| j["redo"][0] = serde_json::json!([1, 1, 0, 0, 0, 1, 0, 0])),
+            "redo step 1: changed cell 2: cell 0 comes after cell 1",
+        ),
+        (
+            Box::new(|j| j["redo"][0] = serde_json::json!([0, 1, 0])),
+            "redo step 1: has 3 numbers",
+        ),
+        (
+            Box::new(|j| j["redo"][0] = serde_json::json!("r1c1")),
+            "redo step 1: is neither a grid nor a list of changed cells",
         ),
         (
             Box::new(|j| j["puzzle"]["givens"] = "12".into()),
@@ -444,7 +475,14 @@ fn saves_of_the_first_release_load() {
         let text = std::fs::read_to_string(&path).unwrap();
         let save = SaveFile::parse(&text).unwrap();
         let session = Session::load(&save, &env).unwrap();
-        assert_eq!(session.save(), save, "{name}");
+        // The same game, its history now written as steps (`a_history_of_whole_grids_becomes_steps`).
+        let mut again = session.save();
+        let mut expected = save.clone();
+        for part in ["undo", "redo"] {
+            again.state[part] = serde_json::Value::Null;
+            expected.state[part] = serde_json::Value::Null;
+        }
+        assert_eq!(again, expected, "{name}");
         let Session::Sudoku(s) = session else {
             panic!("{name}: not a sudoku")
         };
@@ -610,4 +648,141 @@ fn a_shown_hint_survives_a_save() {
     assert!(back.to_state().get("hint").is_none());
     // With no hint shown, applying one is refused.
     assert_eq!(back.apply_hint(), Err(SudokuError::NoHint));
+}
+
+/// A long game never outgrows its save: after 10,000 actions (marks, digits, erasures, filled marks, undos
+/// and redos) the save stays small, loads again, and undo walks back through every step it kept (the
+/// oldest are forgotten past the bound), each grid exactly as it was played.
+#[test]
+fn ten_thousand_actions_save_load_and_undo() {
+    let (env, _) = env();
+    let mut s = fixed(&env);
+    let empty: Vec<usize> = (0..81).filter(|&c| s.view().givens[c] == 0).collect();
+    // The grids after each change, the newest last (those an undo can return to).
+    let mut grids = vec![(s.view().values, s.view().marks, s.view().centre)];
+    let mut x: u64 = 7;
+    for i in 0..10_000u32 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let cell = empty[(x % empty.len() as u64) as usize];
+        let digit = (x >> 20) as u8 % 9 + 1;
+        let before = s.view();
+        match i % 10 {
+            0..=4 if before.values[cell] == 0 => {
+                s.toggle_mark(cell, digit).unwrap();
+            }
+            5 if before.values[cell] == 0 => {
+                s.toggle_centre_mark(cell, digit).unwrap();
+            }
+            6 => {
+                s.enter(cell, digit).unwrap();
+            }
+            7 => {
+                s.enter(cell, 0).unwrap();
+            }
+            8 if i % 500 == 8 => {
+                // Refused while two digits clash in a house.
+                s.fill_marks().ok();
+            }
+            9 if i % 7 == 0 => {
+                // Back and forth: the grid is as it was.
+                s.undo().unwrap();
+                s.redo().unwrap();
+            }
+            _ => {
+                s.toggle_mark(empty[0], digit).ok();
+            }
+        }
+        let v = s.view();
+        if (&v.values, &v.marks, &v.centre) != (&before.values, &before.marks, &before.centre) {
+            grids.push((v.values, v.marks, v.centre));
+        }
+        assert!(s.end().is_none(), "random digits do not finish the grid");
+    }
+    let text = s.save().to_text();
+    assert!(!text.contains('\n'), "a save is written compact");
+    assert!(
+        text.len() < 48 << 10,
+        "the save of 10,000 actions is {} bytes",
+        text.len()
+    );
+    let save = SaveFile::parse(&text).unwrap();
+    let Session::Sudoku(mut back) = Session::load(&save, &env).unwrap() else {
+        panic!("not a sudoku")
+    };
+    assert_eq!(back.save(), s.save());
+    let mut undone = 0;
+    while back.view().can_undo {
+        let v = back.view();
+        assert_eq!(
+            (v.values, v.marks, v.centre),
+            grids.pop().unwrap(),
+            "after {undone} undos"
+        );
+        back.undo().unwrap();
+        undone += 1;
+    }
+    assert_eq!(
+        {
+            let v = back.view();
+            (v.values, v.marks, v.centre)
+        },
+        grids.pop().unwrap()
+    );
+    assert!(undone >= 100, "only {undone} steps kept");
+    eprintln!(
+        "10,000 actions: a save of {} bytes, {undone} steps kept to undo",
+        text.len()
+    );
+    // And redo walks forward again to where the game was.
+    while back.view().can_redo {
+        back.redo().unwrap();
+    }
+    assert_eq!(back.view().values, s.view().values);
+    assert_eq!(back.view().marks, s.view().marks);
+}
+
+/// Saves of the format before steps (whole grids in the undo and redo lists) load, and their history becomes
+/// steps that undo and redo to the very same grids.
+#[test]
+fn a_history_of_whole_grids_becomes_steps() {
+    let (env, _) = env();
+    let path = format!(
+        "{}/tests/fixtures/sudoku-v1.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let save = SaveFile::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let Session::Sudoku(mut s) = Session::load(&save, &env).unwrap() else {
+        panic!("not a sudoku")
+    };
+    let grid = |b: &serde_json::Value| b["values"].as_str().unwrap().to_string();
+    let digits = |v: &play::sudoku::SudokuView| -> String {
+        v.values
+            .iter()
+            .map(|&d| if d == 0 { '.' } else { char::from(b'0' + d) })
+            .collect()
+    };
+    let undo = save.state["undo"].as_array().unwrap().clone();
+    let redo = save.state["redo"].as_array().unwrap().clone();
+    assert!(!undo.is_empty() && !redo.is_empty());
+    let saved = s.save();
+    assert!(saved.state["undo"][0].is_array(), "{}", saved.state["undo"]);
+    for b in undo.iter().rev() {
+        s.undo().unwrap();
+        assert_eq!(digits(&s.view()), grid(b));
+        assert_eq!(
+            s.view().marks,
+            serde_json::from_value::<Vec<u16>>(b["marks"].clone()).unwrap()
+        );
+    }
+    assert!(!s.view().can_undo);
+    for _ in &undo {
+        s.redo().unwrap();
+    }
+    for b in redo.iter().rev() {
+        s.redo().unwrap();
+        assert_eq!(digits(&s.view()), grid(b));
+    }
+    assert!(!s.view().can_redo);
 }

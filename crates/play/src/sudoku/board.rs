@@ -44,19 +44,31 @@ impl Board {
 
     /// Check a board read from a save against its puzzle.
     pub(super) fn check(&self, p: &Puzzle) -> Result<(), String> {
-        if let Some(c) = (0..81).find(|&c| p.givens[c] != 0 && self.values[c] != p.givens[c]) {
+        self.check_cells(p, 0..81)
+    }
+
+    /// Check `cells` of a board read from a save against its puzzle (the others known to be right).
+    pub(super) fn check_cells(
+        &self,
+        p: &Puzzle,
+        cells: impl Iterator<Item = usize> + Clone,
+    ) -> Result<(), String> {
+        if let Some(c) = cells
+            .clone()
+            .find(|&c| p.givens[c] != 0 && self.values[c] != p.givens[c])
+        {
             return Err(format!("the clue in {} was changed", cell_name(c)));
         }
-        if let Some(c) = (0..81).find(|&c| self.values[c] > 9) {
+        if let Some(c) = cells.clone().find(|&c| self.values[c] > 9) {
             return Err(format!("{} holds {}", cell_name(c), self.values[c]));
         }
-        if let Some(c) = (0..81).find(|&c| self.marks[c] > 0x1ff) {
+        if let Some(c) = cells.clone().find(|&c| self.marks[c] > 0x1ff) {
             return Err(format!(
                 "the pencil marks of {} are out of range",
                 cell_name(c)
             ));
         }
-        if let Some(c) = (0..81).find(|&c| self.centre[c] > 0x1ff) {
+        if let Some(c) = cells.clone().find(|&c| self.centre[c] > 0x1ff) {
             return Err(format!(
                 "the centre marks of {} are out of range",
                 cell_name(c)

@@ -26,6 +26,7 @@ mod puzzle;
 mod session;
 mod setup;
 mod state;
+mod steps;
 
 pub use board::{conflicts, parse_rcv};
 pub use error::SudokuError;

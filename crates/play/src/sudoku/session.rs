@@ -12,8 +12,8 @@ use super::board::{Board, conflicts, parse_rcv, shared_house};
 use super::hint::{Hint, hint_for_marks};
 use super::puzzle::Puzzle;
 use super::setup::Setup;
+use super::steps::Steps;
 use crate::clock::{Stopwatch, format_duration};
-use crate::history::History;
 use crate::text::plural;
 use crate::work::{Outcome, Pending, submit};
 use crate::{Env, Message, NextAction};
@@ -55,7 +55,7 @@ pub struct SudokuSession {
     pub(super) making: Option<Pending<Result<Puzzle, SudokuError>>>,
     /// What to tell the player about a puzzle made at once, until [`SudokuSession::poll`] takes it.
     pub(super) news: Option<Result<Message, SudokuError>>,
-    pub(super) hist: History<Board>,
+    pub(super) hist: Steps,
     pub(super) cursor: usize,
     pub(super) pencil: bool,
     pub(super) show_conflicts: bool,
@@ -165,7 +165,7 @@ impl SudokuSession {
             puzzle: None,
             making: None,
             news: None,
-            hist: History::new(Board::of([0; 81])),
+            hist: Steps::new(Board::of([0; 81])),
             cursor: 40,
             pencil: false,
             show_conflicts: true,

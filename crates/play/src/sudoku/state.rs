@@ -8,8 +8,8 @@ use super::board::{Board, conflicts};
 use super::puzzle::Puzzle;
 use super::session::{End, SudokuSession};
 use super::setup::Setup;
+use super::steps::{Step, Steps};
 use crate::clock::Stopwatch;
-use crate::history::History;
 use crate::save::{SaveFile, field};
 use crate::{Env, GameKind};
 
@@ -20,8 +20,8 @@ impl SudokuSession {
             "setup": self.setup,
             "puzzle": self.puzzle,
             "board": self.hist.present(),
-            "undo": self.hist.past(),
-            "redo": self.hist.future(),
+            "undo": self.hist.undo_steps().iter().map(Step::to_value).collect::<Vec<_>>(),
+            "redo": self.hist.redo_steps().iter().map(Step::to_value).collect::<Vec<_>>(),
             "cursor": self.cursor,
             "pencil": self.pencil,
             "conflicts": self.show_conflicts,
@@ -51,7 +51,8 @@ impl SudokuSession {
     }
 
     /// Rebuild a saved game from its state, checking everything: the setup, the puzzle against its solution,
-    /// every grid of the undo and redo history against the clues.
+    /// every grid of the undo and redo history against the clues. The history is a list of steps (the cells
+    /// each changed, since format version 4) or of whole grids (older saves), which become steps.
     ///
     /// # Errors
     /// A one-line reason naming the field, the step or the cell.
@@ -69,16 +70,8 @@ impl SudokuSession {
         puzzle.check()?;
         let board: Board = field(state, "board")?;
         board.check(&puzzle).map_err(|e| format!("the grid: {e}"))?;
-        let undo: Vec<Board> = field(state, "undo")?;
-        for (i, b) in undo.iter().enumerate() {
-            b.check(&puzzle)
-                .map_err(|e| format!("undo step {}: {e}", i + 1))?;
-        }
-        let redo: Vec<Board> = field(state, "redo")?;
-        for (i, b) in redo.iter().enumerate() {
-            b.check(&puzzle)
-                .map_err(|e| format!("redo step {}: {e}", i + 1))?;
-        }
+        let undo = saved_steps(state, "undo", &board, &puzzle)?;
+        let redo = saved_steps(state, "redo", &board, &puzzle)?;
         let cursor: usize = field(state, "cursor")?;
         if cursor >= 81 {
             return Err(format!("the cursor is at cell {cursor}; cells are 0 to 80"));
@@ -113,7 +106,7 @@ impl SudokuSession {
         let elapsed: u64 = field(state, "elapsed_ms")?;
         let mut s = SudokuSession::empty(setup, env);
         s.puzzle = Some(puzzle);
-        s.hist = History::from_parts(undo, board, redo);
+        s.hist = Steps::from_parts(board, undo, redo);
         s.cursor = cursor;
         s.pencil = field(state, "pencil")?;
         s.show_conflicts = field(state, "conflicts")?;
@@ -150,4 +143,42 @@ impl SudokuSession {
         }
         Ok(s)
     }
+}
+
+/// The undo (or redo) list `name` of a saved state, as steps, each checked to lead to a grid that keeps the
+/// clues. The list runs oldest first (redo: the next step last); walking it from the grid now, an entry is a
+/// step (a list of changed cells, since format version 4) or, in older saves, the whole grid it leads to.
+fn saved_steps(
+    state: &serde_json::Value,
+    name: &str,
+    present: &Board,
+    puzzle: &Puzzle,
+) -> Result<Vec<Step>, String> {
+    let entries: Vec<serde_json::Value> = field(state, name)?;
+    let mut steps = Vec::with_capacity(entries.len());
+    let mut cur = present.clone();
+    for (i, entry) in entries.iter().enumerate().rev() {
+        let at = |e: String| format!("{name} step {}: {e}", i + 1);
+        let (step, other) = if entry.is_object() {
+            let other: Board =
+                serde_json::from_value(entry.clone()).map_err(|e| at(e.to_string()))?;
+            other.check(puzzle).map_err(at)?;
+            match Step::between(&other, &cur) {
+                Some(step) => (step, other),
+                // An older save may repeat a grid: a step that changes nothing is no step.
+                None => continue,
+            }
+        } else {
+            let step = Step::from_value(entry).map_err(at)?;
+            let mut other = cur.clone();
+            step.apply(&mut other);
+            // The rest of the grid is the one checked already.
+            other.check_cells(puzzle, step.changed()).map_err(at)?;
+            (step, other)
+        };
+        steps.push(step);
+        cur = other;
+    }
+    steps.reverse();
+    Ok(steps)
 }

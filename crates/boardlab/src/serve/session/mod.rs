@@ -1,6 +1,6 @@
 //! `/api/{game}/session`: a game in progress, carried by the page as the save file the terminal writes.
 //!
-//! The page holds the game as a versioned save file (`play::save`: `{"format": "boardlab-save", "version": 3,
+//! The page holds the game as a versioned save file (`play::save`: `{"format": "boardlab-save", "version": 4,
 //! "game": ..., "state": ...}`), exactly what the terminal writes and `boardlab play --load FILE` reads. Each
 //! request sends that file and one action; the answer is the new save file, the session's view to draw, and a
 //! message for the player. Nothing is kept on the server between requests, so a server restart loses nothing.
