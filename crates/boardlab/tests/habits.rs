@@ -91,8 +91,9 @@ fn crates_without_unsafe_code_forbid_it() {
             checked += 1;
         }
     }
-    // play and boardlab's library at least (peg-cluster calls statvfs, the engines have SIMD kernels).
-    assert!(checked >= 2, "only {checked} crate roots checked");
+    // play at least (peg-cluster calls statvfs, the engines have SIMD kernels, boardlab's library calls signal,
+    // kill and getrlimit).
+    assert!(checked >= 1, "only {checked} crate roots checked");
 }
 
 #[test]

@@ -17,7 +17,6 @@ pub mod peg;
 pub mod session;
 pub mod sudoku;
 
-use std::io::Write as _;
 use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::sync::Arc;
