@@ -6,8 +6,10 @@ use sudoku::generate::{self, Difficulty, Symmetry};
 use super::SudokuError;
 use crate::options::{Choice, value_of};
 
-/// The numbers of cells the classic mode can hide (the ZX-81 hid 27).
+/// The numbers of cells the classic mode's menu offers to hide (the ZX-81 hid 27).
 pub const CLASSIC_HIDE: [usize; 4] = [27, 36, 45, 54];
+/// The most cells the classic mode hides: a puzzle keeps at least 17 clues.
+pub const MAX_HIDE: usize = 64;
 /// How puzzles are made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -82,10 +84,17 @@ impl Setup {
     /// Check the names and numbers.
     ///
     /// # Errors
-    /// [`SudokuError::Setup`] naming the unknown difficulty or symmetry.
+    /// [`SudokuError::Setup`] naming the unknown difficulty or symmetry, or a number of hidden cells past
+    /// [`MAX_HIDE`].
     pub fn check(&self) -> Result<(), SudokuError> {
         self.difficulty_level()?;
         self.symmetry_kind()?;
+        if self.hide > MAX_HIDE {
+            return Err(SudokuError::Setup(format!(
+                "cannot hide {} cells: a puzzle keeps at least 17 clues, so at most {MAX_HIDE} cells are hidden",
+                self.hide
+            )));
+        }
         Ok(())
     }
 

@@ -227,28 +227,11 @@ fn load(sel: &BoardSel) -> anyhow::Result<(Board, Position)> {
                 .unwrap_or_else(|| "layout".to_string());
             let (board, pos) = Board::from_layout(&text, lattice, &name)
                 .with_context(|| format!("layout file {}", path.display()))?;
-            // A layout drawn full means "the standard start".
-            let pos = if pos == board.full() {
-                board.default_start()
-            } else {
-                pos
-            };
-            (board, pos)
+            (board, Some(pos))
         }
-        (None, name) => {
-            let board = Board::builtin(name.as_deref().unwrap_or("english"))?;
-            let pos = board.default_start();
-            (board, pos)
-        }
+        (None, name) => (Board::builtin(name.as_deref().unwrap_or("english"))?, None),
     };
-    let start = if sel.start.is_empty() {
-        drawn
-    } else {
-        Problem::start_with_vacancies(&board, &sel.start).context("--start")?
-    };
-    if start.pegs() == 0 {
-        bail!("the start position has no peg");
-    }
+    let start = Problem::start_of(&board, drawn, &sel.start).context("--start")?;
     Ok((board, start))
 }
 

@@ -8,7 +8,6 @@ use play::sudoku::{End, Mode, Puzzle, Setup, SudokuError, SudokuSession};
 use play::{Env, GameKind, Message};
 use serde::Deserialize;
 use serde_json::Value;
-use sudoku::Grid;
 
 use super::{SessionAnswer, SessionRequest, Start, action, arg, damaged};
 use crate::serve::AppState;
@@ -44,9 +43,6 @@ struct CellDigit {
     kind: Option<String>,
 }
 
-/// The largest number of hidden cells the classic mode is asked for (a grid keeps at least 17 clues).
-const MAX_HIDE: usize = 64;
-
 /// A sudoku game. Actions: `{"new": {"mode": "graded", "difficulty": "easy", "symmetry": "180", "seed": 1}}`,
 /// `{"new": {"mode": "classic", "hide": 27, "unique": false}}`, `{"new": {"puzzle": "81 characters or 9
 /// lines"}}`, `{"digit": {"cell": 0, "digit": 5}}` (0 erases), `{"mark": {"cell": 0, "digit": 5, "kind":
@@ -56,8 +52,8 @@ const MAX_HIDE: usize = 64;
 /// in the terminal.
 #[utoipa::path(post, path = "/api/sudoku/session", tag = "sudoku", request_body = super::SessionRequest,
     responses((status = 200, body = super::SessionAnswer),
-              (status = 400, description = "A damaged save, a malformed action, a cell or digit out of range, or a puzzle that cannot be read", body = crate::serve::error::ErrorBody),
-              (status = 422, description = "A digit in a clue cell, a mark in a cell that holds a digit, no hint to apply, the game over, or a puzzle without solution", body = crate::serve::error::ErrorBody)))]
+              (status = 400, description = "A damaged save, a malformed action, a cell or digit out of range, or a pasted puzzle that cannot be read or played (refused as the terminal refuses it)", body = crate::serve::error::ErrorBody),
+              (status = 422, description = "A digit in a clue cell, a mark in a cell that holds a digit, no hint to apply, or the game over", body = crate::serve::error::ErrorBody)))]
 pub async fn sudoku_session(
     State(app): State<Arc<AppState>>,
     Body(req): Body<SessionRequest>,
@@ -75,19 +71,9 @@ pub async fn sudoku_session(
 /// A new game as `n` says, and its first message.
 fn new_game(n: SudokuNew, env: &Env) -> Result<(SudokuSession, Message), ApiError> {
     if let Some(text) = n.puzzle {
-        let grid = Grid::parse(&text).map_err(|e| ApiError::bad(format!("new.puzzle: {e}")))?;
-        let puzzle = Puzzle::from_givens(*grid.digits(), "")
-            .map_err(|e| ApiError::unprocessable(format!("new.puzzle: {e}")))?;
-        let label = format!(
-            "pasted · {} clues{}",
-            grid.filled(),
-            if puzzle.unique {
-                ""
-            } else {
-                " · more than one solution"
-            }
-        );
-        let puzzle = Puzzle { label, ..puzzle };
+        // Read and checked as the terminal checks a puzzle of the player's own, refused with its sentence.
+        let puzzle =
+            Puzzle::pasted(&text).map_err(|e| ApiError::bad(format!("new.puzzle: {e}")))?;
         let setup = Setup {
             seed: sudoku::rng::clock_seed(),
             ..Setup::default()
@@ -106,17 +92,11 @@ fn new_game(n: SudokuNew, env: &Env) -> Result<(SudokuSession, Message), ApiErro
         }
     };
     let defaults = Setup::default();
-    let hide = n.hide.unwrap_or(defaults.hide);
-    if hide > MAX_HIDE {
-        return Err(ApiError::bad(format!(
-            "new.hide: between 0 and {MAX_HIDE} cells can be hidden, got {hide}"
-        )));
-    }
     let setup = Setup {
         mode,
         difficulty: n.difficulty.unwrap_or(defaults.difficulty),
         symmetry: n.symmetry.unwrap_or(defaults.symmetry),
-        hide,
+        hide: n.hide.unwrap_or(defaults.hide),
         unique: n.unique,
         seed: n.seed.unwrap_or_else(sudoku::rng::clock_seed),
         index: 0,
