@@ -205,8 +205,9 @@ fn a_hint_for_a_wrong_entry_and_the_check() {
     assert_eq!(s.check().unwrap().tone, Tone::Good);
 }
 
-/// Issue 37, defect 4: marks that are not filled in everywhere are notes, not candidates: a hint still gives
-/// the next step (the one the grid's digits alone give), and says marks are wrong only once every empty cell
+/// Issue 37, defect 4: marks that are not filled in everywhere, and leave out a cell's digit, are notes, not
+/// candidates: a hint still gives the next step (the one the grid's digits alone give), and says marks are wrong
+/// only once every empty cell
 /// has marks and a cell's marks rule out its digit. Only a step counts as a hint taken; a wrong entry a hint
 /// points at counts once as a mistake, as a check counts it.
 #[test]
@@ -345,7 +346,10 @@ fn every_bad_input_is_an_error_value() {
         ..Setup::default()
     };
     let e = SudokuSession::new(too_many, &env).unwrap_err().to_string();
-    assert_eq!(e, "No puzzle: cannot hide 90 cells: a grid has 81");
+    assert_eq!(
+        e,
+        "cannot hide 90 cells: a puzzle keeps at least 17 clues, so at most 64 cells are hidden"
+    );
     // A pasted puzzle without a solution, or with a repeated clue.
     let mut clash = [0u8; 81];
     clash[0] = 1;

@@ -115,8 +115,9 @@ pub fn hint(givens: &[u8; 81], values: &[u8; 81], marks: &[u16; 81]) -> Hint {
     }
 }
 
-/// Whether `marks` are the player's candidates: every empty cell has marks (the player filled them in, or asked
-/// for them all). Until then they are notes, which a hint neither reads nor calls wrong.
+/// Whether `marks` are complete: every empty cell has marks (the player filled them in, or asked for them all).
+/// Only complete marks can be wrong ([`HintKind::Marks`]); until then a cell's marks are notes, which a hint reads
+/// only where they keep the cell's digit (see [`Puzzle::hint`]) and never calls wrong.
 pub fn marks_complete(values: &[u8; 81], marks: &[u16; 81]) -> bool {
     (0..81).all(|c| values[c] != 0 || marks[c] != 0)
 }
@@ -124,7 +125,9 @@ pub fn marks_complete(values: &[u8; 81], marks: &[u16; 81]) -> bool {
 impl Puzzle {
     /// The hint for the grid `values` with pencil marks `marks` (see [`hint`]): the first wrong entry; then, when
     /// the marks are complete ([`marks_complete`]) and the solution unique, the first cell whose marks rule out
-    /// its digit; then the logical solver's next step from the digits and (when complete) the marks.
+    /// its digit; then the logical solver's next step from the digits and the marks. Marks that are not complete
+    /// are read only in the cells where they keep the solution's digit (eliminations the player or an applied
+    /// hint made); elsewhere they are notes, and the cell counts as unmarked.
     pub fn hint(&self, values: &[u8; 81], marks: &[u16; 81]) -> Hint {
         if let Some(&c) = self.wrong_entries(values).first() {
             return Hint::pointing(
@@ -152,8 +155,15 @@ impl Puzzle {
                 vec![c],
             );
         }
-        let marks = if complete { *marks } else { [0; 81] };
-        hint_for_marks(values, &marks)
+        let read = if complete {
+            *marks
+        } else {
+            std::array::from_fn(|c| {
+                let keeps = self.solution[c] != 0 && marks[c] & (1 << (self.solution[c] - 1)) != 0;
+                if keeps { marks[c] } else { 0 }
+            })
+        };
+        hint_for_marks(values, &read)
     }
 
     /// The entries that are wrong: against the unique solution, or for a puzzle with several solutions whose
