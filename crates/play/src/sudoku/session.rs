@@ -13,10 +13,11 @@ use super::hint::{Hint, HintKind};
 use super::puzzle::Puzzle;
 use super::setup::Setup;
 use crate::clock::{Stopwatch, format_duration};
+use crate::game::{GameSession, Refusal};
 use crate::history::History;
 use crate::text::plural;
 use crate::work::{Outcome, Pending, submit};
-use crate::{Env, Message, NextAction};
+use crate::{Env, GameKind, Message, NextAction};
 
 /// How a game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -814,5 +815,62 @@ impl SudokuSession {
             can_undo: self.hist.can_undo(),
             can_redo: self.hist.can_redo(),
         }
+    }
+}
+
+impl Refusal for SudokuError {
+    fn message(&self) -> Message {
+        SudokuError::message(self)
+    }
+}
+
+impl GameSession for SudokuSession {
+    const KIND: GameKind = GameKind::Sudoku;
+    type View = SudokuView;
+    type Error = SudokuError;
+
+    fn to_state(&self) -> serde_json::Value {
+        SudokuSession::to_state(self)
+    }
+    fn from_state(state: &serde_json::Value, env: &Env) -> Result<Self, String> {
+        SudokuSession::from_state(state, env)
+    }
+    fn view(&self) -> SudokuView {
+        SudokuSession::view(self)
+    }
+    /// Nothing: a sudoku says how it ended when it ends (with the time), and a resumed one opens quietly.
+    fn standing(&self) -> Option<Message> {
+        None
+    }
+    fn in_play(&self) -> bool {
+        self.puzzle.is_some() && self.end.is_none()
+    }
+    fn new_game(&mut self) -> Result<Message, SudokuError> {
+        SudokuSession::new_game(self)
+    }
+    fn undo(&mut self) -> Result<Message, SudokuError> {
+        SudokuSession::undo(self)
+    }
+    fn redo(&mut self) -> Result<Message, SudokuError> {
+        SudokuSession::redo(self)
+    }
+    fn hint(&mut self) -> Result<Message, SudokuError> {
+        SudokuSession::hint(self)
+    }
+    fn poll(&mut self) -> Option<Result<Message, SudokuError>> {
+        SudokuSession::poll(self)
+    }
+    /// Waits for the puzzle being made, however long that takes: the generator cannot stop halfway.
+    fn settle(&mut self, _limit: Option<Duration>) -> Option<Result<Message, SudokuError>> {
+        self.wait()
+    }
+    fn busy(&self) -> bool {
+        SudokuSession::busy(self)
+    }
+    fn unsaved(&self) -> bool {
+        SudokuSession::unsaved(self)
+    }
+    fn mark_saved(&mut self) {
+        SudokuSession::mark_saved(self);
     }
 }

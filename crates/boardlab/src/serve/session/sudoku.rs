@@ -2,21 +2,20 @@
 
 use std::sync::Arc;
 
-use axum::Json;
 use axum::extract::State;
 use play::sudoku::{End, Mode, Puzzle, Setup, SudokuError, SudokuSession};
-use play::{Env, GameKind, Message};
+use play::{Env, Message};
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::{SessionAnswer, SessionRequest, Start, action, arg, damaged};
+use super::{Route, SessionAnswer, SessionRequest, arg, handle};
 use crate::serve::AppState;
 use crate::serve::error::{ApiError, ApiResult, Body};
 
 /// What a new sudoku should be.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct SudokuNew {
+pub(crate) struct SudokuNew {
     #[serde(default)]
     mode: Option<String>,
     #[serde(default)]
@@ -58,14 +57,7 @@ pub async fn sudoku_session(
     State(app): State<Arc<AppState>>,
     Body(req): Body<SessionRequest>,
 ) -> ApiResult<SessionAnswer> {
-    let (name, a) = action(&req.action)?;
-    let env = app.env.clone();
-    let start = Start::of(&name, &a, req.save, GameKind::Sudoku, |a| arg(a, "new"))?;
-    let answer = app
-        .jobs
-        .run("sudoku", move |_| run(&env, start, &name, &a))
-        .await?;
-    Ok(Json(answer))
+    handle::<SudokuSession>(app, req).await
 }
 
 /// A new game as `n` says, and its first message.
@@ -110,79 +102,67 @@ fn new_game(n: SudokuNew, env: &Env) -> Result<(SudokuSession, Message), ApiErro
     Ok((s, msg))
 }
 
-/// Run one action on the game (on the blocking pool: a new puzzle and a hint take a moment).
-fn run(
-    env: &Env,
-    start: Start<SudokuNew>,
-    name: &str,
-    a: &Value,
-) -> Result<SessionAnswer, ApiError> {
-    let (mut s, msg) = match start {
-        Start::New(n) => new_game(n, env)?,
-        Start::Saved(save) => {
-            let s = SudokuSession::from_state(&save.state, env)
-                .map_err(|reason| damaged(GameKind::Sudoku, reason))?;
-            (s, Message::info(""))
-        }
-    };
-    let e = |err: SudokuError| error(name, &err);
-    let msg = match name {
-        "new" | "view" => msg,
-        "digit" => {
-            let cd: CellDigit = arg(a, "digit")?;
-            if cd.kind.is_some() {
-                return Err(ApiError::bad(
-                    "action digit: a digit has no kind (marks do: {\"mark\": {...}})",
-                ));
-            }
-            s.enter(cd.cell, cd.digit).map_err(e)?
-        }
-        "mark" => {
-            let cd: CellDigit = arg(a, "mark")?;
-            match cd.kind.as_deref() {
-                None | Some("corner") => s.toggle_mark(cd.cell, cd.digit).map_err(e)?,
-                Some("centre" | "center") => s.toggle_centre_mark(cd.cell, cd.digit).map_err(e)?,
-                Some(other) => {
-                    return Err(ApiError::bad(format!(
-                        "action mark: unknown kind \"{other}\" (corner or centre)"
-                    )));
+impl Route for SudokuSession {
+    type New = SudokuNew;
+    const ACTIONS: &'static str =
+        "new, digit, mark, auto, hint, apply, check, reveal, conflicts, undo, redo, view";
+
+    fn env(app: &AppState) -> Env {
+        app.env.clone()
+    }
+
+    fn start(n: SudokuNew, env: &Env) -> Result<(Self, Message), ApiError> {
+        new_game(n, env)
+    }
+
+    fn act(&mut self, name: &str, a: &Value) -> Option<Result<Message, ApiError>> {
+        let e = |err: SudokuError| error(name, &err);
+        Some(match name {
+            "digit" => arg::<CellDigit>(a, "digit").and_then(|cd| {
+                if cd.kind.is_some() {
+                    return Err(ApiError::bad(
+                        "action digit: a digit has no kind (marks do: {\"mark\": {...}})",
+                    ));
                 }
-            }
-        }
-        "auto" => s.fill_marks().map_err(e)?,
-        "hint" => {
-            s.hint().map_err(e)?;
+                self.enter(cd.cell, cd.digit).map_err(e)
+            }),
+            "mark" => arg::<CellDigit>(a, "mark").and_then(|cd| match cd.kind.as_deref() {
+                None | Some("corner") => self.toggle_mark(cd.cell, cd.digit).map_err(e),
+                Some("centre" | "center") => self.toggle_centre_mark(cd.cell, cd.digit).map_err(e),
+                Some(other) => Err(ApiError::bad(format!(
+                    "action mark: unknown kind \"{other}\" (corner or centre)"
+                ))),
+            }),
+            "auto" => self.fill_marks().map_err(e),
             // The hint's sentence is the message (the view carries its cells).
-            match s.shown_hint() {
-                Some(h) => Message::info(h.text.clone()),
-                None => Message::info("No hint"),
-            }
-        }
-        "apply" => s.apply_hint().map_err(e)?,
-        "check" => s.check().map_err(e)?,
-        "reveal" => s.reveal().map_err(e)?,
-        "conflicts" => {
-            let on: bool = arg(a, "conflicts")?;
-            if s.view().show_conflicts == on {
-                Message::info(if on {
-                    "Conflicting digits are highlighted"
+            "hint" => match self.hint() {
+                Ok(_) => Ok(match self.shown_hint() {
+                    Some(h) => Message::info(h.text.clone()),
+                    None => Message::info("No hint"),
+                }),
+                Err(err) => Err(e(err)),
+            },
+            "apply" => self.apply_hint().map_err(e),
+            "check" => self.check().map_err(e),
+            "reveal" => self.reveal().map_err(e),
+            "conflicts" => arg::<bool>(a, "conflicts").map(|on| {
+                if self.view().show_conflicts == on {
+                    Message::info(if on {
+                        "Conflicting digits are highlighted"
+                    } else {
+                        "Conflicts are no longer highlighted"
+                    })
                 } else {
-                    "Conflicts are no longer highlighted"
-                })
-            } else {
-                s.toggle_conflicts()
-            }
-        }
-        "undo" => s.undo().map_err(e)?,
-        "redo" => s.redo().map_err(e)?,
-        other => {
-            return Err(ApiError::bad(format!(
-                "action: unknown sudoku action \"{other}\" (new, digit, mark, auto, hint, apply, check, reveal, \
-                 conflicts, undo, redo, view)"
-            )));
-        }
-    };
-    Ok(SessionAnswer::new(&s.save(), &s.view(), &msg, Value::Null))
+                    self.toggle_conflicts()
+                }
+            }),
+            _ => return None,
+        })
+    }
+
+    fn refused(action: &str, e: &SudokuError) -> ApiError {
+        error(action, e)
+    }
 }
 
 /// A session's refusal as an API error: the action's name, then the session's sentence (which names the cell
