@@ -27,7 +27,9 @@ fn shared_shape<G: GameSession>(mut s: G, env: &Env) {
         "a step was played: a new game would give it up"
     );
     assert!(s.unsaved());
-    assert!(!s.busy(), "the blocking environment has done all its work");
+    // The blocking environment has done the work; settling collects it.
+    assert!(s.settle(None).is_none_or(|m| m.is_ok()));
+    assert!(!s.busy());
     let played = s.to_state();
     // Undo and redo: one type in every game, and the same state back.
     let back = s.undo().unwrap();
@@ -44,10 +46,15 @@ fn shared_shape<G: GameSession>(mut s: G, env: &Env) {
     assert_eq!(save.kind().unwrap(), G::KIND);
     let loaded = G::from_state(&save.state, env).unwrap();
     assert_eq!(loaded.to_state(), played);
-    assert_eq!(
-        serde_json::to_value(loaded.view()).unwrap(),
-        serde_json::to_value(s.view()).unwrap()
-    );
+    // (The Mouse & Cats engine's hash-table counters are the running engine's, not the game's: not saved.)
+    let view = |g: &G| {
+        let mut v = serde_json::to_value(g.view()).unwrap();
+        if let Some(o) = v.as_object_mut() {
+            o.remove("tables");
+        }
+        v
+    };
+    assert_eq!(view(&loaded), view(&s));
     // A hint answers with a message; background work has nothing left to say.
     let hint = s.hint().unwrap();
     assert!(!hint.text.is_empty());
