@@ -58,6 +58,7 @@ mod basic;
 mod chains;
 mod dynamic;
 mod exclusion;
+mod links;
 mod state;
 mod step;
 pub mod tables;
@@ -155,8 +156,8 @@ pub(crate) struct Finder {
     clean_upto: [usize; SLOTS],
     /// For Y-cycles: the bivalue cells at their last search in vain, and the length up to which it looked.
     y_cycles_in_vain: Option<(tables::CellSet, usize)>,
-    /// Each digit's best turbot fish.
-    turbot: basic::TurbotMemo,
+    /// Each digit's best chain of strong links of each length.
+    links: links::LinksMemo,
     /// The chain searches' memory, kept from step to step.
     buffers: chains::Buffers,
     /// The chain searches' network of candidates, rebuilt in place for each state.
@@ -179,7 +180,7 @@ impl Finder {
             since: [usize::MAX; SLOTS],
             clean_upto: [0; SLOTS],
             y_cycles_in_vain: None,
-            turbot: basic::TurbotMemo::default(),
+            links: links::LinksMemo::default(),
             buffers: chains::Buffers::default(),
             net: chains::Net::default(),
             dynamic: dynamic::Memory::default(),
@@ -324,13 +325,22 @@ impl Finder {
         scoped!(T::HiddenTriple, T::HiddenTriple, |sc| basic::hidden_subset(
             s, &views, step, 3, false, sc
         ));
-        if T::Skyscraper.base_rating() > max {
-            return false;
+        // A chain of strong links of each length is one search (the best of its kinds), each digit's best kept while
+        // its places stay.
+        macro_rules! strong_links {
+            ($n:expr) => {
+                let kinds = links::techniques($n);
+                if kinds[0].base_rating() > max {
+                    return false;
+                }
+                if kinds.iter().any(|&t| allowed.contains(t))
+                    && links::strong_links(s, step, $n, allowed, &mut self.links)
+                {
+                    return step.rating <= max;
+                }
+            };
         }
-        // The turbot-fish family is one search (the best of its kinds), each digit's best kept while its places stay.
-        if basic::turbot(s, &views, step, allowed, &mut self.turbot) {
-            return step.rating <= max;
-        }
+        strong_links!(2);
         scoped!(T::XYWing, T::XYWing, |sc| basic::xy_wing(s, step, sc));
         scoped!(T::XYZWing, T::XYZWing, |sc| basic::xyz_wing(s, step, sc));
         tier!(
@@ -346,6 +356,7 @@ impl Finder {
         scoped!(T::HiddenQuad, T::HiddenQuad, |sc| basic::hidden_subset(
             s, &views, step, 4, false, sc
         ));
+        strong_links!(3);
         scoped!(T::WXYZWing, T::WXYZWing, |sc| wings::wing(
             s,
             step,
@@ -354,6 +365,7 @@ impl Finder {
             &mut self.wings
         ));
         tier!(T::Bug, unique::bug(s, step));
+        strong_links!(4);
         scoped!(T::VWXYZWing, T::VWXYZWing, |sc| wings::wing(
             s,
             step,
