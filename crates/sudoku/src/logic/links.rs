@@ -41,7 +41,7 @@
 
 use super::state::Candidates;
 use super::step::{Candidate, ChainNode, Rating, Step, Technique, TechniqueSet};
-use super::tables::{CellSet, Cells, HOUSE, HOUSE_CELLS, PEERS, bit, digit_bit};
+use super::tables::{CELL_HOUSES, CellSet, Cells, HOUSE, HOUSE_CELLS, PEERS, bit, digit_bit};
 
 /// One strong link of a digit.
 #[derive(Clone, Copy, Debug, Default)]
@@ -223,14 +223,23 @@ fn links_of(pos: CellSet, out: &mut Vec<Link>) {
     }
 }
 
-/// The house holding every cell of `cells`, looked for as SE does: a column, then a row, then a box.
-fn shared_house(cells: CellSet) -> Option<u8> {
-    let first = cells.trailing_zeros() as usize;
-    let (r, c, b) = (first / 9, first % 9, (first / 27) * 3 + (first % 9) / 3);
-    [9 + c, r, 18 + b]
+/// The houses holding every cell of `cells` (bit `h` for house `h`).
+fn houses_of(cells: CellSet) -> u32 {
+    Cells(cells).fold((1 << 27) - 1, |acc, c| {
+        let [r, col, b] = CELL_HOUSES[c];
+        acc & (1 << r | 1 << col | 1 << b)
+    })
+}
+
+/// The house SE names among `houses` (a set of houses holding two groups): a column, then a row, then a box.
+fn pick_house(houses: u32) -> Option<u8> {
+    const COLUMNS: u32 = 0x1ff << 9;
+    const ROWS: u32 = 0x1ff;
+    [COLUMNS, ROWS, !(COLUMNS | ROWS)]
         .into_iter()
-        .find(|&h| cells & !HOUSE[h] == 0)
-        .map(|h| h as u8)
+        .map(|m| houses & m)
+        .find(|&m| m != 0)
+        .map(|m| m.trailing_zeros() as u8)
 }
 
 /// The cells that see every cell of `group`.
@@ -350,14 +359,68 @@ fn technique_of(n: usize, grouped: bool, name: &[u8]) -> Technique {
     }
 }
 
+/// A digit's strong links, and which of their sides lie in one house.
+struct Net {
+    /// The digit's places the net was built for.
+    pos: CellSet,
+    links: Vec<Link>,
+    /// For side `2 * l + s` (side `s` of link `l`): the houses holding all its cells.
+    houses: Vec<u32>,
+    /// For each side: the sides of other links, with no place in common, that one house holds with it.
+    joined: Vec<u128>,
+}
+
+impl Default for Net {
+    fn default() -> Self {
+        Self {
+            pos: u128::MAX,
+            links: Vec::new(),
+            houses: Vec::new(),
+            joined: Vec::new(),
+        }
+    }
+}
+
+impl Net {
+    /// Rebuild for places `pos`.
+    fn build(&mut self, pos: CellSet) {
+        if self.pos == pos {
+            return;
+        }
+        self.pos = pos;
+        links_of(pos, &mut self.links);
+        // At most 27 houses with two readings each: 108 sides, within a u128.
+        self.houses.clear();
+        for l in &self.links {
+            self.houses.push(houses_of(l.sides[0]));
+            self.houses.push(houses_of(l.sides[1]));
+        }
+        let width = self.houses.len();
+        self.joined.clear();
+        for a in 0..width {
+            let mut m = 0u128;
+            for b in 0..width {
+                let (la, lb) = (&self.links[a / 2], &self.links[b / 2]);
+                if a / 2 != b / 2
+                    && la.places & lb.places == 0
+                    && self.houses[a] & self.houses[b] != 0
+                {
+                    m |= 1 << b;
+                }
+            }
+            self.joined.push(m);
+        }
+    }
+}
+
 /// The search of one digit.
 struct Search<'a> {
     n: usize,
     digit: u8,
     pos: CellSet,
     links: &'a [Link],
-    /// For side `2 * l + s` and side `2 * m + t`: whether one house holds both.
-    joined: Vec<bool>,
+    houses: &'a [u32],
+    joined: &'a [u128],
     perms: &'a [[u8; 4]],
     allowed: TechniqueSet,
     chain: [(usize, u8); 4],
@@ -372,16 +435,14 @@ impl Search<'_> {
         }
         let (prev, po) = self.chain[depth - 1];
         let from = 2 * prev + usize::from(1 - po);
-        let width = 2 * self.links.len();
-        for m in 0..self.links.len() {
-            if self.links[m].places & used != 0 {
-                continue;
-            }
-            for o in 0..2u8 {
-                if self.joined[from * width + 2 * m + usize::from(o)] {
-                    self.chain[depth] = (m, o);
-                    self.extend(depth + 1, used | self.links[m].places);
-                }
+        let mut next = self.joined[from];
+        while next != 0 {
+            let t = next.trailing_zeros() as usize;
+            next &= next - 1;
+            let m = t / 2;
+            if self.links[m].places & used == 0 {
+                self.chain[depth] = (m, (t % 2) as u8);
+                self.extend(depth + 1, used | self.links[m].places);
             }
         }
     }
@@ -407,12 +468,13 @@ impl Search<'_> {
         }
         let o: [u8; 4] = std::array::from_fn(|w| if w < n { self.chain[w].1 } else { 0 });
         let side = |w: usize, s: u8| links[w].sides[usize::from(s)];
+        let side_houses = |w: usize, s: u8| self.houses[2 * self.chain[w].0 + usize::from(s)];
         let start = side(0, o[0]);
         let end = side(n - 1, 1 - o[n - 1]);
         let link_cells = links[..n]
             .iter()
             .fold(0, |a, l| a | HOUSE[usize::from(l.house)]);
-        let ring = shared_house(start | end).is_some();
+        let ring = side_houses(0, o[0]) & side_houses(n - 1, 1 - o[n - 1]) != 0;
         let (victims, count) = if ring {
             if q[0] != 0 || o[0] != 0 {
                 return;
@@ -432,7 +494,8 @@ impl Search<'_> {
         } else {
             let mut v = self.pos & seeing(start) & seeing(end) & !start & !end & !link_cells;
             for w in 0..n - 1 {
-                if let Some(h) = shared_house(side(w, 1 - o[w]) | side(w + 1, o[w + 1])) {
+                if let Some(h) = pick_house(side_houses(w, 1 - o[w]) & side_houses(w + 1, o[w + 1]))
+                {
                     v &= !HOUSE[usize::from(h)];
                 }
             }
@@ -500,46 +563,33 @@ impl Search<'_> {
     }
 }
 
-/// The best chain of `n` links of digit `d` (SE's first after sorting).
+/// The best chain of `n` links of digit `d` (SE's first after sorting), on the digit's net.
 fn best_of_digit(
-    s: &Candidates,
+    net: &Net,
     d: u8,
     n: usize,
     allowed: TechniqueSet,
-    links: &mut Vec<Link>,
+    perms: &[[u8; 4]],
 ) -> Option<Found> {
-    let pos = s.positions(d);
-    links_of(pos, links);
-    if links.len() < n {
+    if net.links.len() < n {
         return None;
     }
-    let width = 2 * links.len();
-    let mut joined = vec![false; width * width];
-    for a in 0..width {
-        for b in 0..width {
-            if a / 2 != b / 2 {
-                let (la, lb) = (&links[a / 2], &links[b / 2]);
-                joined[a * width + b] = la.places & lb.places == 0
-                    && shared_house(la.sides[a % 2] | lb.sides[b % 2]).is_some();
-            }
-        }
-    }
-    let perms = quickperm(n);
     let mut search = Search {
         n,
         digit: d,
-        pos,
-        links,
-        joined,
-        perms: &perms,
+        pos: net.pos,
+        links: &net.links,
+        houses: &net.houses,
+        joined: &net.joined,
+        perms,
         allowed,
         chain: [(0, 0); 4],
         best: None,
     };
-    for l in 0..links.len() {
+    for l in 0..net.links.len() {
         for o in 0..2u8 {
             search.chain[0] = (l, o);
-            search.extend(1, links[l].places);
+            search.extend(1, net.links[l].places);
         }
     }
     search.best
@@ -550,7 +600,9 @@ pub(crate) struct LinksMemo {
     allowed: [Option<TechniqueSet>; 3],
     places: [[CellSet; 9]; 3],
     best: [[Option<Found>; 9]; 3],
-    links: Vec<Link>,
+    nets: [Net; 9],
+    /// SE's order of arrangements of two, three and four links.
+    perms: [Vec<[u8; 4]>; 3],
 }
 
 impl Default for LinksMemo {
@@ -559,7 +611,8 @@ impl Default for LinksMemo {
             allowed: [None; 3],
             places: [[u128::MAX; 9]; 3],
             best: [[None; 9]; 3],
-            links: Vec::new(),
+            nets: Default::default(),
+            perms: [quickperm(2), quickperm(3), quickperm(4)],
         }
     }
 }
@@ -597,7 +650,8 @@ pub(crate) fn strong_links(
         let pos = s.positions(d);
         if memo.places[slot][di] != pos {
             memo.places[slot][di] = pos;
-            memo.best[slot][di] = best_of_digit(s, d, n, allowed, &mut memo.links);
+            memo.nets[di].build(pos);
+            memo.best[slot][di] = best_of_digit(&memo.nets[di], d, n, allowed, &memo.perms[slot]);
         }
         if let Some(f) = &memo.best[slot][di]
             && best.as_ref().is_none_or(|b| f.before(b))

@@ -705,22 +705,22 @@ impl fmt::Display for Step {
                     .map(|i| format!("in {} or {} ({})", side(2 * i), side(2 * i + 1), house(i)))
                     .collect();
                 let mut weak: Vec<String> = (1..links)
-                    .map(|i| format!("{} and {}", side(2 * i - 1), side(2 * i)))
+                    .map(|i| format!("{} sees {}", side(2 * i - 1), side(2 * i)))
                     .collect();
                 let ring = self.houses.len() > links;
                 if ring {
-                    weak.push(format!("{} and {}", side(2 * links - 1), side(0)));
+                    weak.push(format!("{} sees {}", side(2 * links - 1), side(0)));
                     write!(
                         f,
-                        "{name}: {digits} is {}; {} see each other, a loop, so each of these pairs holds {digits} \
-                         once, which removes {elim}",
+                        "{name}: {digits} is {}; {}: a loop, so each of these pairs holds {digits} once, which \
+                         removes {elim}",
                         join_and(&strong),
                         join_and(&weak)
                     )
                 } else {
                     write!(
                         f,
-                        "{name}: {digits} is {}; {} see each other, so {digits} is in {} or {}, which removes {elim}",
+                        "{name}: {digits} is {}; {}, so {digits} is in {} or {}, which removes {elim}",
                         join_and(&strong),
                         join_and(&weak),
                         side(0),
