@@ -395,20 +395,32 @@ impl Net {
             self.houses.push(houses_of(l.sides[0]));
             self.houses.push(houses_of(l.sides[1]));
         }
-        let width = self.houses.len();
+        // The sides each house holds, and for each link the sides of the links sharing a place with it (itself
+        // included).
+        let mut in_house = [0u128; 27];
+        for (b, &hs) in self.houses.iter().enumerate() {
+            let mut hs = hs;
+            while hs != 0 {
+                in_house[hs.trailing_zeros() as usize] |= 1 << b;
+                hs &= hs - 1;
+            }
+        }
         self.joined.clear();
-        for a in 0..width {
-            let mut m = 0u128;
-            for b in 0..width {
-                let (la, lb) = (&self.links[a / 2], &self.links[b / 2]);
-                if a / 2 != b / 2
-                    && la.places & lb.places == 0
-                    && self.houses[a] & self.houses[b] != 0
-                {
-                    m |= 1 << b;
+        for (a, &hs) in self.houses.iter().enumerate() {
+            let places = self.links[a / 2].places;
+            let mut clash = 0u128;
+            for (m, l) in self.links.iter().enumerate() {
+                if l.places & places != 0 {
+                    clash |= 0b11 << (2 * m);
                 }
             }
-            self.joined.push(m);
+            let mut m = 0u128;
+            let mut hs = hs;
+            while hs != 0 {
+                m |= in_house[hs.trailing_zeros() as usize];
+                hs &= hs - 1;
+            }
+            self.joined.push(m & !clash);
         }
     }
 }
@@ -457,11 +469,14 @@ impl Search<'_> {
             }
         });
         // SE's positions: the links sorted by kind, then house number.
-        let mut order: [usize; 4] = [0, 1, 2, 3];
-        order[..n].sort_by_key(|&w| (links[w].kind, links[w].index));
+        // SE's positions: the links sorted by kind, then house number (distinct houses: no ties).
+        let key = |w: usize| (links[w].kind, links[w].index);
         let mut q = [0u8; 4];
-        for (p, &w) in order[..n].iter().enumerate() {
-            q[w] = p as u8;
+        let mut order = [0usize; 4];
+        for (w, qw) in q[..n].iter_mut().enumerate() {
+            let p = (0..n).filter(|&v| key(v) < key(w)).count();
+            *qw = p as u8;
+            order[p] = w;
         }
         if !is_lex(&q[..n]) {
             return;
