@@ -100,3 +100,85 @@ async fn sudoku_rating_steps_are_the_same_answer() {
     assert_eq!(rated["steps"], by_api["steps"]);
     assert_eq!(rated["rating"], by_api["rating"]);
 }
+
+#[tokio::test]
+async fn sudoku_hints_are_the_same_answer() {
+    // A puzzle: its first step; the solved grid: complete; an empty grid: stuck.
+    let puzzle =
+        "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+    let solved = sudoku::Grid::parse(puzzle)
+        .unwrap()
+        .solve()
+        .unwrap()
+        .to_line();
+    let empty = ".".repeat(81);
+    for (grid, status) in [
+        (puzzle, "step"),
+        (solved.as_str(), "solved"),
+        (empty.as_str(), "stuck"),
+    ] {
+        let by_cli = cli(&["sudoku", "hint", grid]);
+        let by_api = api("/api/sudoku/hint", json!({"puzzle": grid})).await;
+        assert_eq!(by_cli, by_api, "{grid}");
+        assert_eq!(by_api["status"], status);
+    }
+}
+
+/// What `boardlab play sudoku --puzzle` (the terminal) and `/api/sudoku/session` say about a pasted puzzle that
+/// cannot be played: refused in the same cases, with the same sentence.
+#[tokio::test]
+async fn a_pasted_puzzle_is_refused_as_the_terminal_refuses_it() {
+    let good = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    let repeated = format!("44{}", &good[2..]);
+    let unsolvable = format!("{}9", &good[..80]);
+    let short = good[..40].to_string();
+    for puzzle in [repeated, unsolvable, short] {
+        let out = Command::new(env!("CARGO_BIN_EXE_boardlab"))
+            .args(["play", "sudoku", "--puzzle", &puzzle])
+            .output()
+            .expect("boardlab runs");
+        assert_eq!(out.status.code(), Some(1), "{puzzle}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        let terminal = err
+            .trim_end()
+            .split_once("--puzzle: ")
+            .map(|(_, s)| s.to_string())
+            .unwrap_or_else(|| panic!("{err}"));
+        let app = router(Limits {
+            workers: 2,
+            queue: 16,
+            time_limit: Duration::from_secs(60),
+        });
+        let req = Request::post("/api/sudoku/session")
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(
+                json!({"action": {"new": {"puzzle": puzzle}}}).to_string(),
+            ))
+            .unwrap();
+        let res = app.oneshot(req).await.unwrap();
+        assert_eq!(res.status(), StatusCode::BAD_REQUEST, "{puzzle}");
+        let bytes = res.into_body().collect().await.unwrap().to_bytes();
+        let v: Value = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(
+            v["error"].as_str().unwrap(),
+            format!("new.puzzle: {terminal}"),
+            "{puzzle}"
+        );
+        assert!(
+            terminal.starts_with("the puzzle cannot be played: "),
+            "{terminal}"
+        );
+    }
+    // And the good one is played by both (the terminal needs a terminal, which a test has not).
+    let out = Command::new(env!("CARGO_BIN_EXE_boardlab"))
+        .args(["play", "sudoku", "--puzzle", good])
+        .output()
+        .expect("boardlab runs");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("needs a terminal"));
+    let v = api(
+        "/api/sudoku/session",
+        json!({"action": {"new": {"puzzle": good}}}),
+    )
+    .await;
+    assert_eq!(v["view"]["ready"], true);
+}

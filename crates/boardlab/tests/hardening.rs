@@ -461,7 +461,7 @@ fn hint_rejects_a_grid_with_a_wrong_entry_and_names_it() {
             "91.7.2.....8.1...25...483..1...7..........5.9..73...8..2.95......9..7....71.8..5.",
         ],
         b"",
-        "the grid has no solution",
+        "The grid has no solution",
     );
     assert!(err.contains("9 in r1c1"), "{err}");
     // With the first rows filled in and a wrong 4 in r9c9: the message named r9c1.
@@ -472,7 +472,7 @@ fn hint_rejects_a_grid_with_a_wrong_entry_and_names_it() {
             "3167928457485136925926483171...7..........5.9..73...8..2.95......9..7....71.8..54",
         ],
         b"",
-        "the 4 in r9c9 is wrong",
+        "The grid has no solution: the 4 in r9c9 is wrong",
     );
     assert!(!err.contains("r9c1"), "{err}");
     let (code, out, _) = run(&[

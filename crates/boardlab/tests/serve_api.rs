@@ -608,7 +608,11 @@ async fn sudoku_routes() {
     .await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(v["status"], "mistake");
-    assert_eq!(v["message"], "r1c1 should not be 9");
+    assert_eq!(
+        v["message"],
+        "The 9 in r1c1 is wrong: the solution has another digit there."
+    );
+    assert_eq!(v["cell"], 0);
     // The generator with a seed gives a unique puzzle of the level (as `boardlab sudoku generate` does).
     let (s, v) = post(
         &app,

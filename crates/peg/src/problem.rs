@@ -110,11 +110,7 @@ impl Problem {
         vacancies: &[&str],
         finish: Option<&str>,
     ) -> Result<Problem, ProblemError> {
-        let start = if vacancies.is_empty() {
-            board.default_start()
-        } else {
-            Problem::start_with_vacancies(&board, vacancies)?
-        };
+        let start = Problem::start_of(&board, None, vacancies)?;
         let finish = match finish {
             Some(f) => Finish::Hole(board.parse_hole(f)?),
             None => Finish::Anywhere,
@@ -137,6 +133,42 @@ impl Problem {
                 ));
             }
             start = start.without_peg(h);
+        }
+        Ok(start)
+    }
+
+    /// The start a player means on `board`, the one rule every front end follows: every hole filled but the
+    /// named `vacancies` when any are named; else the position `drawn` (a layout's empty holes), where a layout
+    /// drawn with every hole filled, like a built-in board (`None`), means the standard start
+    /// ([`Board::default_start`]). Fails on an unknown hole, a hole named twice, or a start with no peg.
+    ///
+    /// ```
+    /// use peg::{Board, Problem};
+    /// let english = Board::builtin("english").unwrap();
+    /// let standard = Problem::start_of::<&str>(&english, None, &[]).unwrap();
+    /// assert_eq!(standard, english.default_start());
+    /// let full = Problem::start_of::<&str>(&english, Some(english.full()), &[]).unwrap();
+    /// assert_eq!(full, standard);
+    /// let c1 = Problem::start_of(&english, None, &["c1"]).unwrap();
+    /// assert_eq!(c1.pegs(), 32);
+    /// assert!(!c1.has_peg(english.parse_hole("c1").unwrap()));
+    /// assert!(Problem::start_of(&english, None, &["c1", "c1"]).is_err());
+    /// ```
+    pub fn start_of<S: AsRef<str>>(
+        board: &Board,
+        drawn: Option<Position>,
+        vacancies: &[S],
+    ) -> Result<Position, ProblemError> {
+        let start = if !vacancies.is_empty() {
+            Problem::start_with_vacancies(board, vacancies)?
+        } else {
+            match drawn {
+                Some(pos) if pos != board.full() => pos,
+                _ => board.default_start(),
+            }
+        };
+        if start.pegs() == 0 {
+            return Err(ProblemError::NoPeg);
         }
         Ok(start)
     }

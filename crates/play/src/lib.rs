@@ -2,6 +2,7 @@
 #![forbid(unsafe_code)]
 
 pub mod clock;
+pub mod game;
 pub mod history;
 pub mod mouse;
 pub mod options;
@@ -19,6 +20,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 pub use clock::{Clock, Stopwatch};
+pub use game::{GameSession, Refusal};
 pub use history::History;
 pub use mouse::{MouseSession, MouseSolutions};
 pub use options::Choice;

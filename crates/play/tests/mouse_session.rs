@@ -132,7 +132,7 @@ fn a_game_against_perfect_play_ends_with_the_mouse_trapped_after_44_plies() {
     // After the end: no more moves, no hint, but undo works.
     assert_eq!(s.play(mv("a1b2")), Err(MouseError::Over));
     assert_eq!(s.hint().text, "The game is over.");
-    s.undo();
+    s.undo().unwrap();
     assert!(!s.is_over());
     assert!(s.moves().len() < 44);
 }
@@ -231,7 +231,7 @@ fn how_the_mouse_won_is_told() {
 #[test]
 fn undo_and_redo_go_back_and_forth_over_the_players_moves() {
     let mut s = MouseSession::new(opts(Side::Mouse, 2), env()).unwrap();
-    assert_eq!(s.undo().text, "Nothing to undo");
+    assert_eq!(s.undo().unwrap().text, "Nothing to undo");
     s.play_text("e1f2").unwrap();
     let after_one = *s.position();
     let one = s.moves().to_vec();
@@ -240,9 +240,9 @@ fn undo_and_redo_go_back_and_forth_over_the_players_moves() {
     let two = s.moves().to_vec();
     assert_eq!(two.len(), 4);
     assert!(s.view().can_undo && !s.view().can_redo);
-    assert_eq!(s.undo().text, "Took back your last move");
+    assert_eq!(s.undo().unwrap().text, "Took back your last move");
     assert_eq!(s.position(), &after_one);
-    assert_eq!(s.undo().text, "Took back your last move");
+    assert_eq!(s.undo().unwrap().text, "Took back your last move");
     assert_eq!(s.position(), &SizedPosition::from(Position::start()));
     assert!(s.moves().is_empty());
     assert!(!s.view().can_undo && s.view().can_redo);
@@ -252,7 +252,7 @@ fn undo_and_redo_go_back_and_forth_over_the_players_moves() {
     assert_eq!(s.moves(), two.as_slice());
     assert_eq!(s.redo().unwrap().text, "Nothing to redo");
     // A new move after an undo drops what could have been redone.
-    s.undo();
+    s.undo().unwrap();
     s.play_text("f2g3").unwrap();
     assert!(!s.view().can_redo);
     // A new game starts over with the same options.
@@ -265,7 +265,7 @@ fn saves_round_trip_with_the_history() {
     let mut s = MouseSession::new(opts(Side::Mouse, 2), env()).unwrap();
     s.play_text("e1d2").unwrap();
     s.play_text("d2c3").unwrap();
-    s.undo();
+    s.undo().unwrap();
     s.toggle_panel();
     assert!(s.unsaved());
     let save = s.save();
@@ -478,7 +478,7 @@ fn a_result_for_a_position_taken_back_is_dropped() {
         std::thread::sleep(Duration::from_millis(30));
         opener.open();
     });
-    assert_eq!(s.undo().text, "Took back your last move");
+    assert_eq!(s.undo().unwrap().text, "Took back your last move");
     t.join().unwrap();
     assert!(!s.thinking());
     assert!(s.moves().is_empty(), "{:?}", s.moves());
@@ -556,7 +556,7 @@ proptest! {
         for (i, text) in inputs.iter().enumerate() {
             let _ = s.play_text(text);
             if i % 5 == 4 {
-                s.undo();
+                s.undo().unwrap();
             }
             if i % 7 == 6 {
                 let _ = s.redo();

@@ -124,7 +124,7 @@ fn lost_positions_say_why_and_since_when() {
                 lost = true;
                 break 'search;
             }
-            s.undo();
+            s.undo().unwrap();
         }
         // Every jump from here keeps a finish: take the first and look one further.
         let first = s.show_solution();
@@ -168,23 +168,23 @@ fn lost_positions_say_why_and_since_when() {
 fn undo_redo_and_restart() {
     let env = env();
     let mut s = PegSession::new(problem("english", &[], None), &env).unwrap();
-    assert_eq!(s.undo().text, "Nothing to undo");
+    assert_eq!(s.undo().unwrap().text, "Nothing to undo");
     assert_eq!(s.restart().text, "Already at the start");
     s.play_text("d2-d4").unwrap();
     s.play_text("f3-d3").unwrap();
-    assert_eq!(s.undo().text, "Took back the last jump");
+    assert_eq!(s.undo().unwrap().text, "Took back the last jump");
     assert_eq!(s.played().len(), 1);
-    assert_eq!(s.redo().text, "Played the jump again");
+    assert_eq!(s.redo().unwrap().text, "Played the jump again");
     assert_eq!(s.played().len(), 2);
-    assert_eq!(s.redo().text, "Nothing to redo");
+    assert_eq!(s.redo().unwrap().text, "Nothing to redo");
     let back = s.restart();
     assert_eq!(back.text, "Back at the start");
     assert_eq!(back.next, [play::NextAction::Undo]);
     assert!(s.played().is_empty());
-    assert_eq!(s.undo().text, "Brought back 2 jumps");
+    assert_eq!(s.undo().unwrap().text, "Brought back 2 jumps");
     assert_eq!(s.played().len(), 2, "undo brings the jumps back");
     // A new jump drops what could be redone.
-    s.undo();
+    s.undo().unwrap();
     s.play_text("d5-d3").unwrap();
     assert!(!s.view().can_redo);
     // A new game forgets the history.
@@ -347,7 +347,7 @@ fn saves_round_trip_and_keep_the_history() {
     let mut s = PegSession::new(problem("triangle", &["1"], Some("13")), &env).unwrap();
     s.play_text("4-1").unwrap();
     s.play_text("6-4").unwrap();
-    s.undo();
+    s.undo().unwrap();
     let save = SaveFile::parse(&s.save().to_text()).unwrap();
     assert_eq!(save.state, s.to_state());
     let Session::Peg(back) = Session::load(&save, &env).unwrap() else {
@@ -384,7 +384,7 @@ fn damaged_saves_are_refused_with_the_reason() {
     let mut s = PegSession::new(problem("english", &[], None), &env).unwrap();
     s.play_text("d2-d4").unwrap();
     s.play_text("f3-d3").unwrap();
-    s.undo();
+    s.undo().unwrap();
     let good = s.to_state();
     let with = |edit: &dyn Fn(&mut serde_json::Value)| {
         let mut j = good.clone();
@@ -495,7 +495,7 @@ proptest! {
         for (a, b, text) in inputs {
             let _ = if text.is_empty() { s.jump(a, b) } else { s.play_text(&text) };
             if a % 7 == 3 {
-                s.undo();
+                s.undo().unwrap();
             }
         }
         let mut g = peg::Game::new(s.problem().board().clone(), s.problem().start());

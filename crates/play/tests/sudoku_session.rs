@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use play::sudoku::{Direction, End, Mode, Puzzle, Setup, SudokuError, SudokuSession};
+use play::sudoku::{Direction, End, HintKind, Mode, Puzzle, Setup, SudokuError, SudokuSession};
 use play::{Clock, Env, Inline, SaveFile, Session, Tone};
 use proptest::prelude::*;
 
@@ -186,7 +186,7 @@ fn a_hint_for_a_wrong_entry_and_the_check() {
     assert_eq!(
         h.text,
         format!(
-            "The {wrong} in {} is wrong: the solution has another digit there. Erase it or undo.",
+            "The {wrong} in {} is wrong: the solution has another digit there.",
             cell(c)
         )
     );
@@ -203,6 +203,80 @@ fn a_hint_for_a_wrong_entry_and_the_check() {
     s.enter(c, 0).unwrap();
     assert!(s.view().flagged.is_empty(), "a change clears the flags");
     assert_eq!(s.check().unwrap().tone, Tone::Good);
+}
+
+/// Issue 37, defect 4: marks that are not filled in everywhere, and leave out a cell's digit, are notes, not
+/// candidates: a hint still gives the next step (the one the grid's digits alone give), and says marks are wrong
+/// only once every empty cell
+/// has marks and a cell's marks rule out its digit. Only a step counts as a hint taken; a wrong entry a hint
+/// points at counts once as a mistake, as a check counts it.
+#[test]
+fn partial_marks_still_get_a_step_and_only_steps_count() {
+    let (env, _) = env();
+    let mut s = fixed(&env);
+    let sol = s.puzzle().unwrap().solution;
+    // r1c1: a corner mark that is not its digit, and two centre marks.
+    let c = 0;
+    assert_eq!(s.view().givens[c], 0);
+    let others: Vec<u8> = (1..=9).filter(|&d| d != sol[c]).collect();
+    s.toggle_mark(c, others[0]).unwrap();
+    s.toggle_centre_mark(c, others[1]).unwrap();
+    s.toggle_centre_mark(c, others[2]).unwrap();
+    s.hint().unwrap();
+    let h = s.shown_hint().unwrap().clone();
+    assert_eq!(h.kind, HintKind::Step, "{}", h.text);
+    // The step the digits alone give (as `boardlab sudoku hint` and the API give it).
+    let values: [u8; 81] = s.view().values.try_into().unwrap();
+    let plain = play::sudoku::hint(&values, &values, &[0; 81]);
+    assert_eq!(h.text, plain.text);
+    assert!(h.applicable());
+    assert_eq!(s.view().hints, 1);
+    // Every cell's marks filled in, then the solution's digit taken out of r1c1's: now the marks are wrong.
+    s.fill_marks().unwrap();
+    if s.view().marks[c] & (1 << (sol[c] - 1)) != 0 {
+        s.toggle_mark(c, sol[c]).unwrap();
+    }
+    s.hint().unwrap();
+    let h = s.shown_hint().unwrap().clone();
+    assert_eq!(h.kind, HintKind::Marks);
+    assert_eq!(
+        h.text,
+        "Your pencil marks in r1c1 leave out the digit that belongs there; filling the marks again puts it back."
+    );
+    assert_eq!(h.cell(), Some(c));
+    assert_eq!(s.view().hints, 1, "pointing at marks is not a hint taken");
+    // With the digit back, the marks are candidates: the step reads them.
+    s.toggle_mark(c, sol[c]).unwrap();
+    s.hint().unwrap();
+    assert_eq!(s.shown_hint().unwrap().kind, HintKind::Step);
+    assert_eq!(s.view().hints, 2);
+    // A wrong digit that clashes with nothing: the hint names it, counts it as one mistake, and no hint.
+    let (cell, wrong) = (0..81)
+        .filter(|&c| s.view().values[c] == 0)
+        .find_map(|c| {
+            let v = s.view().values;
+            let peers = |d: u8| {
+                (0..81).any(|o| {
+                    o != c
+                        && v[o] == d
+                        && (o / 9 == c / 9
+                            || o % 9 == c % 9
+                            || (o / 27 == c / 27 && o % 9 / 3 == c % 9 / 3))
+                })
+            };
+            (1..=9).find(|&d| d != sol[c] && !peers(d)).map(|d| (c, d))
+        })
+        .unwrap();
+    s.enter(cell, wrong).unwrap();
+    assert_eq!(s.view().mistakes, 0);
+    s.hint().unwrap();
+    let h = s.shown_hint().unwrap().clone();
+    assert_eq!(h.kind, HintKind::Mistake);
+    assert_eq!(h.cell(), Some(cell));
+    assert_eq!((s.view().hints, s.view().mistakes), (2, 1));
+    s.check().unwrap();
+    s.hint().unwrap();
+    assert_eq!((s.view().hints, s.view().mistakes), (2, 1), "counted once");
 }
 
 #[test]

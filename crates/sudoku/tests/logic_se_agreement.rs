@@ -84,7 +84,7 @@ fn shared_data_agreement_with_sudoku_explainer() {
         );
         // The agreement the crate README states; it must not get worse.
         let (want_exact, want_close, want_near, want_level) = match level {
-            "expert" => (96, 97, 99, 100),
+            "expert" => (99, 99, 100, 100),
             _ => (100, 100, 100, 100),
         };
         assert_eq!(n, 100, "{level}: the sample has 100 puzzles");
@@ -109,7 +109,8 @@ fn shared_data_agreement_with_sudoku_explainer() {
 
 /// The generator's own expert puzzles, rated by Sudoku Explainer once (`tests/data/se_rated_generated.txt`, with
 /// its provenance): each line is still what the generator makes for its seed and index, and the agreement with SE
-/// must not get worse (measured when the data was made: 102 of 140 equal, 121 within 0.5).
+/// must not get worse (102 of 140 equal and 121 within 0.5 when the data was made; 135 and 140 since the chains of
+/// three and four strong links).
 #[test]
 fn generated_puzzles_agree_with_sudoku_explainer() {
     use sudoku::generate::{self, GenerateOptions, Symmetry};
@@ -145,6 +146,6 @@ fn generated_puzzles_agree_with_sudoku_explainer() {
         near += usize::from(out.rating.0.abs_diff(se.0) <= 5);
     }
     assert_eq!(n, 140);
-    assert!(exact >= 102, "{exact} of {n} equal to SE");
-    assert!(near >= 121, "{near} of {n} within 0.5 of SE");
+    assert!(exact >= 135, "{exact} of {n} equal to SE");
+    assert!(near >= 140, "{near} of {n} within 0.5 of SE");
 }

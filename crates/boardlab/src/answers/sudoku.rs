@@ -81,3 +81,34 @@ impl StepInfo {
         }
     }
 }
+
+/// The next step for a grid (`sudoku hint`, `/api/sudoku/hint`): `play::sudoku::hint`'s answer.
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+pub struct HintAnswer {
+    /// The puzzle's clues, 81 characters (`.` for an empty cell).
+    pub puzzle: String,
+    /// `step`, `solved`, `stuck`, `no_solution` or `mistake`.
+    pub status: String,
+    /// The hint in one sentence (for `step`, the step's text).
+    pub message: String,
+    /// The step, for `step`.
+    pub step: Option<StepInfo>,
+    /// For `mistake`: the wrong cell's index (0-80, row by row).
+    pub cell: Option<u8>,
+}
+
+impl HintAnswer {
+    /// `hint`, for the puzzle whose clues are `givens`.
+    pub fn new(givens: &[u8; 81], hint: &play::sudoku::Hint) -> HintAnswer {
+        HintAnswer {
+            puzzle: givens
+                .iter()
+                .map(|&d| if d == 0 { '.' } else { char::from(b'0' + d) })
+                .collect(),
+            status: hint.kind.id().to_string(),
+            message: hint.text.clone(),
+            step: hint.step.as_ref().map(StepInfo::new),
+            cell: hint.cell().and_then(|c| u8::try_from(c).ok()),
+        }
+    }
+}

@@ -298,8 +298,7 @@ impl ProblemSpec {
                 };
                 let (b, pos) = Board::from_layout(layout, lattice, "pasted")
                     .map_err(|e| ApiError::bad(format!("problem.layout: {e}")))?;
-                let drawn = (pos != b.full()).then_some(pos);
-                (b, drawn)
+                (b, Some(pos))
             }
             (name, None) => {
                 if self.lattice.is_some() {
@@ -312,25 +311,9 @@ impl ProblemSpec {
                 (b, None)
             }
         };
-        let start = match &self.start {
-            Some(holes) if !holes.is_empty() => {
-                let mut pos = board.full();
-                for name in holes {
-                    let h = board
-                        .parse_hole(name)
-                        .map_err(|e| ApiError::bad(format!("problem.start: {e}")))?;
-                    if !pos.has_peg(h) {
-                        return Err(ApiError::bad(format!(
-                            "problem.start: hole {} is named twice",
-                            board.hole_name(h)
-                        )));
-                    }
-                    pos = pos.without_peg(h);
-                }
-                pos
-            }
-            _ => drawn.unwrap_or_else(|| board.default_start()),
-        };
+        let vacancies = self.start.as_deref().unwrap_or_default();
+        let start = Problem::start_of(&board, drawn, vacancies)
+            .map_err(|e| ApiError::bad(format!("problem.start: {e}")))?;
         let finish = match &self.finish {
             None => Finish::Anywhere,
             Some(f) if f.trim().is_empty() || f.eq_ignore_ascii_case("anywhere") => {

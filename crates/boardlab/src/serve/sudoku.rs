@@ -13,14 +13,14 @@ use serde::{Deserialize, Serialize};
 use sudoku::classic::{self, ClassicOptions};
 use sudoku::generate::{self, Difficulty, GenerateOptions, Symmetry};
 use sudoku::logic::tables::cell_name;
-use sudoku::rate::{self, Hint, Verdict};
+use sudoku::rate::{self, Verdict};
 use sudoku::rng::Rng;
 use sudoku::{Grid, SolveError};
 use utoipa::ToSchema;
 
 use super::AppState;
 use super::error::{ApiError, ApiResult, Body};
-use crate::answers::sudoku::StepInfo;
+use crate::answers::sudoku::{HintAnswer, StepInfo};
 
 /// The sudoku routes.
 pub fn routes() -> Router<Arc<AppState>> {
@@ -139,19 +139,6 @@ pub struct Rated {
     pub steps: Option<Vec<StepInfo>>,
     /// The contradiction found, for a puzzle without solution.
     pub conflict: Option<String>,
-}
-
-/// The next step for a player.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct HintAnswer {
-    /// `step`, `solved`, `stuck`, `no_solution` or `mistake`.
-    pub status: String,
-    /// The step, for `step`.
-    pub step: Option<StepInfo>,
-    /// For the other statuses: what is the matter, in one sentence.
-    pub message: Option<String>,
-    /// For `mistake`: the wrong cell's index.
-    pub cell: Option<u8>,
 }
 
 /// A new puzzle.
@@ -295,42 +282,10 @@ pub async fn hint(
     let answer = state
         .jobs
         .run_quick("hint", move |_| {
-            let h = rate::hint_for(&puzzle, &current);
-            Ok(match h {
-                Hint::Step(s) => HintAnswer {
-                    status: "step".into(),
-                    step: Some(StepInfo::new(&s)),
-                    message: None,
-                    cell: None,
-                },
-                Hint::Solved => HintAnswer {
-                    status: "solved".into(),
-                    step: None,
-                    message: Some("the grid is already full".into()),
-                    cell: None,
-                },
-                Hint::Stuck => HintAnswer {
-                    status: "stuck".into(),
-                    step: None,
-                    message: Some(
-                        "no logical step found: the rest needs guessing, or the grid has more than one solution"
-                            .into(),
-                    ),
-                    cell: None,
-                },
-                Hint::Contradiction(c) => HintAnswer {
-                    status: "no_solution".into(),
-                    step: None,
-                    message: Some(format!("the grid has no solution: {c} (is an entry wrong?)")),
-                    cell: None,
-                },
-                Hint::Mistake { cell, digit } => HintAnswer {
-                    status: "mistake".into(),
-                    step: None,
-                    message: Some(format!("{} should not be {digit}", cell_name(cell))),
-                    cell: u8::try_from(cell).ok(),
-                },
-            })
+            // The one hint (the session's and `boardlab sudoku hint`'s), without pencil marks.
+            let givens = puzzle.digits();
+            let h = play::sudoku::hint(givens, current.digits(), &[0; 81]);
+            Ok(HintAnswer::new(givens, &h))
         })
         .await?;
     Ok(Json(answer))

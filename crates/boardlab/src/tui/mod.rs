@@ -23,6 +23,7 @@ use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 
 pub mod app;
+pub mod chrome;
 pub mod games;
 pub mod job;
 pub mod mouse;

@@ -8,16 +8,17 @@ use mousecats::{BoardSize, Coord, Side, SizedMove};
 use play::NextAction;
 use play::mouse::{MouseError, MouseOptions, MouseSession, MouseView, ScoreView};
 use play::text::group_thousands;
-use play::{Env, GameKind};
+use play::{Env, GameKind, GameSession};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
+use super::chrome::{Captured, Chrome, said};
 use super::screen::{Choice, Config, GameScreen, Handled};
 use super::theme::Theme;
-use super::ui::{Binding, KeyHelp, KeyMap, Prompt, PromptEvent, Status, key_lines, paragraphs};
+use super::ui::{Binding, KeyHelp, KeyMap, Prompt, Status, key_lines, paragraphs};
 
 /// How a board is drawn: the size of a square on screen and of the whole drawing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -148,10 +149,7 @@ pub struct MouseScreen {
     session: MouseSession,
     cursor: Coord,
     selected: Option<Coord>,
-    prompt: Option<Prompt>,
-    prompt_result: Option<Status>,
-    ask_new: bool,
-    status: Option<Status>,
+    chrome: Chrome,
 }
 
 /// Start a new game from the title screen's options.
@@ -165,16 +163,8 @@ pub fn start(choices: &[Choice], env: &Env) -> Result<Box<dyn GameScreen>, Strin
 /// Rebuild a saved game.
 pub fn load(state: &serde_json::Value, env: &Env) -> Result<Box<dyn GameScreen>, String> {
     let session = MouseSession::from_state(state, env)?;
-    let status = match session.winner() {
-        Some(w) => session.game_over_message(w),
-        None => Status::info("Welcome back."),
-    };
+    let status = GameSession::standing(&session).unwrap_or_else(|| Status::info("Welcome back."));
     Ok(Box::new(MouseScreen::over(session, status)))
-}
-
-/// The message of an action.
-fn said(result: Result<Status, MouseError>) -> Status {
-    result.unwrap_or_else(|e| e.message())
 }
 
 impl MouseScreen {
@@ -184,10 +174,7 @@ impl MouseScreen {
             session,
             cursor,
             selected: None,
-            prompt: None,
-            prompt_result: None,
-            ask_new: false,
-            status: Some(status),
+            chrome: Chrome::new(Some(status)),
         }
     }
 
@@ -214,7 +201,8 @@ impl MouseScreen {
     }
 
     fn new_game(&mut self) {
-        self.status = Some(self.act(MouseSession::new_game));
+        let msg = self.act(MouseSession::new_game);
+        self.chrome.say(msg);
         self.selected = None;
         self.cursor = self.session.home_square();
     }
@@ -547,41 +535,30 @@ impl GameScreen for MouseScreen {
     }
 
     fn handle_key(&mut self, key: KeyEvent, _cfg: &Config) -> Handled {
-        if let Some(prompt) = self.prompt.as_mut() {
-            match prompt.handle(key) {
-                PromptEvent::Editing => {}
-                PromptEvent::Cancel => self.prompt = None,
-                PromptEvent::Submit(text) => {
-                    if text.trim().is_empty() {
-                        self.prompt = None;
-                    } else {
-                        // A refused move keeps the prompt open with the reason; a move played closes it
-                        // (even when the engine's answer, given at once, ends the game).
-                        let result = MouseSession::parse_move(&text).and_then(|mv| self.play(mv));
-                        let status = match result {
-                            Ok(msg) => {
-                                self.prompt = None;
-                                msg
-                            }
-                            Err(e) => {
-                                self.prompt_result = Some(e.message());
-                                e.message()
-                            }
-                        };
-                        self.status = Some(status);
+        match self.chrome.capture(key) {
+            Captured::Free => {}
+            Captured::Taken => return Handled::Yes,
+            Captured::Submitted(text) => {
+                // A refused move keeps the prompt open with the reason; a move played closes it (even when
+                // the engine's answer, given at once, ends the game).
+                let result = MouseSession::parse_move(&text).and_then(|mv| self.play(mv));
+                let status = match result {
+                    Ok(msg) => {
+                        self.chrome.close_prompt();
+                        msg
                     }
-                }
+                    Err(e) => {
+                        self.chrome.prompt_result = Some(e.message());
+                        e.message()
+                    }
+                };
+                self.chrome.say(status);
+                return Handled::Yes;
             }
-            return Handled::Yes;
-        }
-        if self.ask_new {
-            self.ask_new = false;
-            if matches!(key.code, KeyCode::Char('y') | KeyCode::Char('Y')) {
+            Captured::Yes(_) => {
                 self.new_game();
-            } else {
-                self.status = Some(Status::info("Carry on"));
+                return Handled::Yes;
             }
-            return Handled::Yes;
         }
         if key.modifiers.contains(KeyModifiers::CONTROL)
             || key.modifiers.contains(KeyModifiers::ALT)
@@ -604,8 +581,8 @@ impl GameScreen for MouseScreen {
             }
             Act::PutDown => return Handled::No,
             Act::Type => {
-                self.prompt = Some(Prompt::new("Move", "E1F2 or e1-f2"));
-                self.prompt_result = None;
+                self.chrome
+                    .open_prompt(Prompt::new("Move", "E1F2 or e1-f2"));
                 return Handled::Yes;
             }
             Act::Hint => {
@@ -620,39 +597,27 @@ impl GameScreen for MouseScreen {
                 self.session.toggle_panel();
                 return Handled::Yes;
             }
-            Act::Undo => self.act(MouseSession::undo),
+            Act::Undo => said(self.act(MouseSession::undo)),
             Act::Redo => said(self.act(MouseSession::redo)),
             Act::New => {
-                if self.session.moves().is_empty() || self.session.is_over() {
+                if self.chrome.new_game_now(&self.session, "game") {
                     self.new_game();
-                    return Handled::Yes;
                 }
-                self.ask_new = true;
-                Status::warn("Give up this game and start a new one? y/n")
+                return Handled::Yes;
             }
         };
-        self.status = Some(status);
+        self.chrome.say(status);
         Handled::Yes
     }
 
-    fn capturing(&self) -> bool {
-        self.prompt.is_some() || self.ask_new
-    }
-
-    fn status(&self) -> Option<Status> {
-        self.status.clone()
-    }
-
-    fn footer(&self, theme: &Theme) -> Option<Line<'static>> {
-        self.prompt
-            .as_ref()
-            .map(|p| p.line(theme, self.prompt_result.as_ref()))
+    fn chrome(&self) -> &Chrome {
+        &self.chrome
     }
 
     fn tick(&mut self, _cfg: &Config) {
         let hinted = self.session.hint_move();
         if let Some(msg) = self.act(MouseSession::poll) {
-            self.status = Some(msg);
+            self.chrome.say(msg);
             // A hint that was waiting for the exact solution puts the cursor on its piece.
             if let Some(m) = self.session.hint_move().filter(|_| hinted.is_none()) {
                 self.cursor = m.from();
@@ -667,7 +632,7 @@ impl GameScreen for MouseScreen {
     fn wait(&mut self, cfg: &Config) {
         let hinted = self.session.hint_move();
         if let Some(msg) = self.act(MouseSession::settle) {
-            self.status = Some(msg);
+            self.chrome.say(msg);
             if let Some(m) = self.session.hint_move().filter(|_| hinted.is_none()) {
                 self.cursor = m.from();
             }

@@ -10,16 +10,17 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use peg::{Board, Lattice};
 use play::peg::{Answer, Indicator, PegSession, PegView, Verdict};
 use play::text::{group_thousands, plural};
-use play::{Env, GameKind};
+use play::{Env, GameKind, GameSession};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
+use super::chrome::{Captured, Chrome, said};
 use super::screen::{Choice, Config, GameScreen, Handled};
 use super::theme::Theme;
-use super::ui::{Binding, KeyHelp, KeyMap, Prompt, PromptEvent, Status, key_lines, paragraphs};
+use super::ui::{Binding, KeyHelp, KeyMap, Prompt, Status, key_lines, paragraphs};
 
 /// Time between two jumps when the solution plays itself.
 const AUTO_STEP: Duration = Duration::from_millis(500);
@@ -128,37 +129,21 @@ pub struct PegScreen {
     selected: Option<usize>,
     /// Auto-play: when the last jump was played.
     auto: Option<Duration>,
-    prompt: Option<Prompt>,
-    prompt_result: Option<Status>,
-    ask_new: bool,
-    status: Option<Status>,
-}
-
-/// The message of an action.
-fn said(result: Result<Status, play::peg::PegError>) -> Status {
-    result.unwrap_or_else(|e| e.message())
+    chrome: Chrome,
 }
 
 /// Start a new game from the title screen's options.
 pub fn start(choices: &[Choice], env: &Env) -> Result<Box<dyn GameScreen>, String> {
     let problem = play::peg::problem_from_choices(choices).map_err(|e| e.to_string())?;
     let session = PegSession::new(problem, env).map_err(|e| e.to_string())?;
-    let status = if session.is_over() {
-        session.game_over_message()
-    } else {
-        session.opening()
-    };
+    let status = GameSession::standing(&session).unwrap_or_else(|| session.opening());
     Ok(Box::new(PegScreen::over(session, status)))
 }
 
 /// Rebuild a saved game.
 pub fn load(state: &serde_json::Value, env: &Env) -> Result<Box<dyn GameScreen>, String> {
     let session = PegSession::from_state(state, env)?;
-    let status = if session.is_over() {
-        session.game_over_message()
-    } else {
-        Status::info("Welcome back.")
-    };
+    let status = GameSession::standing(&session).unwrap_or_else(|| Status::info("Welcome back."));
     Ok(Box::new(PegScreen::over(session, status)))
 }
 
@@ -169,10 +154,7 @@ impl PegScreen {
             cursor: 0,
             selected: None,
             auto: None,
-            prompt: None,
-            prompt_result: None,
-            ask_new: false,
-            status: Some(status),
+            chrome: Chrome::new(Some(status)),
         };
         s.moved();
         s
@@ -208,7 +190,8 @@ impl PegScreen {
 
     fn new_game(&mut self) {
         self.auto = None;
-        self.status = Some(self.session.new_game());
+        let msg = self.session.new_game();
+        self.chrome.say(msg);
         self.moved();
     }
 
@@ -607,39 +590,30 @@ impl GameScreen for PegScreen {
     }
 
     fn handle_key(&mut self, key: KeyEvent, cfg: &Config) -> Handled {
-        if let Some(prompt) = self.prompt.as_mut() {
-            match prompt.handle(key) {
-                PromptEvent::Editing => {}
-                PromptEvent::Cancel => self.prompt = None,
-                PromptEvent::Submit(text) => {
-                    if text.trim().is_empty() {
-                        self.prompt = None;
-                    } else {
-                        let result = said(self.act(|s| s.play_text(&text)));
-                        if self.session.is_over() {
-                            self.prompt = None;
-                        } else {
-                            // The prompt stays open for the next jump, with this one's result in it.
-                            self.prompt_result = Some(result.clone());
-                        }
-                        self.status = Some(result);
-                    }
-                }
-            }
-            return Handled::Yes;
-        }
+        // Auto-play stops at any key (no prompt or question can be open meanwhile: opening one is a key).
         if self.auto.take().is_some() {
-            self.status = Some(Status::info("Stopped. a plays on, . plays one jump."));
+            self.chrome
+                .say(Status::info("Stopped. a plays on, . plays one jump."));
             return Handled::Yes;
         }
-        if self.ask_new {
-            self.ask_new = false;
-            if matches!(key.code, KeyCode::Char('y') | KeyCode::Char('Y')) {
-                self.new_game();
-            } else {
-                self.status = Some(Status::info("Carry on"));
+        match self.chrome.capture(key) {
+            Captured::Free => {}
+            Captured::Taken => return Handled::Yes,
+            Captured::Submitted(text) => {
+                let result = said(self.act(|s| s.play_text(&text)));
+                if self.session.is_over() {
+                    self.chrome.close_prompt();
+                } else {
+                    // The prompt stays open for the next jump, with this one's result in it.
+                    self.chrome.prompt_result = Some(result.clone());
+                }
+                self.chrome.say(result);
+                return Handled::Yes;
             }
-            return Handled::Yes;
+            Captured::Yes(_) => {
+                self.new_game();
+                return Handled::Yes;
+            }
         }
         if key.modifiers.contains(KeyModifiers::CONTROL)
             || key.modifiers.contains(KeyModifiers::ALT)
@@ -662,8 +636,8 @@ impl GameScreen for PegScreen {
             }
             Act::PutDown => return Handled::No,
             Act::Type => {
-                self.prompt = Some(Prompt::new("Jump", "d2-d4 or d2d4"));
-                self.prompt_result = None;
+                self.chrome
+                    .open_prompt(Prompt::new("Jump", "d2-d4 or d2d4"));
                 self.selected = None;
                 return Handled::Yes;
             }
@@ -682,39 +656,27 @@ impl GameScreen for PegScreen {
                 }
                 _ => self.session.show_solution(),
             },
-            Act::Undo => self.act(PegSession::undo),
-            Act::Redo => self.act(PegSession::redo),
+            Act::Undo => said(self.act(PegSession::undo)),
+            Act::Redo => said(self.act(PegSession::redo)),
             Act::Restart => self.act(PegSession::restart),
             Act::New => {
-                if self.session.played().is_empty() || self.session.is_over() {
+                if self.chrome.new_game_now(&self.session, "game") {
                     self.new_game();
-                    return Handled::Yes;
                 }
-                self.ask_new = true;
-                Status::warn("Give up this game and start a new one? y/n")
+                return Handled::Yes;
             }
         };
-        self.status = Some(status);
+        self.chrome.say(status);
         Handled::Yes
     }
 
-    fn capturing(&self) -> bool {
-        self.prompt.is_some() || self.ask_new
-    }
-
-    fn status(&self) -> Option<Status> {
-        self.status.clone()
-    }
-
-    fn footer(&self, theme: &Theme) -> Option<Line<'static>> {
-        self.prompt
-            .as_ref()
-            .map(|p| p.line(theme, self.prompt_result.as_ref()))
+    fn chrome(&self) -> &Chrome {
+        &self.chrome
     }
 
     fn tick(&mut self, cfg: &Config) {
         if let Some(msg) = self.act(PegSession::poll) {
-            self.status = Some(msg);
+            self.chrome.say(msg);
         }
         // Auto-play: one jump per step of time, catching up if ticks were late.
         while let Some(last) = self.auto {
@@ -725,7 +687,8 @@ impl GameScreen for PegScreen {
             match self.session.answer() {
                 Answer::Known(Verdict::Possible(path)) if !path.is_empty() => {
                     self.auto = Some(last + AUTO_STEP);
-                    self.status = Some(said(self.act(PegSession::step)));
+                    let msg = said(self.act(PegSession::step));
+                    self.chrome.say(msg);
                 }
                 Answer::Checking => break,
                 _ => self.auto = None,
@@ -739,7 +702,7 @@ impl GameScreen for PegScreen {
 
     fn wait(&mut self, cfg: &Config) {
         if let Some(msg) = self.act(|s| s.settle(None)) {
-            self.status = Some(msg);
+            self.chrome.say(msg);
         }
         self.tick(cfg);
     }

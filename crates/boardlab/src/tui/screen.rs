@@ -7,6 +7,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 
+use super::chrome::Chrome;
 use super::theme::Theme;
 use super::ui::{KeyHelp, Status};
 pub use play::Choice;
@@ -65,15 +66,23 @@ pub trait GameScreen {
     /// Handle a key press. Keys the screen does not use fall through to the shell.
     fn handle_key(&mut self, key: KeyEvent, cfg: &Config) -> Handled;
 
-    /// True while the screen takes every key itself (a prompt is open), so the shell's keys do not apply.
-    fn capturing(&self) -> bool;
+    /// The screen's status line, prompt and question.
+    fn chrome(&self) -> &Chrome;
+
+    /// True while the screen takes every key itself (a prompt or a question is open), so the shell's keys do
+    /// not apply.
+    fn capturing(&self) -> bool {
+        self.chrome().capturing()
+    }
 
     /// The status line.
-    fn status(&self) -> Option<Status>;
+    fn status(&self) -> Option<Status> {
+        self.chrome().status()
+    }
 
     /// A line that replaces the status line while it is open (a prompt for typed input).
-    fn footer(&self, _theme: &Theme) -> Option<Line<'static>> {
-        None
+    fn footer(&self, theme: &Theme) -> Option<Line<'static>> {
+        self.chrome().footer(theme)
     }
 
     /// Called about ten times a second: collect background results, advance timers.

@@ -13,9 +13,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 use sudoku::logic::tables::cell_name;
 
+use super::chrome::{Captured, Chrome, Question, said};
 use super::screen::{Choice, Config, GameScreen, Handled};
 use super::theme::Theme;
-use super::ui::{Binding, KeyHelp, KeyMap, Prompt, PromptEvent, Status, key_lines, paragraphs};
+use super::ui::{Binding, KeyHelp, KeyMap, Prompt, Status, key_lines, paragraphs};
 
 /// The width of the panel beside the grid.
 const PANEL_WIDTH: u16 = 29;
@@ -154,23 +155,12 @@ static KEYS: KeyMap<Act> = KeyMap(&[
     },
 ]);
 
-/// A question waiting for y or n.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Ask {
-    NewGame,
-    ShowSolution,
-}
-
 /// The sudoku screen.
 pub struct SudokuScreen {
     session: SudokuSession,
-    prompt: Option<Prompt>,
-    /// The result of the last entry typed at the prompt, shown on the prompt line.
-    prompt_result: Option<Status>,
     /// The prompt open is the one for a puzzle of the player's own (not a row-column-value entry).
     own_prompt: bool,
-    ask: Option<Ask>,
-    status: Option<Status>,
+    chrome: Chrome,
 }
 
 /// Start a new game from the title screen's options.
@@ -207,11 +197,6 @@ pub fn load(state: &serde_json::Value, env: &Env) -> Result<Box<dyn GameScreen>,
     )))
 }
 
-/// The message of an action.
-fn said(result: Result<Status, SudokuError>) -> Status {
-    result.unwrap_or_else(|e| e.message())
-}
-
 impl SudokuScreen {
     fn over(session: SudokuSession, status: Option<Status>) -> SudokuScreen {
         let making = session
@@ -219,11 +204,8 @@ impl SudokuScreen {
             .then(|| Status::info(format!("Making a {}…", session.setup().describe())));
         let mut s = SudokuScreen {
             session,
-            prompt: None,
-            prompt_result: None,
             own_prompt: false,
-            ask: None,
-            status: status.or(making),
+            chrome: Chrome::new(status.or(making)),
         };
         s.collect();
         s
@@ -232,19 +214,19 @@ impl SudokuScreen {
     /// Take the news of a puzzle made.
     fn collect(&mut self) {
         if let Some(news) = self.session.poll() {
-            self.status = Some(said(news));
+            self.chrome.say(said(news));
         }
     }
 
     fn new_game(&mut self) {
-        self.status = Some(said(self.session.new_game()));
+        let msg = said(self.session.new_game());
+        self.chrome.say(msg);
     }
 
     /// Ask for a puzzle of the player's own: typed or pasted as one line.
     fn open_own_prompt(&mut self) {
         self.own_prompt = true;
-        self.prompt_result = None;
-        self.prompt = Some(
+        self.chrome.open_prompt(
             Prompt::new("Your puzzle", "81 digits, . or 0 for empty; Enter plays it")
                 .with_max(OWN_MAX),
         );
@@ -254,7 +236,7 @@ impl SudokuScreen {
         match KEYS.action(key.code) {
             Some(Act::New) => self.new_game(),
             Some(Act::Move(d)) => self.session.move_cursor(d),
-            Some(_) => self.status = Some(SudokuError::Over(end).message()),
+            Some(_) => self.chrome.say(SudokuError::Over(end).message()),
             None => return Handled::No,
         }
         Handled::Yes
@@ -618,48 +600,38 @@ impl GameScreen for SudokuScreen {
     }
 
     fn handle_key(&mut self, key: KeyEvent, _cfg: &Config) -> Handled {
-        if let Some(prompt) = self.prompt.as_mut() {
-            match prompt.handle(key) {
-                PromptEvent::Editing => {}
-                PromptEvent::Cancel => self.prompt = None,
-                PromptEvent::Submit(text) if self.own_prompt => {
-                    if text.trim().is_empty() {
-                        self.prompt = None;
-                    } else {
-                        match Puzzle::from_text(&text, "Your puzzle") {
-                            Ok(puzzle) => {
-                                self.prompt = None;
-                                self.status = Some(self.session.play_puzzle(puzzle));
-                            }
-                            Err(e) => self.prompt_result = Some(e.message()),
-                        }
+        match self.chrome.capture(key) {
+            Captured::Free => {}
+            Captured::Taken => return Handled::Yes,
+            Captured::Submitted(text) if self.own_prompt => {
+                match Puzzle::from_text(&text, "Your puzzle") {
+                    Ok(puzzle) => {
+                        self.chrome.close_prompt();
+                        let msg = self.session.play_puzzle(puzzle);
+                        self.chrome.say(msg);
                     }
+                    Err(e) => self.chrome.prompt_result = Some(e.message()),
                 }
-                PromptEvent::Submit(text) => {
-                    if text.trim().is_empty() {
-                        self.prompt = None;
-                    } else {
-                        let result = said(self.session.type_entry(&text));
-                        self.status = Some(result.clone());
-                        self.prompt_result = Some(result);
-                        if self.session.end().is_some() {
-                            self.prompt = None;
-                        }
-                    }
-                }
+                return Handled::Yes;
             }
-            return Handled::Yes;
-        }
-        if let Some(ask) = self.ask.take() {
-            if matches!(key.code, KeyCode::Char('y') | KeyCode::Char('Y')) {
-                match ask {
-                    Ask::NewGame => self.new_game(),
-                    Ask::ShowSolution => self.status = Some(said(self.session.reveal())),
+            Captured::Submitted(text) => {
+                let result = said(self.session.type_entry(&text));
+                self.chrome.say(result.clone());
+                self.chrome.prompt_result = Some(result);
+                if self.session.end().is_some() {
+                    self.chrome.close_prompt();
                 }
-            } else {
-                self.status = Some(Status::info("Carry on"));
+                return Handled::Yes;
             }
-            return Handled::Yes;
+            Captured::Yes(Question::NewGame) => {
+                self.new_game();
+                return Handled::Yes;
+            }
+            Captured::Yes(Question::Reveal) => {
+                let msg = said(self.session.reveal());
+                self.chrome.say(msg);
+                return Handled::Yes;
+            }
         }
         if KEYS.action(key.code) == Some(Act::Own) && !key.modifiers.contains(KeyModifiers::CONTROL)
         {
@@ -695,12 +667,15 @@ impl GameScreen for SudokuScreen {
             Act::Hint => said(s.hint()),
             Act::Check => said(s.check()),
             Act::Solution => {
-                self.ask = Some(Ask::ShowSolution);
-                Status::warn("Show the solution and end this game? y/n")
+                self.chrome
+                    .ask(Question::Reveal, "Show the solution and end this game?");
+                return Handled::Yes;
             }
             Act::New => {
-                self.ask = Some(Ask::NewGame);
-                Status::warn("Give up this puzzle and start a new one? y/n")
+                if self.chrome.new_game_now(&self.session, "puzzle") {
+                    self.new_game();
+                }
+                return Handled::Yes;
             }
             Act::Undo => said(s.undo()),
             Act::Redo => said(s.redo()),
@@ -710,30 +685,19 @@ impl GameScreen for SudokuScreen {
             }
             Act::Type => {
                 self.own_prompt = false;
-                self.prompt_result = None;
-                self.prompt = Some(Prompt::new(
+                self.chrome.open_prompt(Prompt::new(
                     "Row column value",
                     "3 5 7 puts 7 in r3c5; 3 5 0 erases",
                 ));
                 return Handled::Yes;
             }
         };
-        self.status = Some(status);
+        self.chrome.say(status);
         Handled::Yes
     }
 
-    fn capturing(&self) -> bool {
-        self.prompt.is_some() || self.ask.is_some()
-    }
-
-    fn status(&self) -> Option<Status> {
-        self.status.clone()
-    }
-
-    fn footer(&self, theme: &Theme) -> Option<Line<'static>> {
-        self.prompt
-            .as_ref()
-            .map(|p| p.line(theme, self.prompt_result.as_ref()))
+    fn chrome(&self) -> &Chrome {
+        &self.chrome
     }
 
     fn tick(&mut self, _cfg: &Config) {
@@ -746,7 +710,7 @@ impl GameScreen for SudokuScreen {
 
     fn wait(&mut self, _cfg: &Config) {
         if let Some(news) = self.session.wait() {
-            self.status = Some(said(news));
+            self.chrome.say(said(news));
         }
     }
 

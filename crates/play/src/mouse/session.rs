@@ -17,9 +17,10 @@ use super::engine::{Purpose, Thought, Want, engine_for, think};
 use super::options::{has_table, level_label, rule_label_for};
 use super::view::{EngineView, MouseView, ScoreView, TablesView};
 use super::{MouseError, MouseOptions};
+use crate::game::{GameSession, Refusal};
 use crate::history::History;
 use crate::work::{Outcome, Pending, submit};
-use crate::{Env, Message, NextAction};
+use crate::{Env, GameKind, Message, NextAction};
 
 /// A Mouse & Cats game in progress against the engine.
 pub struct MouseSession {
@@ -477,17 +478,20 @@ impl MouseSession {
         self.after_change();
     }
 
-    /// Take back the player's last move (and the engine's answer).
-    pub fn undo(&mut self) -> Message {
+    /// Take back the player's last move (and the engine's answer; the engine stops thinking).
+    ///
+    /// # Errors
+    /// None: a game can always step back (the type is every game's undo, [`GameSession::undo`]).
+    pub fn undo(&mut self) -> Result<Message, MouseError> {
         self.news = None;
         self.stop_thinking();
-        if self.hist.undo() {
+        Ok(if self.hist.undo() {
             self.sync_from_history();
             Message::info("Took back your last move")
         } else {
             self.after_change();
             Message::info("Nothing to undo")
-        }
+        })
     }
 
     /// Play the move taken back again.
@@ -780,4 +784,60 @@ pub(super) fn replay(
             .map_err(|e| format!("move {} ({m}): {e}", i + 1))?;
     }
     Ok(g)
+}
+
+impl Refusal for MouseError {
+    fn message(&self) -> Message {
+        MouseError::message(self)
+    }
+}
+
+impl GameSession for MouseSession {
+    const KIND: GameKind = GameKind::Mouse;
+    type View = MouseView;
+    type Error = MouseError;
+
+    fn to_state(&self) -> serde_json::Value {
+        MouseSession::to_state(self)
+    }
+    fn from_state(state: &serde_json::Value, env: &Env) -> Result<Self, String> {
+        MouseSession::from_state(state, env)
+    }
+    fn view(&self) -> MouseView {
+        MouseSession::view(self)
+    }
+    fn standing(&self) -> Option<Message> {
+        self.winner().map(|w| self.game_over_message(w))
+    }
+    fn in_play(&self) -> bool {
+        !self.moves().is_empty() && !self.is_over()
+    }
+    fn new_game(&mut self) -> Result<Message, MouseError> {
+        Ok(MouseSession::new_game(self))
+    }
+    fn undo(&mut self) -> Result<Message, MouseError> {
+        MouseSession::undo(self)
+    }
+    fn redo(&mut self) -> Result<Message, MouseError> {
+        MouseSession::redo(self)
+    }
+    fn hint(&mut self) -> Result<Message, MouseError> {
+        Ok(MouseSession::hint(self))
+    }
+    fn poll(&mut self) -> Option<Result<Message, MouseError>> {
+        MouseSession::poll(self).map(Ok)
+    }
+    /// Waits for all of it: the engine's search is bounded by [`MouseSession::set_time_limit`], not `limit`.
+    fn settle(&mut self, _limit: Option<Duration>) -> Option<Result<Message, MouseError>> {
+        MouseSession::settle(self).map(Ok)
+    }
+    fn busy(&self) -> bool {
+        MouseSession::busy(self)
+    }
+    fn unsaved(&self) -> bool {
+        MouseSession::unsaved(self)
+    }
+    fn mark_saved(&mut self) {
+        MouseSession::mark_saved(self);
+    }
 }

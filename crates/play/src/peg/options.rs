@@ -100,12 +100,8 @@ pub fn problem_from_choices(choices: &[Choice]) -> Result<Problem, PegError> {
     let setup = |e: String| PegError::Setup(e);
     let board_name = get("Board").unwrap_or_else(|| "english".into());
     let board = Board::builtin(&board_name).map_err(|e| setup(e.to_string()))?;
-    let start = match get("Start") {
-        Some(h) => board
-            .full()
-            .without_peg(board.parse_hole(&h).map_err(|e| setup(e.to_string()))?),
-        None => board.default_start(),
-    };
+    let vacancies: Vec<String> = get("Start").into_iter().collect();
+    let start = Problem::start_of(&board, None, &vacancies).map_err(|e| setup(e.to_string()))?;
     let finish = match get("Finish").filter(|f| f != "any") {
         Some(h) => Finish::Hole(board.parse_hole(&h).map_err(|e| setup(e.to_string()))?),
         None => Finish::Anywhere,

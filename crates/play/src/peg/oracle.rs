@@ -403,6 +403,21 @@ impl Oracle {
         self.search.is_some() || matches!(self.table, TableState::Building(_))
     }
 
+    /// Wait at most `limit` for a piece of background work to finish (the search slice, else the table) and
+    /// collect it; at once when none is under way. The next [`Oracle::pump`] goes on from there.
+    pub fn wait_a_little(&mut self, limit: Duration) {
+        if let Some(job) = &self.search {
+            if let Some(outcome) = job.wait_for(limit) {
+                self.search = None;
+                self.take_search(outcome);
+            }
+        } else if let TableState::Building(job) = &self.table
+            && let Some(outcome) = job.wait_for(limit)
+        {
+            self.take_table(outcome);
+        }
+    }
+
     /// Block until the table is built and the last position of `line` is answered, the search gave up, or
     /// (with a limit) the time is up; the search goes on in slices meanwhile.
     pub fn wait(&mut self, line: &[Position], limit: Option<Duration>) {

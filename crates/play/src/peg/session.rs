@@ -1,6 +1,6 @@
 //! A peg solitaire game in progress: jumps with undo, redo and restart, the indicator, and a solution from here.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use peg::{Board, Finish, Move, Position, Problem};
 
@@ -8,9 +8,13 @@ use super::PegError;
 use super::jumps::parse_jump;
 use super::oracle::{Answer, Oracle, Verdict, Why};
 use super::view::{Hole, Indicator, Jump, PegView};
+use crate::game::{GameSession, Refusal};
 use crate::history::History;
 use crate::text::{group_thousands, plural};
-use crate::{Env, Message, NextAction};
+use crate::{Env, GameKind, Message, NextAction};
+
+/// How long [`PegSession::settle`] waits on one piece of work before it looks at the game again.
+const WAIT_SLICE: Duration = Duration::from_millis(5);
 
 /// A question waiting for the indicator's answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -385,25 +389,31 @@ impl PegSession {
     }
 
     /// Take back the last jump.
-    pub fn undo(&mut self) -> Message {
+    ///
+    /// # Errors
+    /// None: a peg game can always step back (the type is every game's undo, [`GameSession::undo`]).
+    pub fn undo(&mut self) -> Result<Message, PegError> {
         let before = self.hist.present().len();
-        if self.hist.undo() {
+        Ok(if self.hist.undo() {
             self.sync_from_history();
             Message::info(step_message(before, self.hist.present().len()))
         } else {
             Message::info("Nothing to undo")
-        }
+        })
     }
 
     /// Play the last jump taken back again.
-    pub fn redo(&mut self) -> Message {
+    ///
+    /// # Errors
+    /// None: a peg game can always step forward (the type is every game's redo, [`GameSession::redo`]).
+    pub fn redo(&mut self) -> Result<Message, PegError> {
         let before = self.hist.present().len();
-        if self.hist.redo() {
+        Ok(if self.hist.redo() {
             self.sync_from_history();
             Message::info(step_message(before, self.hist.present().len()))
         } else {
             Message::info("Nothing to redo")
-        }
+        })
     }
 
     /// Back to the start (one step: undo brings the jumps back).
@@ -440,12 +450,29 @@ impl PegSession {
         self.answer_wanted()
     }
 
-    /// Block until the indicator has answered for the current position (or its search gave up, or `limit` is
-    /// up), then answer a waiting question: the message, if any. This is the call for a server's blocking pool.
+    /// Wait until the indicator has answered for the current position and a question waiting on it (a solution
+    /// asked for, its next jump) is answered, for at most `limit`: the last message, if any. Without a limit it
+    /// also waits for the complete table being built (or the search to give up). This is the call for a
+    /// server's blocking pool, and for tests.
     pub fn settle(&mut self, limit: Option<Duration>) -> Option<Message> {
-        let line = self.line();
-        self.oracle.wait(&line, limit);
-        self.poll()
+        let Some(limit) = limit else {
+            let line = self.line();
+            self.oracle.wait(&line, None);
+            return self.poll();
+        };
+        let deadline = Instant::now() + limit;
+        let mut msg = None;
+        loop {
+            if let Some(m) = self.poll() {
+                msg = Some(m);
+            }
+            let settled = !matches!(self.answer(), Answer::Checking) && self.want.is_none();
+            let left = deadline.saturating_duration_since(Instant::now());
+            if settled || left.is_zero() || !self.busy() {
+                return msg;
+            }
+            self.oracle.wait_a_little(left.min(WAIT_SLICE));
+        }
     }
 
     /// Whether background work is under way.
@@ -603,4 +630,60 @@ pub(super) fn replay(problem: &Problem, moves: &[Move]) -> Result<peg::Game, Str
         g.play(m).map_err(|e| format!("jump {}: {e}", i + 1))?;
     }
     Ok(g)
+}
+
+impl Refusal for PegError {
+    fn message(&self) -> Message {
+        PegError::message(self)
+    }
+}
+
+impl GameSession for PegSession {
+    const KIND: GameKind = GameKind::Peg;
+    type View = PegView;
+    type Error = PegError;
+
+    fn to_state(&self) -> serde_json::Value {
+        PegSession::to_state(self)
+    }
+    fn from_state(state: &serde_json::Value, env: &Env) -> Result<Self, String> {
+        PegSession::from_state(state, env)
+    }
+    fn view(&self) -> PegView {
+        PegSession::view(self)
+    }
+    fn standing(&self) -> Option<Message> {
+        self.is_over().then(|| self.game_over_message())
+    }
+    fn in_play(&self) -> bool {
+        !self.played().is_empty() && !self.is_over()
+    }
+    fn new_game(&mut self) -> Result<Message, PegError> {
+        Ok(PegSession::new_game(self))
+    }
+    fn undo(&mut self) -> Result<Message, PegError> {
+        PegSession::undo(self)
+    }
+    fn redo(&mut self) -> Result<Message, PegError> {
+        PegSession::redo(self)
+    }
+    /// A way to finish from here ([`PegSession::show_solution`]).
+    fn hint(&mut self) -> Result<Message, PegError> {
+        Ok(self.show_solution())
+    }
+    fn poll(&mut self) -> Option<Result<Message, PegError>> {
+        PegSession::poll(self).map(Ok)
+    }
+    fn settle(&mut self, limit: Option<Duration>) -> Option<Result<Message, PegError>> {
+        PegSession::settle(self, limit).map(Ok)
+    }
+    fn busy(&self) -> bool {
+        PegSession::busy(self)
+    }
+    fn unsaved(&self) -> bool {
+        PegSession::unsaved(self)
+    }
+    fn mark_saved(&mut self) {
+        PegSession::mark_saved(self);
+    }
 }

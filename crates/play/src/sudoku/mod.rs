@@ -4,7 +4,7 @@
 //!
 //! Every rule lives in the `sudoku` crate: the generator makes the puzzle, the solver decides whether the entries
 //! still lead to a solution, the logical solver finds and explains hints (the same hint as `boardlab sudoku
-//! hint` for the same grid: both ask [`sudoku::rate::hint_from`]). This module keeps the player's grid and marks.
+//! hint` for the same grid: all three ask [`hint`]). This module keeps the player's grid and marks.
 //!
 //! ```
 //! use play::Env;
@@ -30,10 +30,10 @@ mod steps;
 
 pub use board::{conflicts, parse_rcv};
 pub use error::SudokuError;
-pub use hint::{Hint, hint_for_marks, next_step};
+pub use hint::{Hint, HintKind, hint, marks_complete};
 pub use puzzle::{Puzzle, no_solution_reason};
 pub use session::{Direction, End, SudokuSession, SudokuView};
-pub use setup::{CLASSIC_HIDE, Mode, Setup, choices};
+pub use setup::{CLASSIC_HIDE, MAX_HIDE, Mode, Setup, choices};
 
 /// The rules, as paragraphs of plain text.
 pub const RULES: &[&str] = &[

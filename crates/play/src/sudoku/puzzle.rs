@@ -108,6 +108,25 @@ impl Puzzle {
         Puzzle::from_givens(*grid.digits(), label)
     }
 
+    /// A puzzle pasted by the player (as [`Puzzle::from_text`] reads and checks it), labelled with its clues:
+    /// "pasted · 32 clues", with " · more than one solution" when it has several.
+    ///
+    /// # Errors
+    /// As [`Puzzle::from_text`].
+    pub fn pasted(text: &str) -> Result<Puzzle, SudokuError> {
+        let p = Puzzle::from_text(text, "")?;
+        let clues = p.givens.iter().filter(|&&d| d != 0).count();
+        let label = format!(
+            "pasted · {clues} clues{}",
+            if p.unique {
+                ""
+            } else {
+                " · more than one solution"
+            }
+        );
+        Ok(Puzzle { label, ..p })
+    }
+
     /// Check a puzzle read from a save.
     pub(super) fn check(&self) -> Result<(), String> {
         let sol = Grid::from_digits(self.solution).map_err(|e| format!("the solution: {e}"))?;

@@ -9,14 +9,15 @@ use sudoku::logic::tables::{PEERS, bit, cell_name};
 
 use super::SudokuError;
 use super::board::{Board, conflicts, parse_rcv, shared_house};
-use super::hint::{Hint, hint_for_marks};
+use super::hint::{Hint, HintKind};
 use super::puzzle::Puzzle;
 use super::setup::Setup;
 use super::steps::Steps;
 use crate::clock::{Stopwatch, format_duration};
+use crate::game::{GameSession, Refusal};
 use crate::text::plural;
 use crate::work::{Outcome, Pending, submit};
-use crate::{Env, Message, NextAction};
+use crate::{Env, GameKind, Message, NextAction};
 
 /// How a game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -306,24 +307,11 @@ impl SudokuSession {
         self.board().values.iter().filter(|&&v| v == 0).count()
     }
 
-    /// Whether the clues with these entries still have a solution.
-    fn solvable(values: &[u8; 81]) -> bool {
-        Grid::from_digits(*values).is_ok_and(|g| g.count_solutions(1) > 0)
-    }
-
-    /// The entries that are wrong: against the unique solution, or for a classic puzzle whose entries no longer
-    /// lead to any solution, against the grid it was made from.
+    /// The entries that are wrong ([`Puzzle::wrong_entries`]).
     fn wrong_entries(&self) -> Vec<usize> {
-        let Some(p) = &self.puzzle else {
-            return Vec::new();
-        };
-        let values = &self.board().values;
-        if !p.unique && Self::solvable(values) {
-            return Vec::new();
-        }
-        (0..81)
-            .filter(|&c| p.givens[c] == 0 && values[c] != 0 && values[c] != p.solution[c])
-            .collect()
+        self.puzzle
+            .as_ref()
+            .map_or_else(Vec::new, |p| p.wrong_entries(&self.board().values))
     }
 
     /// Record a new board as one undoable step.
@@ -502,15 +490,24 @@ impl SudokuSession {
         self.enter(cell, v)
     }
 
-    /// Show the next hint (it counts as one): a wrong entry first, then pencil marks that leave out the
-    /// solution's digit, then the next logical step from the grid and the marks, explained.
+    /// Show the next hint ([`Puzzle::hint`]): a wrong entry first, then complete pencil marks that rule out the
+    /// solution's digit, then the next logical step from the grid and the marks, explained. Only a step counts as
+    /// a hint taken; a wrong entry it points at counts as a mistake, as a check would count it.
     ///
     /// # Errors
     /// The game is over or not started.
     pub fn hint(&mut self) -> Result<Message, SudokuError> {
         self.playing()?;
         let h = self.find_hint();
-        self.hints = self.hints.saturating_add(1);
+        match h.kind {
+            HintKind::Step => self.hints = self.hints.saturating_add(1),
+            HintKind::Mistake => {
+                if let Some(c) = h.cell() {
+                    self.count_mistake(c, self.board().values[c]);
+                }
+            }
+            _ => {}
+        }
         self.dirty = true;
         self.hint = Some(h);
         Ok(Message::info(
@@ -559,33 +556,10 @@ impl SudokuSession {
     /// Work out the next hint.
     pub(super) fn find_hint(&self) -> Hint {
         let board = self.board();
-        if let Some(&c) = self.wrong_entries().first() {
-            return Hint::pointing(
-                format!(
-                    "The {} in {} is wrong: the solution has another digit there. Erase it or undo.",
-                    board.values[c],
-                    cell_name(c)
-                ),
-                vec![c],
-            );
+        match &self.puzzle {
+            Some(p) => p.hint(&board.values, &board.marks),
+            None => super::hint::hint(&board.values, &board.values, &board.marks),
         }
-        if let Some(p) = &self.puzzle
-            && p.unique
-            && let Some(c) = (0..81).find(|&c| {
-                board.values[c] == 0
-                    && board.marks[c] != 0
-                    && board.marks[c] & (1 << (p.solution[c] - 1)) == 0
-            })
-        {
-            return Hint::pointing(
-                format!(
-                    "Your pencil marks in {} leave out the digit that belongs there; filling the marks again puts it back.",
-                    cell_name(c)
-                ),
-                vec![c],
-            );
-        }
-        hint_for_marks(&board.values, &board.marks)
     }
 
     /// Check the grid: the wrong entries and the conflicts are flagged until the next change.
@@ -841,5 +815,62 @@ impl SudokuSession {
             can_undo: self.hist.can_undo(),
             can_redo: self.hist.can_redo(),
         }
+    }
+}
+
+impl Refusal for SudokuError {
+    fn message(&self) -> Message {
+        SudokuError::message(self)
+    }
+}
+
+impl GameSession for SudokuSession {
+    const KIND: GameKind = GameKind::Sudoku;
+    type View = SudokuView;
+    type Error = SudokuError;
+
+    fn to_state(&self) -> serde_json::Value {
+        SudokuSession::to_state(self)
+    }
+    fn from_state(state: &serde_json::Value, env: &Env) -> Result<Self, String> {
+        SudokuSession::from_state(state, env)
+    }
+    fn view(&self) -> SudokuView {
+        SudokuSession::view(self)
+    }
+    /// Nothing: a sudoku says how it ended when it ends (with the time), and a resumed one opens quietly.
+    fn standing(&self) -> Option<Message> {
+        None
+    }
+    fn in_play(&self) -> bool {
+        self.puzzle.is_some() && self.end.is_none()
+    }
+    fn new_game(&mut self) -> Result<Message, SudokuError> {
+        SudokuSession::new_game(self)
+    }
+    fn undo(&mut self) -> Result<Message, SudokuError> {
+        SudokuSession::undo(self)
+    }
+    fn redo(&mut self) -> Result<Message, SudokuError> {
+        SudokuSession::redo(self)
+    }
+    fn hint(&mut self) -> Result<Message, SudokuError> {
+        SudokuSession::hint(self)
+    }
+    fn poll(&mut self) -> Option<Result<Message, SudokuError>> {
+        SudokuSession::poll(self)
+    }
+    /// Waits for the puzzle being made, however long that takes: the generator cannot stop halfway.
+    fn settle(&mut self, _limit: Option<Duration>) -> Option<Result<Message, SudokuError>> {
+        self.wait()
+    }
+    fn busy(&self) -> bool {
+        SudokuSession::busy(self)
+    }
+    fn unsaved(&self) -> bool {
+        SudokuSession::unsaved(self)
+    }
+    fn mark_saved(&mut self) {
+        SudokuSession::mark_saved(self);
     }
 }

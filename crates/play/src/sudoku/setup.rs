@@ -7,8 +7,10 @@ use sudoku::generate::{self, Difficulty, Symmetry};
 use super::SudokuError;
 use crate::options::{Choice, value_of};
 
-/// The numbers of cells the classic mode can hide (the ZX-81 hid 27).
+/// The numbers of cells the classic mode's menu offers to hide (the ZX-81 hid 27).
 pub const CLASSIC_HIDE: [usize; 4] = [27, 36, 45, 54];
+/// The most cells the classic mode hides: a puzzle keeps at least 17 clues.
+pub const MAX_HIDE: usize = classic::MAX_HIDE;
 /// How puzzles are made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

@@ -13,14 +13,24 @@
 //! rules that decide it:
 //!
 //! - **The first technique in SE's list that finds anything wins**, even when a later one would find an easier
-//!   step. The list is mostly in rating order, but not everywhere: unique rectangles and loops (4.5 and up) come
-//!   right after the XYZ-Wing, before naked quads (5.0); the strong-link family (skyscraper 4.0 to grouped links
-//!   4.3) before the XY-Wing (4.2); WXYZ-Wing (5.5) and the BUG (5.6) after the hidden quad (5.4); VWXYZ-Wing (6.2)
-//!   before aligned pair exclusion (6.2); UVWXYZ-Wing (6.6) before the cycles (6.5); and among the chains, forcing
-//!   chains and cycles (6.5 to 7.x with their length) come first, then TUVWXYZ-Wing (7.5), Nishio chains (7.5 and
-//!   up), multiple forcing chains (8.0 and up), dynamic chains (8.5 and up) and dynamic chains with pattern
-//!   eliminations (9.0 and up). A 7.9 forcing chain is therefore taken before a 7.5 Nishio chain, and an 8.6
-//!   region chain before an 8.5 dynamic one.
+//!   step. The list is mostly in rating order, but not everywhere: the chains of two strong links on one digit
+//!   (skyscraper 4.0 to grouped links 4.3) come before the XY-Wing (4.2); unique rectangles and loops (4.5 and
+//!   up) right after the XYZ-Wing, before naked quads (5.0); chains of three strong links (5.4 to 5.7) right after
+//!   the hidden quad, before the WXYZ-Wing (5.5); WXYZ-Wing (5.5) and the BUG (5.6) after them, then chains of
+//!   four strong links (5.8 to 6.1); VWXYZ-Wing (6.2) before aligned pair exclusion (6.2); UVWXYZ-Wing (6.6)
+//!   before the cycles (6.5); and among the chains, forcing chains and cycles (6.5 to 7.x with their length) come
+//!   first, then TUVWXYZ-Wing (7.5), Nishio chains (7.5 and up), multiple forcing chains (8.0 and up), dynamic
+//!   chains (8.5 and up) and dynamic chains with pattern eliminations (9.0 and up). A 7.9 forcing chain is
+//!   therefore taken before a 7.5 Nishio chain, an 8.6 region chain before an 8.5 dynamic one, and a 5.7 grouped
+//!   chain of three strong links before a 5.5 WXYZ-Wing.
+//! - **Strong-link chains are SE's own family, not the X-chains.** SE rates a chain of two, three or four strong
+//!   links on one digit by the number of links (4.0, 5.4, 5.8) and their kinds (0.1 more with a box among them,
+//!   0.1 more with both a row and a column, 0.3 more with a grouped link instead), not by its length in
+//!   candidates; a grouped link is a house whose places fall into two groups (an empty rectangle in a box, two
+//!   rows or columns of a box, or two boxes of a line). Such a chain is usually found long before the X-chain
+//!   (6.6 and up) or forcing chain that covers the same eliminations, which is where most of the puzzles SE rates
+//!   in the 4s to 6s are decided. Which chain SE takes, and how it reads and orders them, is in the `links`
+//!   module's documentation; chains of five and six links are off in SE's defaults and here.
 //! - **Within one technique, SE collects every instance and takes the easiest**; ties go to the one with the most
 //!   eliminations for the strong-link family and the wings, to the lowest type for unique loops, to the shortest
 //!   chain (then a fixed order of kinds) for chains, and otherwise to the first found in SE's scan order (boxes,
@@ -35,9 +45,9 @@
 //!   only from its first place, when that cell has three or more; bivalue cells are left to the simpler chains.
 //! - **Uniqueness** is assumed, as SE assumes it: unique rectangles and loops and the BUG.
 //!
-//! Where the solver has no counterpart of an SE technique (SE's grouped strong links of three or more links, its
-//! aligned triplet exclusion and its nested forcing chains of 9.5 and up), a puzzle that needs one gets a different
-//! rating or is reported as needing guessing.
+//! Where the solver has no counterpart of an SE technique (SE's aligned triplet exclusion, 7.5, and its nested
+//! forcing chains of 9.5 and up), a puzzle that needs one gets a different rating or is reported as needing
+//! guessing.
 //!
 //! ```
 //! use sudoku::logic::{self, Candidates, Options};
@@ -58,6 +68,7 @@ mod basic;
 mod chains;
 mod dynamic;
 mod exclusion;
+mod links;
 mod state;
 mod step;
 pub mod tables;
@@ -155,8 +166,8 @@ pub(crate) struct Finder {
     clean_upto: [usize; SLOTS],
     /// For Y-cycles: the bivalue cells at their last search in vain, and the length up to which it looked.
     y_cycles_in_vain: Option<(tables::CellSet, usize)>,
-    /// Each digit's best turbot fish.
-    turbot: basic::TurbotMemo,
+    /// Each digit's best chain of strong links of each length.
+    links: links::LinksMemo,
     /// The chain searches' memory, kept from step to step.
     buffers: chains::Buffers,
     /// The chain searches' network of candidates, rebuilt in place for each state.
@@ -179,7 +190,7 @@ impl Finder {
             since: [usize::MAX; SLOTS],
             clean_upto: [0; SLOTS],
             y_cycles_in_vain: None,
-            turbot: basic::TurbotMemo::default(),
+            links: links::LinksMemo::default(),
             buffers: chains::Buffers::default(),
             net: chains::Net::default(),
             dynamic: dynamic::Memory::default(),
@@ -324,13 +335,22 @@ impl Finder {
         scoped!(T::HiddenTriple, T::HiddenTriple, |sc| basic::hidden_subset(
             s, &views, step, 3, false, sc
         ));
-        if T::Skyscraper.base_rating() > max {
-            return false;
+        // A chain of strong links of each length is one search (the best of its kinds), each digit's best kept while
+        // its places stay.
+        macro_rules! strong_links {
+            ($n:expr) => {
+                let kinds = links::techniques($n);
+                if kinds[0].base_rating() > max {
+                    return false;
+                }
+                if kinds.iter().any(|&t| allowed.contains(t))
+                    && links::strong_links(s, step, $n, allowed, &mut self.links)
+                {
+                    return step.rating <= max;
+                }
+            };
         }
-        // The turbot-fish family is one search (the best of its kinds), each digit's best kept while its places stay.
-        if basic::turbot(s, &views, step, allowed, &mut self.turbot) {
-            return step.rating <= max;
-        }
+        strong_links!(2);
         scoped!(T::XYWing, T::XYWing, |sc| basic::xy_wing(s, step, sc));
         scoped!(T::XYZWing, T::XYZWing, |sc| basic::xyz_wing(s, step, sc));
         tier!(
@@ -346,6 +366,7 @@ impl Finder {
         scoped!(T::HiddenQuad, T::HiddenQuad, |sc| basic::hidden_subset(
             s, &views, step, 4, false, sc
         ));
+        strong_links!(3);
         scoped!(T::WXYZWing, T::WXYZWing, |sc| wings::wing(
             s,
             step,
@@ -354,6 +375,7 @@ impl Finder {
             &mut self.wings
         ));
         tier!(T::Bug, unique::bug(s, step));
+        strong_links!(4);
         scoped!(T::VWXYZWing, T::VWXYZWing, |sc| wings::wing(
             s,
             step,

@@ -65,9 +65,10 @@ pub enum Technique {
     TwoStringKite,
     /// A box strong link and a line or box strong link on one digit joined by a weak link (SE 4.1).
     TurbotFish,
-    /// A line strong link joined to a box whose candidates for the digit lie on one row and one column (SE 4.3: a
-    /// grouped strong link).
-    EmptyRectangle,
+    /// Two strong links on one digit joined by a weak link, at least one of them grouped: a box whose places lie on
+    /// one row and one column (an empty rectangle) or in two of its rows or columns, or a line whose places lie in
+    /// two boxes (SE 4.3).
+    GroupedTurbotFish,
     /// A bivalue pivot with two bivalue pincers (SE 4.2).
     XYWing,
     /// A trivalue pivot with two bivalue pincers (SE 4.4).
@@ -81,11 +82,16 @@ pub enum Technique {
     Jellyfish,
     /// Four digits confined to the same four cells of a house (SE 5.4).
     HiddenQuad,
+    /// Three strong links on one digit joined end to end by weak links, a chain or a loop (SE 5.4, plus 0.1 for a
+    /// box and 0.1 for both a row and a column among the links, or 0.3 when a link is grouped).
+    ThreeStrongLinks,
     /// An almost locked set of three cells and a bivalue cell sharing a restricted digit (SE 5.5 or 5.6).
     WXYZWing,
     /// Bivalue universal grave, types 1 to 4: all but a few candidates would form a pattern with two solutions
     /// (SE 5.6 for type 1, 5.7 and up for the others).
     Bug,
+    /// As three strong links, with four (SE 5.8 to 6.1).
+    FourStrongLinks,
     /// As WXYZ-Wing with a set of four cells (SE 6.2 to 6.4).
     VWXYZWing,
     /// Two cells whose pairs of digits are tested against the bivalue cells both see (SE 6.2).
@@ -122,7 +128,7 @@ pub enum Technique {
 }
 
 /// All techniques, easiest first.
-pub const TECHNIQUES: [Technique; 42] = [
+pub const TECHNIQUES: [Technique; 44] = [
     Technique::FullHouse,
     Technique::HiddenSingleBox,
     Technique::HiddenSingleLine,
@@ -142,15 +148,17 @@ pub const TECHNIQUES: [Technique; 42] = [
     Technique::Skyscraper,
     Technique::TwoStringKite,
     Technique::TurbotFish,
-    Technique::EmptyRectangle,
+    Technique::GroupedTurbotFish,
     Technique::XYWing,
     Technique::XYZWing,
     Technique::UniqueRectangle,
     Technique::NakedQuad,
     Technique::Jellyfish,
     Technique::HiddenQuad,
+    Technique::ThreeStrongLinks,
     Technique::WXYZWing,
     Technique::Bug,
+    Technique::FourStrongLinks,
     Technique::VWXYZWing,
     Technique::AlignedPairExclusion,
     Technique::UVWXYZWing,
@@ -191,13 +199,15 @@ impl Technique {
             Skyscraper => 40,
             TwoStringKite => 41,
             TurbotFish => 41,
-            EmptyRectangle => 43,
+            GroupedTurbotFish => 43,
             XYWing => 42,
             XYZWing => 44,
             UniqueRectangle => 45,
             NakedQuad => 50,
             Jellyfish => 52,
             HiddenQuad => 54,
+            ThreeStrongLinks => 54,
+            FourStrongLinks => 58,
             WXYZWing => 55,
             Bug => 56,
             VWXYZWing => 62,
@@ -239,7 +249,9 @@ impl Technique {
             Skyscraper => "Skyscraper",
             TwoStringKite => "2-String Kite",
             TurbotFish => "Turbot fish",
-            EmptyRectangle => "Empty rectangle",
+            GroupedTurbotFish => "Grouped turbot fish",
+            ThreeStrongLinks => "Three strong links",
+            FourStrongLinks => "Four strong links",
             XYWing => "XY-Wing",
             XYZWing => "XYZ-Wing",
             UniqueRectangle => "Unique rectangle",
@@ -288,7 +300,9 @@ impl Technique {
             Skyscraper => "skyscraper",
             TwoStringKite => "two_string_kite",
             TurbotFish => "turbot_fish",
-            EmptyRectangle => "empty_rectangle",
+            GroupedTurbotFish => "grouped_turbot_fish",
+            ThreeStrongLinks => "three_strong_links",
+            FourStrongLinks => "four_strong_links",
             XYWing => "xy_wing",
             XYZWing => "xyz_wing",
             UniqueRectangle => "unique_rectangle",
@@ -318,7 +332,11 @@ impl Technique {
     /// loop (by size and type), a BUG (by type) or a wing whose rating depends on its cells.
     pub const fn has_fixed_rating(self) -> bool {
         use Technique::*;
-        !self.is_chain() && !matches!(self, UniqueRectangle | Bug | WXYZWing | VWXYZWing)
+        !self.is_chain()
+            && !matches!(
+                self,
+                UniqueRectangle | Bug | WXYZWing | VWXYZWing | ThreeStrongLinks | FourStrongLinks
+            )
     }
 
     /// Whether the technique is a chain (its rating grows with the chain's length).
@@ -454,6 +472,9 @@ impl fmt::Display for ChainNode {
 /// - naked and hidden subsets: `houses[0]`, `cells` = the subset's cells, `digits` = its digits;
 /// - fish: `houses` = the base lines then the cover lines, `cells` = the fish cells;
 /// - wings: `cells` = the pivot then the pincers, `digits` = the eliminated digit;
+/// - strong-link chains (turbot fish to four strong links): `houses` = the links' houses in chain order (the
+///   first one again at the end for a loop), `chain` = the cells of each link's two sides in chain order, the
+///   first side's `off`, the second's `on` (a side of several cells is a group), `cells` the same cells;
 /// - chains: `chain` = the chain nodes, in order of implication (for cell and region forcing chains, the branches
 ///   one after the other, each starting with an `on` node);
 /// - `highlights` are the candidates the pattern is made of.
@@ -664,47 +685,48 @@ impl fmt::Display for Step {
                     join_and(&cover)
                 )
             }
-            Skyscraper | TwoStringKite | TurbotFish => {
-                let c = |i: usize| {
-                    self.cells
-                        .get(i)
-                        .map_or_else(String::new, |&c| cell_name(usize::from(c)))
-                };
-                write!(
-                    f,
-                    "{name}: {digits} is in {} or {} ({}) and in {} or {} ({}); {} and {} see each other, so {digits} is \
-                     in {} or {}, which removes {elim}",
-                    c(0),
-                    c(1),
-                    house(0),
-                    c(2),
-                    c(3),
-                    house(1),
-                    c(1),
-                    c(2),
-                    c(0),
-                    c(3)
-                )
-            }
-            EmptyRectangle => {
-                let c = |i: usize| {
-                    self.cells
-                        .get(i)
-                        .map_or_else(String::new, |&c| cell_name(usize::from(c)))
-                };
-                write!(
-                    f,
-                    "{name}: {digits} is in {} or {} ({}); in {} it lies only on the row and column through {}, one of \
-                     which {} sees, so {digits} is in {} or on the other line through {}, which removes {elim}",
-                    c(0),
-                    c(1),
-                    house(0),
-                    house(1),
-                    c(2),
-                    c(1),
-                    c(0),
-                    c(2)
-                )
+            Skyscraper | TwoStringKite | TurbotFish | GroupedTurbotFish | ThreeStrongLinks
+            | FourStrongLinks => {
+                // The chain's sides, in order: each a run of nodes of the same polarity.
+                let mut sides: Vec<Vec<String>> = Vec::new();
+                let mut last = None;
+                for n in &self.chain {
+                    if last != Some(n.on) {
+                        sides.push(Vec::new());
+                        last = Some(n.on);
+                    }
+                    if let Some(side) = sides.last_mut() {
+                        side.push(cell_name(usize::from(n.candidate.cell)));
+                    }
+                }
+                let side = |i: usize| sides.get(i).map_or_else(String::new, |v| v.join("/"));
+                let links = sides.len() / 2;
+                let strong: Vec<String> = (0..links)
+                    .map(|i| format!("in {} or {} ({})", side(2 * i), side(2 * i + 1), house(i)))
+                    .collect();
+                let mut weak: Vec<String> = (1..links)
+                    .map(|i| format!("{} sees {}", side(2 * i - 1), side(2 * i)))
+                    .collect();
+                let ring = self.houses.len() > links;
+                if ring {
+                    weak.push(format!("{} sees {}", side(2 * links - 1), side(0)));
+                    write!(
+                        f,
+                        "{name}: {digits} is {}; {}: a loop, so each of these pairs holds {digits} once, which \
+                         removes {elim}",
+                        join_and(&strong),
+                        join_and(&weak)
+                    )
+                } else {
+                    write!(
+                        f,
+                        "{name}: {digits} is {}; {}, so {digits} is in {} or {}, which removes {elim}",
+                        join_and(&strong),
+                        join_and(&weak),
+                        side(0),
+                        side(2 * links - 1)
+                    )
+                }
             }
             XYWing | XYZWing => {
                 let pivot = self

@@ -216,7 +216,9 @@ impl Dialogue<'_> {
                 }
                 "undo" | "u" => {
                     let old = self.s.moves().to_vec();
-                    self.s.undo();
+                    if let Err(e) = self.s.undo() {
+                        writeln!(self.out, "{e}")?;
+                    }
                     let now = self.s.moves();
                     if now.len() < old.len() && old.starts_with(now) {
                         let taken: Vec<String> =

@@ -227,13 +227,7 @@ fn load(sel: &BoardSel) -> anyhow::Result<(Board, Position)> {
                 .unwrap_or_else(|| "layout".to_string());
             let (board, pos) = Board::from_layout(&text, lattice, &name)
                 .with_context(|| format!("layout file {}", path.display()))?;
-            // A layout drawn full means "the standard start".
-            let pos = if pos == board.full() {
-                board.default_start()
-            } else {
-                pos
-            };
-            (board, pos)
+            (board, Some(pos))
         }
         (None, name) => {
             let name = name.as_deref().unwrap_or("english");
@@ -242,19 +236,10 @@ fn load(sel: &BoardSel) -> anyhow::Result<(Board, Position)> {
                     "--lattice is for a --layout file; the built-in board {name} has its own lattice"
                 );
             }
-            let board = Board::builtin(name)?;
-            let pos = board.default_start();
-            (board, pos)
+            (Board::builtin(name)?, None)
         }
     };
-    let start = if sel.start.is_empty() {
-        drawn
-    } else {
-        Problem::start_with_vacancies(&board, &sel.start).context("--start")?
-    };
-    if start.pegs() == 0 {
-        bail!("the start position has no peg");
-    }
+    let start = Problem::start_of(&board, drawn, &sel.start).context("--start")?;
     Ok((board, start))
 }
 

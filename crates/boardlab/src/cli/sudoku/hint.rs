@@ -8,12 +8,11 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::Args;
-use serde::Serialize;
+use play::sudoku::HintKind;
 use sudoku::Grid;
 use sudoku::logic::tables::cell_name;
-use sudoku::rate::Hint;
 
-use crate::answers::sudoku::StepInfo;
+use crate::answers::sudoku::HintAnswer;
 use crate::output::Output;
 
 /// Arguments of `boardlab sudoku hint`.
@@ -27,16 +26,6 @@ its pattern. Exit status 1 when the grid cannot be read or has no solution.")]
 pub struct HintArgs {
     /// The grid: an 81-character line, a file, or `-` for standard input.
     pub puzzle: String,
-}
-
-#[derive(Debug, Serialize)]
-struct JsonHint {
-    puzzle: String,
-    status: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    step: Option<StepInfo>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    message: Option<String>,
 }
 
 /// The most a grid file may hold: one grid is at most a few hundred bytes, with comments.
@@ -61,57 +50,21 @@ fn read_grid(arg: &str) -> anyhow::Result<Grid> {
 /// Run `boardlab sudoku hint`.
 pub fn run(args: HintArgs, out: &Output) -> anyhow::Result<ExitCode> {
     let grid = read_grid(&args.puzzle)?;
-    // Logic alone can step on from a grid with a wrong entry without noticing (the wrong digit clashes with
-    // nothing yet), so the grid is first checked to have a solution; the entries to blame are those whose
-    // removal alone makes it solvable.
-    let unsolvable =
-        grid.first_conflict().is_none() && sudoku::solver::count_solutions(&grid, 1) == 0;
-    let hint = if unsolvable {
-        None
-    } else {
-        // The terminal's hint asks the same question (with the player's pencil marks; here there are none).
-        Some(play::sudoku::next_step(grid.digits(), &[0; 81]))
-    };
-    let (status, message, code) = match &hint {
-        None => (
-            "no_solution",
-            Some(play::sudoku::no_solution_reason(&grid)),
-            ExitCode::FAILURE,
-        ),
-        Some(Hint::Step(_)) => ("step", None, ExitCode::SUCCESS),
-        Some(Hint::Solved) => ("solved", Some("the grid is already full".to_string()), ExitCode::SUCCESS),
-        Some(Hint::Stuck) => (
-            "stuck",
-            Some(
-                "no logical step found: the rest needs guessing, or the grid has more than one solution"
-                    .to_string(),
-            ),
-            ExitCode::SUCCESS,
-        ),
-        Some(Hint::Contradiction(c)) => (
-            "no_solution",
-            Some(format!("the grid has no solution: {c} (is an entry wrong?)")),
-            ExitCode::FAILURE,
-        ),
-        Some(Hint::Mistake { cell, digit }) => (
-            "mistake",
-            Some(format!("{} should not be {digit}", cell_name(*cell))),
-            ExitCode::FAILURE,
-        ),
+    // The one hint (the session's and the API's): a grid with no solution names the entries to blame.
+    let digits = grid.digits();
+    let hint = play::sudoku::hint(digits, digits, &[0; 81]);
+    let code = match hint.kind {
+        HintKind::NoSolution | HintKind::Mistake => ExitCode::FAILURE,
+        _ => ExitCode::SUCCESS,
     };
     if out.json {
-        let step = match &hint {
-            Some(Hint::Step(s)) => Some(StepInfo::new(s)),
-            _ => None,
-        };
-        out.print_json(&JsonHint {
-            puzzle: grid.to_line(),
-            status,
-            step,
-            message: message.clone(),
-        })?;
-    } else if let Some(Hint::Step(s)) = &hint {
-        outln!("{s}")?;
+        out.print_json(&HintAnswer::new(digits, &hint))?;
+    } else if code == ExitCode::SUCCESS {
+        outln!("{}", hint.text)?;
+    }
+    if let Some(s) = &hint.step
+        && !out.json
+    {
         let places: Vec<String> = s
             .placements
             .iter()
@@ -134,15 +87,9 @@ pub fn run(args: HintArgs, out: &Output) -> anyhow::Result<ExitCode> {
             parts.push(format!("cells {}", cells.join(" ")));
         }
         outln!("{}", parts.join("; "))?;
-    } else if let Some(m) = &message
-        && code == ExitCode::SUCCESS
-    {
-        outln!("{m}")?;
     }
-    if code != ExitCode::SUCCESS
-        && let Some(m) = message
-    {
-        crate::errln!("boardlab: error: {m}");
+    if code != ExitCode::SUCCESS {
+        crate::errln!("boardlab: error: {}", hint.text);
     }
     Ok(code)
 }

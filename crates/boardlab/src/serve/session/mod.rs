@@ -7,7 +7,8 @@
 //!
 //! The games themselves are `play`'s sessions (the same code the terminal drives): the server turns a request
 //! into one of their actions, runs it on the blocking pool, and serializes their view. It decides nothing about
-//! a game.
+//! a game. One handler ([`handle`]) serves the three games through `play::GameSession`; each game's module says
+//! only what is its own ([`Route`]): its new-game options, the actions only it has, and how its refusals answer.
 
 pub mod mouse;
 pub mod peg;
@@ -18,13 +19,15 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::routing::post;
-use play::{GameKind, Message, NextAction, SaveFile, Tone};
+use play::{Env, GameKind, GameSession, Message, NextAction, SaveFile, Tone};
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
 use super::AppState;
-use super::error::ApiError;
+use super::error::{ApiError, ApiResult};
+use super::jobs::Cancel;
 
 /// The session routes.
 pub fn routes() -> Router<Arc<AppState>> {
@@ -32,6 +35,93 @@ pub fn routes() -> Router<Arc<AppState>> {
         .route("/mouse/session", post(mouse::mouse_session))
         .route("/peg/session", post(peg::peg_session))
         .route("/sudoku/session", post(sudoku::sudoku_session))
+}
+
+/// What the one session handler needs to know of a game beyond [`GameSession`].
+pub(crate) trait Route: GameSession + 'static {
+    /// The options of `{"new": {...}}`.
+    type New: DeserializeOwned + Send + 'static;
+    /// Every action's name, for the answer to an unknown one: "new, move, undo, ...".
+    const ACTIONS: &'static str;
+    /// The environment of this game's sessions.
+    fn env(app: &AppState) -> Env;
+    /// A new game as the request's options say, with its first message (the engine has moved, the puzzle is
+    /// made).
+    fn start(new: Self::New, env: &Env) -> Result<(Self, Message), ApiError>;
+    /// Bound the work of this request by the time it has left (before the action).
+    fn bound(&mut self, _cancel: &Cancel) {}
+    /// Run action `name` with argument `arg` if it is one only this game has (or one it answers its own way);
+    /// `None` for the others.
+    fn act(&mut self, name: &str, arg: &Value) -> Option<Result<Message, ApiError>>;
+    /// How long the answer may wait for background work after action `name`.
+    fn wait(_name: &str, cancel: &Cancel) -> Duration {
+        time_left(cancel.remaining(), MARGIN)
+    }
+    /// A refusal of action `action` as an API error: 400 for input that is wrong in itself, 422 for an action
+    /// the game refuses as it stands.
+    fn refused(action: &str, e: &Self::Error) -> ApiError;
+}
+
+/// The time kept back from the request's limit to answer in.
+const MARGIN: Duration = Duration::from_millis(500);
+
+/// The one session handler: read the action, load the game (or start one), run the action on the blocking
+/// pool, and answer with the new save, the view and the message.
+pub(crate) async fn handle<G: Route>(
+    app: Arc<AppState>,
+    req: SessionRequest,
+) -> ApiResult<SessionAnswer> {
+    let (name, a) = action(&req.action)?;
+    let env = G::env(&app);
+    let start = Start::of(&name, &a, req.save, G::KIND, |a| arg::<G::New>(a, "new"))?;
+    let answer = app
+        .jobs
+        .run(G::KIND.key(), move |cancel| {
+            run::<G>(&env, start, &name, &a, cancel)
+        })
+        .await?;
+    Ok(axum::Json(answer))
+}
+
+/// Run one action on the game, then let its background work answer within the time left.
+fn run<G: Route>(
+    env: &Env,
+    start: Start<G::New>,
+    name: &str,
+    a: &Value,
+    cancel: &Cancel,
+) -> Result<SessionAnswer, ApiError> {
+    let (mut s, first) = match start {
+        Start::New(new) => G::start(new, env)?,
+        Start::Saved(save) => {
+            let s = G::from_state(&save.state, env).map_err(|reason| damaged(G::KIND, reason))?;
+            (s, Message::info(""))
+        }
+    };
+    s.bound(cancel);
+    let refused = |e: G::Error| G::refused(name, &e);
+    let msg = match s.act(name, a) {
+        Some(done) => done?,
+        None => match name {
+            "new" => first,
+            "view" => s.standing().unwrap_or(first),
+            "undo" => s.undo().map_err(refused)?,
+            "redo" => s.redo().map_err(refused)?,
+            "hint" => s.hint().map_err(refused)?,
+            other => {
+                return Err(ApiError::bad(format!(
+                    "action: unknown {} action \"{other}\" ({})",
+                    G::KIND.key(),
+                    G::ACTIONS
+                )));
+            }
+        },
+    };
+    let msg = match s.settle(Some(G::wait(name, cancel))) {
+        Some(news) => news.map_err(refused)?,
+        None => msg,
+    };
+    Ok(SessionAnswer::new(&s.save(), &s.view(), &msg, Value::Null))
 }
 
 /// A game's save file and one action on it.

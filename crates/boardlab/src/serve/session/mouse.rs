@@ -1,21 +1,16 @@
 //! `/api/mouse/session`: a Mouse & Cats game against the engine, as `play::MouseSession` plays it.
 
 use std::sync::Arc;
-use std::time::Duration;
 
-use axum::Json;
 use axum::extract::State;
 use play::mouse::{MouseError, MouseOptions, MouseSession};
-use play::{Env, GameKind, Message};
+use play::{Env, Message};
 use serde_json::Value;
 
-use super::{SessionAnswer, SessionRequest, Start, action, arg, damaged, time_left};
+use super::{MARGIN, Route, SessionAnswer, SessionRequest, arg, handle, time_left};
 use crate::serve::AppState;
 use crate::serve::error::{ApiError, ApiResult, Body};
 use crate::serve::jobs::Cancel;
-
-/// The time kept back from the request's limit to answer in (the engine thinks within the rest).
-const MARGIN: Duration = Duration::from_millis(500);
 
 /// A Mouse & Cats game against the engine. Actions: `{"new": {"player": "mouse", "level": 5, "mouse_start":
 /// "E1", "first": "mouse", "rule": "row8"}}` (the options as the save file writes them; the engine moves at once
@@ -34,62 +29,43 @@ pub async fn mouse_session(
     State(app): State<Arc<AppState>>,
     Body(req): Body<SessionRequest>,
 ) -> ApiResult<SessionAnswer> {
-    let (name, a) = action(&req.action)?;
-    let env = app.env.clone();
-    let start = Start::of(&name, &a, req.save, GameKind::Mouse, |a| arg(a, "new"))?;
-    let answer = app
-        .jobs
-        .run("mouse", move |cancel| run(&env, start, &name, &a, cancel))
-        .await?;
-    Ok(Json(answer))
+    handle::<MouseSession>(app, req).await
 }
 
-/// Run one action on the game; the engine thinks within the request's time.
-fn run(
-    env: &Env,
-    start: Start<MouseOptions>,
-    name: &str,
-    a: &Value,
-    cancel: &Cancel,
-) -> Result<SessionAnswer, ApiError> {
-    let limit = Some(time_left(cancel.remaining(), MARGIN));
-    let (mut s, msg) = match start {
-        Start::New(opts) => {
-            // When the engine moves first it thinks here, within the environment's time limit for the engine.
-            let mut s = MouseSession::new(opts, env).map_err(|e| error("new", &e))?;
-            let msg = s.settle().unwrap_or_else(|| s.opening());
-            (s, msg)
+impl Route for MouseSession {
+    type New = MouseOptions;
+    const ACTIONS: &'static str = "new, move, undo, redo, hint, who, view";
+
+    fn env(app: &AppState) -> Env {
+        app.env.clone()
+    }
+
+    fn start(opts: MouseOptions, env: &Env) -> Result<(Self, Message), ApiError> {
+        // When the engine moves first it thinks here, within the environment's time limit for the engine.
+        let mut s = MouseSession::new(opts, env).map_err(|e| error("new", &e))?;
+        let msg = s.settle().unwrap_or_else(|| s.opening());
+        Ok((s, msg))
+    }
+
+    /// The engine thinks within the request's time.
+    fn bound(&mut self, cancel: &Cancel) {
+        self.set_time_limit(Some(time_left(cancel.remaining(), MARGIN)));
+    }
+
+    fn act(&mut self, name: &str, a: &Value) -> Option<Result<Message, ApiError>> {
+        match name {
+            "move" => Some(
+                arg::<String>(a, "move")
+                    .and_then(|text| self.play_text(&text).map_err(|e| error(name, &e))),
+            ),
+            "who" => Some(Ok(self.who_wins())),
+            _ => None,
         }
-        Start::Saved(save) => {
-            let s = MouseSession::from_state(&save.state, env)
-                .map_err(|reason| damaged(GameKind::Mouse, reason))?;
-            (s, Message::info(""))
-        }
-    };
-    s.set_time_limit(limit);
-    let e = |err: MouseError| error(name, &err);
-    let msg = match name {
-        "new" => msg,
-        "view" => match s.winner() {
-            Some(w) => s.game_over_message(w),
-            None => msg,
-        },
-        "move" => {
-            let text: String = arg(a, "move")?;
-            s.play_text(&text).map_err(e)?
-        }
-        "undo" => s.undo(),
-        "redo" => s.redo().map_err(e)?,
-        "hint" => s.hint(),
-        "who" => s.who_wins(),
-        other => {
-            return Err(ApiError::bad(format!(
-                "action: unknown mouse action \"{other}\" (new, move, undo, redo, hint, who, view)"
-            )));
-        }
-    };
-    let msg = s.settle().unwrap_or(msg);
-    Ok(SessionAnswer::new(&s.save(), &s.view(), &msg, Value::Null))
+    }
+
+    fn refused(action: &str, e: &MouseError) -> ApiError {
+        error(action, e)
+    }
 }
 
 /// A session's refusal as an API error: the action's name, then the session's sentence (which names the move).

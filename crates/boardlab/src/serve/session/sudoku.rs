@@ -2,22 +2,20 @@
 
 use std::sync::Arc;
 
-use axum::Json;
 use axum::extract::State;
 use play::sudoku::{End, Mode, Puzzle, Setup, SudokuError, SudokuSession};
-use play::{Env, GameKind, Message};
+use play::{Env, Message};
 use serde::Deserialize;
 use serde_json::Value;
-use sudoku::Grid;
 
-use super::{SessionAnswer, SessionRequest, Start, action, arg, damaged};
+use super::{Route, SessionAnswer, SessionRequest, arg, handle};
 use crate::serve::AppState;
 use crate::serve::error::{ApiError, ApiResult, Body};
 
 /// What a new sudoku should be.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct SudokuNew {
+pub(crate) struct SudokuNew {
     #[serde(default)]
     mode: Option<String>,
     #[serde(default)]
@@ -44,9 +42,6 @@ struct CellDigit {
     kind: Option<String>,
 }
 
-/// The largest number of hidden cells the classic mode is asked for (a grid keeps at least 17 clues).
-const MAX_HIDE: usize = 64;
-
 /// A sudoku game. Actions: `{"new": {"mode": "graded", "difficulty": "easy", "symmetry": "180", "seed": 1}}`,
 /// `{"new": {"mode": "classic", "hide": 27, "unique": false}}`, `{"new": {"puzzle": "81 characters or 9
 /// lines"}}`, `{"digit": {"cell": 0, "digit": 5}}` (0 erases), `{"mark": {"cell": 0, "digit": 5, "kind":
@@ -56,38 +51,21 @@ const MAX_HIDE: usize = 64;
 /// in the terminal.
 #[utoipa::path(post, path = "/api/sudoku/session", tag = "sudoku", request_body = super::SessionRequest,
     responses((status = 200, body = super::SessionAnswer),
-              (status = 400, description = "A damaged save, a malformed action, a cell or digit out of range, or a puzzle that cannot be read", body = crate::serve::error::ErrorBody),
-              (status = 422, description = "A digit in a clue cell, a mark in a cell that holds a digit, no hint to apply, the game over, or a puzzle without solution", body = crate::serve::error::ErrorBody)))]
+              (status = 400, description = "A damaged save, a malformed action, a cell or digit out of range, or a pasted puzzle that cannot be read or played (refused as the terminal refuses it)", body = crate::serve::error::ErrorBody),
+              (status = 422, description = "A digit in a clue cell, a mark in a cell that holds a digit, no hint to apply, or the game over", body = crate::serve::error::ErrorBody)))]
 pub async fn sudoku_session(
     State(app): State<Arc<AppState>>,
     Body(req): Body<SessionRequest>,
 ) -> ApiResult<SessionAnswer> {
-    let (name, a) = action(&req.action)?;
-    let env = app.env.clone();
-    let start = Start::of(&name, &a, req.save, GameKind::Sudoku, |a| arg(a, "new"))?;
-    let answer = app
-        .jobs
-        .run("sudoku", move |_| run(&env, start, &name, &a))
-        .await?;
-    Ok(Json(answer))
+    handle::<SudokuSession>(app, req).await
 }
 
 /// A new game as `n` says, and its first message.
 fn new_game(n: SudokuNew, env: &Env) -> Result<(SudokuSession, Message), ApiError> {
     if let Some(text) = n.puzzle {
-        let grid = Grid::parse(&text).map_err(|e| ApiError::bad(format!("new.puzzle: {e}")))?;
-        let puzzle = Puzzle::from_givens(*grid.digits(), "")
-            .map_err(|e| ApiError::unprocessable(format!("new.puzzle: {e}")))?;
-        let label = format!(
-            "pasted · {} clues{}",
-            grid.filled(),
-            if puzzle.unique {
-                ""
-            } else {
-                " · more than one solution"
-            }
-        );
-        let puzzle = Puzzle { label, ..puzzle };
+        // Read and checked as the terminal checks a puzzle of the player's own, refused with its sentence.
+        let puzzle =
+            Puzzle::pasted(&text).map_err(|e| ApiError::bad(format!("new.puzzle: {e}")))?;
         let setup = Setup {
             seed: sudoku::rng::clock_seed(),
             ..Setup::default()
@@ -106,17 +84,11 @@ fn new_game(n: SudokuNew, env: &Env) -> Result<(SudokuSession, Message), ApiErro
         }
     };
     let defaults = Setup::default();
-    let hide = n.hide.unwrap_or(defaults.hide);
-    if hide > MAX_HIDE {
-        return Err(ApiError::bad(format!(
-            "new.hide: between 0 and {MAX_HIDE} cells can be hidden, got {hide}"
-        )));
-    }
     let setup = Setup {
         mode,
         difficulty: n.difficulty.unwrap_or(defaults.difficulty),
         symmetry: n.symmetry.unwrap_or(defaults.symmetry),
-        hide,
+        hide: n.hide.unwrap_or(defaults.hide),
         unique: n.unique,
         seed: n.seed.unwrap_or_else(sudoku::rng::clock_seed),
         index: 0,
@@ -130,86 +102,67 @@ fn new_game(n: SudokuNew, env: &Env) -> Result<(SudokuSession, Message), ApiErro
     Ok((s, msg))
 }
 
-/// Run one action on the game (on the blocking pool: a new puzzle and a hint take a moment).
-fn run(
-    env: &Env,
-    start: Start<SudokuNew>,
-    name: &str,
-    a: &Value,
-) -> Result<SessionAnswer, ApiError> {
-    let (mut s, msg) = match start {
-        Start::New(n) => new_game(n, env)?,
-        Start::Saved(save) => {
-            let mut s = SudokuSession::from_state(&save.state, env)
-                .map_err(|reason| damaged(GameKind::Sudoku, reason))?;
-            // A game saved while its puzzle was being made makes it on loading (at once, here): its news,
-            // or why it could not be made, which would otherwise never be told.
-            let msg = match s.poll() {
-                Some(Ok(m)) => m,
-                Some(Err(err)) => return Err(error(name, &err)),
-                None => Message::info(""),
-            };
-            (s, msg)
-        }
-    };
-    let e = |err: SudokuError| error(name, &err);
-    let msg = match name {
-        "new" | "view" => msg,
-        "digit" => {
-            let cd: CellDigit = arg(a, "digit")?;
-            if cd.kind.is_some() {
-                return Err(ApiError::bad(
-                    "action digit: a digit has no kind (marks do: {\"mark\": {...}})",
-                ));
-            }
-            s.enter(cd.cell, cd.digit).map_err(e)?
-        }
-        "mark" => {
-            let cd: CellDigit = arg(a, "mark")?;
-            match cd.kind.as_deref() {
-                None | Some("corner") => s.toggle_mark(cd.cell, cd.digit).map_err(e)?,
-                Some("centre" | "center") => s.toggle_centre_mark(cd.cell, cd.digit).map_err(e)?,
-                Some(other) => {
-                    return Err(ApiError::bad(format!(
-                        "action mark: unknown kind \"{other}\" (corner or centre)"
-                    )));
+impl Route for SudokuSession {
+    type New = SudokuNew;
+    const ACTIONS: &'static str =
+        "new, digit, mark, auto, hint, apply, check, reveal, conflicts, undo, redo, view";
+
+    fn env(app: &AppState) -> Env {
+        app.env.clone()
+    }
+
+    fn start(n: SudokuNew, env: &Env) -> Result<(Self, Message), ApiError> {
+        new_game(n, env)
+    }
+
+    fn act(&mut self, name: &str, a: &Value) -> Option<Result<Message, ApiError>> {
+        let e = |err: SudokuError| error(name, &err);
+        Some(match name {
+            "digit" => arg::<CellDigit>(a, "digit").and_then(|cd| {
+                if cd.kind.is_some() {
+                    return Err(ApiError::bad(
+                        "action digit: a digit has no kind (marks do: {\"mark\": {...}})",
+                    ));
                 }
-            }
-        }
-        "auto" => s.fill_marks().map_err(e)?,
-        "hint" => {
-            s.hint().map_err(e)?;
+                self.enter(cd.cell, cd.digit).map_err(e)
+            }),
+            "mark" => arg::<CellDigit>(a, "mark").and_then(|cd| match cd.kind.as_deref() {
+                None | Some("corner") => self.toggle_mark(cd.cell, cd.digit).map_err(e),
+                Some("centre" | "center") => self.toggle_centre_mark(cd.cell, cd.digit).map_err(e),
+                Some(other) => Err(ApiError::bad(format!(
+                    "action mark: unknown kind \"{other}\" (corner or centre)"
+                ))),
+            }),
+            "auto" => self.fill_marks().map_err(e),
             // The hint's sentence is the message (the view carries its cells).
-            match s.shown_hint() {
-                Some(h) => Message::info(h.text.clone()),
-                None => Message::info("No hint"),
-            }
-        }
-        "apply" => s.apply_hint().map_err(e)?,
-        "check" => s.check().map_err(e)?,
-        "reveal" => s.reveal().map_err(e)?,
-        "conflicts" => {
-            let on: bool = arg(a, "conflicts")?;
-            if s.view().show_conflicts == on {
-                Message::info(if on {
-                    "Conflicting digits are highlighted"
+            "hint" => match self.hint() {
+                Ok(_) => Ok(match self.shown_hint() {
+                    Some(h) => Message::info(h.text.clone()),
+                    None => Message::info("No hint"),
+                }),
+                Err(err) => Err(e(err)),
+            },
+            "apply" => self.apply_hint().map_err(e),
+            "check" => self.check().map_err(e),
+            "reveal" => self.reveal().map_err(e),
+            "conflicts" => arg::<bool>(a, "conflicts").map(|on| {
+                if self.view().show_conflicts == on {
+                    Message::info(if on {
+                        "Conflicting digits are highlighted"
+                    } else {
+                        "Conflicts are no longer highlighted"
+                    })
                 } else {
-                    "Conflicts are no longer highlighted"
-                })
-            } else {
-                s.toggle_conflicts()
-            }
-        }
-        "undo" => s.undo().map_err(e)?,
-        "redo" => s.redo().map_err(e)?,
-        other => {
-            return Err(ApiError::bad(format!(
-                "action: unknown sudoku action \"{other}\" (new, digit, mark, auto, hint, apply, check, reveal, \
-                 conflicts, undo, redo, view)"
-            )));
-        }
-    };
-    Ok(SessionAnswer::new(&s.save(), &s.view(), &msg, Value::Null))
+                    self.toggle_conflicts()
+                }
+            }),
+            _ => return None,
+        })
+    }
+
+    fn refused(action: &str, e: &SudokuError) -> ApiError {
+        error(action, e)
+    }
 }
 
 /// A session's refusal as an API error: the action's name, then the session's sentence (which names the cell
