@@ -1,16 +1,16 @@
 // Mouse & Cats: the board in SVG, play by click, drag or keyboard against the engine; the engine panel; hint,
 // who wins, and the exact solution's picture of the board. The game is play's MouseSession on the server (the
 // terminal's): the page keeps its save file and draws its view; the engine answers in the reply to each move.
-import { api, session } from './api.js';
+import { api } from './api.js';
 import { h, s, status, select, button, fmt, busy, onNext } from './ui.js';
-import { loadGame, saveGame, exportGame, pickSave, forgetGame } from './store.js';
+import { bindGame, menus } from './game.js';
 
 const FILES = 'ABCDEFGHIJKLMNOP';
-const SIZES = [4, 6, 8, 10, 12];
 let SQ = 60;
 const boardN = () => (g && g.view ? g.view.size : 8);
-let g = null; // { save, view, selected, cursor, map, showMap }
+let g = null; // { save, view, selected, cursor, map, showMap, game }
 let root = null;
+let menu = null; // the server's Mouse & Cats menu (play::menus)
 
 const sqName = (f, r) => FILES[f] + (r + 1);
 const coords = (name) => [FILES.indexOf(name[0].toUpperCase()), Number(name.slice(1)) - 1];
@@ -19,50 +19,50 @@ const isDark = (f, r) => (f + r) % 2 === 0;
 export async function render(main) {
   root = main;
   g = { save: null, view: null, selected: null, cursor: 'E1', map: null, showMap: false };
-  const saved = loadGame('mouse');
-  if (saved) {
-    await busy(async () => apply(await session('mouse', saved, 'view'), true));
-    if (!g.view) { forgetGame('mouse'); status('The saved mouse game could not be read and was dropped.', 'warn'); }
-  }
+  g.game = bindGame('mouse', g, { onAnswer });
+  const all = await busy(menus);
+  menu = all ? all.mouse : null;
+  if (!menu) { main.append(h('p', { class: 'error' }, 'The server did not send the game\'s menus; reload the page.')); return () => { g = null; }; }
+  await g.game.resume();
   draw();
   return () => { g = null; };
 }
 
-// The mouse's start squares on an N x N board (the dark squares of row 1) and its default one (as the engine's:
-// C1 on 4x4 and 6x6, E1 on 8x8 and 10x10, G1 on 12x12).
-const starts = (n) => { const r = []; for (let f = 0; f < n; f += 2) r.push(FILES[f] + '1'); return r; };
-const defaultStart = (n) => FILES[2 * Math.floor(n / 4)] + '1';
-const levelsFor = (n) => { const l = []; for (let i = 1; i <= (n <= 10 ? 10 : 9); i++) l.push([i, i === 10 ? '10 (perfect)' : `${i} (${2 * i} plies)`]); return l; };
+const boardOf = (n) => menu.boards.find((b) => b.size === Number(n)) || menu.boards.find((b) => b.size === menu.default_size);
+const items = (list) => list.map((x) => [x.value, x.label]);
 
 function optionsForm() {
   const v = g.view;
-  const o = (v && v.options) || { player: 'mouse', level: 5, mouse_start: 'E1', first: 'mouse', rule: 'far-row' };
-  const n0 = v ? v.size : 8;
+  const o = (v && v.options) || { player: menu.default_player, level: menu.default_level, first: menu.default_first, rule: menu.default_rule };
+  const b0 = boardOf(v ? v.size : menu.default_size);
+  // The 8x8 rule's first-release name in old saves.
   const rule = o.rule === 'row8' ? 'far-row' : o.rule;
+  const level = Math.min(o.level, b0.levels.length);
   const form = h('form', { class: 'options', 'aria-label': 'New game options', onsubmit: (e) => {
     e.preventDefault();
     const d = new FormData(form);
     newGame({ player: d.get('player'), level: Number(d.get('level')), size: Number(d.get('size')), mouse_start: d.get('mouse_start'), first: d.get('first'), rule: d.get('rule') });
   } },
-  select('Play as', 'player', [['mouse', 'the mouse'], ['cats', 'the cats']], o.player),
-  select('Board', 'size', SIZES.map((n) => [n, `${n}x${n}${n > 10 ? ' (no exact solution)' : ''}`]), n0, 'N/2 cats on row N. Hints and level 10 use the exact solution up to 10x10; on 12x12 hints come from a search.'),
-  select('Level', 'level', levelsFor(n0), Math.min(o.level, n0 <= 10 ? 10 : 9), 'Levels 1-9 search 2-18 plies; 10 plays from the exact solution.'),
-  select('Mouse starts on', 'mouse_start', starts(n0).map((x) => [x, x]), starts(n0).includes(o.mouse_start) ? o.mouse_start : defaultStart(n0)),
-  select('First move', 'first', [['mouse', 'the mouse'], ['cats', 'the cats']], o.first),
-  select('Rule', 'rule', [['far-row', 'far row: the mouse wins on the last row'], ['escape', 'escape: also once level with every cat'], ['region', 'region: also once where no cat can reach']], rule),
+  select('Play as', 'player', items(menu.sides), o.player),
+  select('Board', 'size', menu.boards.map((b) => [b.size, b.exact ? b.label : `${b.label} (no exact solution)`]), b0.size, 'N/2 cats on row N. Hints and the top level use the exact solution where it is kept; elsewhere hints come from a search.'),
+  select('Level', 'level', items(b0.levels), level, 'Every level but the perfect one searches a number of plies ahead.'),
+  select('Mouse starts on', 'mouse_start', b0.starts.map((x) => [x, x]), v && b0.starts.includes(o.mouse_start) ? o.mouse_start : b0.default_start),
+  select('First move', 'first', items(menu.sides), o.first),
+  select('Rule', 'rule', items(b0.rules), rule),
   h('button', { type: 'submit', class: 'primary', id: 'mouse-new' }, 'New game'));
-  // Another board: its start squares and levels.
+  // Another board: its start squares (its default start chosen), levels and rule names, from the server's menu.
   const sizeSel = form.querySelector('select[name="size"]');
   sizeSel.addEventListener('change', () => {
-    const n = Number(sizeSel.value);
-    const fill = (name, items, keep) => {
+    const b = boardOf(sizeSel.value);
+    const fill = (name, list, value) => {
       const el = form.querySelector(`select[name="${name}"]`);
-      const old = el.value;
-      el.replaceChildren(...items.map(([val, text]) => h('option', { value: val }, text)));
-      el.value = items.some(([val]) => String(val) === old) ? old : keep;
+      el.replaceChildren(...list.map(([val, text]) => h('option', { value: val }, text)));
+      el.value = String(value);
     };
-    fill('mouse_start', starts(n).map((x) => [x, x]), defaultStart(n));
-    fill('level', levelsFor(n), '9');
+    const lv = form.querySelector('select[name="level"]');
+    fill('level', items(b.levels), Math.min(Number(lv.value), b.levels.length));
+    fill('mouse_start', b.starts.map((x) => [x, x]), b.default_start);
+    fill('rule', items(b.rules), form.querySelector('select[name="rule"]').value);
   });
   return form;
 }
@@ -74,25 +74,19 @@ onNext({
 
 async function newGame(opts) {
   g.selected = null; g.map = null;
-  await busy(async () => apply(await session('mouse', null, { new: opts })));
+  await g.game.start(opts);
 }
 
 async function act(action) {
-  if (!g.save) return;
-  const ans = await busy(() => session('mouse', g.save, action));
-  if (ans) apply(ans);
+  await g.game.act(action);
 }
 
-function apply(ans, quiet) {
+function onAnswer() {
   if (!g) return;
-  g.save = ans.save;
-  g.view = ans.view;
   g.selected = null;
   // A cursor off a smaller board goes to the mouse.
   const [cf, cr] = coords(g.cursor);
   if (!(cf >= 0 && cf < g.view.size && cr >= 0 && cr < g.view.size)) g.cursor = g.view.mouse;
-  saveGame('mouse', g.save);
-  if (!quiet || ans.message) status(ans.message, ans.tone, ans.next);
   if (g.showMap) refreshMap(); else g.map = null;
   draw();
 }
@@ -280,7 +274,7 @@ function draw(keepFocus) {
     button('Who wins?', () => act('who'), { disabled: !!v.winner, id: 'who' }),
     // The exact solution's picture of the board is drawn from the 8x8 table.
     v.size === 8 ? h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'showmap', checked: g.showMap, onchange: (e) => { g.showMap = e.target.checked; if (g.showMap) refreshMap(); else { g.map = null; draw(); } } }), ' Exact solution picture') : null,
-    button('Export', () => exportGame('mouse', g.save), { id: 'export' }),
+    button('Export', () => g.game.exportFile(), { id: 'export' }),
     button('Import…', importSave));
   const typed = h('form', { class: 'typed', onsubmit: (e) => {
     e.preventDefault();
@@ -295,10 +289,4 @@ function draw(keepFocus) {
   if (had) focusCursor();
 }
 
-async function importSave() {
-  try {
-    const { game, save } = await pickSave();
-    if (game !== 'mouse') throw new Error(`that file holds a ${game} game; open it from the ${game} page or the title page`);
-    await busy(async () => apply(await session('mouse', save, 'view')));
-  } catch (e) { status(e.message, 'error'); }
-}
+function importSave() { return g.game.importFile(); }

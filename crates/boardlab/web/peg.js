@@ -2,22 +2,21 @@
 // live solvable indicator, a solution step by step, undo/redo; and the analysis page (counts per level).
 import { api, session } from './api.js';
 import { h, s, status, select, button, fmt, busy, onNext } from './ui.js';
-import { loadGame, saveGame, exportGame, pickSave, forgetGame } from './store.js';
+import { bindGame, menus } from './game.js';
 
 let g = null;
 let root = null;
-let boards = [];
+let menu = null; // the server's peg menu (play::menus): boards with their standard vacancy
 
 // The game is play's PegSession on the server; the page keeps its save file and draws its view.
 export async function render(main) {
   root = main;
   g = { save: null, view: null, selected: null, cursor: null, auto: null, recheck: null };
-  boards = (await busy(() => api('peg/boards'))) || [];
-  const saved = loadGame('peg');
-  if (saved) {
-    await busy(async () => apply(await session('peg', saved, 'view'), true));
-    if (!g.view) { forgetGame('peg'); status('The saved peg game could not be read and was dropped.', 'warn'); }
-  }
+  g.game = bindGame('peg', g, { onAnswer });
+  const all = await busy(menus);
+  menu = all ? all.peg : null;
+  if (!menu) { main.append(h('p', { class: 'error' }, 'The server did not send the game\'s menus; reload the page.')); return () => { g = null; }; }
+  await g.game.resume();
   draw();
   return () => { if (g) { if (g.auto) clearInterval(g.auto); clearTimeout(g.recheck); } g = null; };
 }
@@ -36,7 +35,7 @@ function recheck() {
       // Only the indicator changes: keep the peg picked up and the keyboard focus on the board.
       const sel = g.selected;
       const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest('[data-hole]');
-      apply(ans, true);
+      g.game.take(ans, true);
       g.selected = sel;
       draw(!!focused);
     } catch (e) { /* the next action asks again */ }
@@ -60,13 +59,20 @@ function setupForm() {
     if (fin && fin !== 'anywhere') spec.finish = fin;
     newGame(spec);
   } },
-  select('Board', 'board', [...boards.map((b) => [b.name, `${b.name}: ${b.description} (${b.holes} holes)`]), ['pasted', 'a pasted layout']], st.layout ? 'pasted' : (st.board || 'english')),
+  select('Board', 'board', [...menu.boards.map((b) => [b.name, `${b.name}: ${b.description} (${b.holes} holes)`]), ['pasted', 'a pasted layout']], st.layout ? 'pasted' : (st.board || menu.default_board)),
   h('label', { class: 'field', for: 'opt-start' }, h('span', {}, 'Empty at the start'), h('input', { id: 'opt-start', name: 'start', placeholder: 'the standard vacancy', value: (st.start || []).join(' ') }), h('small', {}, 'Hole names such as d4 (1, 2, … on the triangle); several with spaces.')),
   h('label', { class: 'field', for: 'opt-finish' }, h('span', {}, 'Finish on'), h('input', { id: 'opt-finish', name: 'finish', placeholder: 'anywhere', value: st.finish || '' })),
   h('label', { class: 'field wide', for: 'opt-layout' }, h('span', {}, 'Layout (for a pasted board)'), h('textarea', { id: 'opt-layout', name: 'layout', rows: 7, cols: 24, spellcheck: 'false', placeholder: '  ooo\n  ooo\nooooooo\nooo.ooo\nooooooo\n  ooo\n  ooo' }, st.layout || ''),
     h('small', {}, 'o a peg, . an empty hole, a space no hole.')),
-  select('Lattice (pasted)', 'lattice', [['square', 'square'], ['triangular', 'triangular']], st.lattice || 'square'),
+  select('Lattice (pasted)', 'lattice', menu.lattices.map((x) => [x.value, x.label]), st.lattice || menu.lattices[0].value),
   h('button', { type: 'submit', class: 'primary', id: 'peg-new' }, 'New game'));
+  // Another board: its standard vacancy (from the server's menu) as the start, and any finish hole.
+  const boardSel = form.querySelector('select[name="board"]');
+  boardSel.addEventListener('change', () => {
+    const b = menu.boards.find((x) => x.name === boardSel.value);
+    form.elements.start.value = b ? b.standard_vacancy : '';
+    form.elements.finish.value = '';
+  });
   return form;
 }
 
@@ -84,25 +90,18 @@ onNext({
 
 async function newGame(spec) {
   stopAuto();
-  await busy(async () => apply(await session('peg', null, { new: spec })));
+  await g.game.start(spec);
 }
 
 function stopAuto() { if (g && g.auto) { clearInterval(g.auto); g.auto = null; } }
 
-async function act(action) {
-  if (!g.save) return null;
-  const ans = await busy(() => session('peg', g.save, action));
-  if (ans) apply(ans);
-  return ans;
+function act(action) {
+  return g.game.act(action);
 }
 
-function apply(ans, quiet) {
+function onAnswer() {
   if (!g) return;
-  g.save = ans.save;
-  g.view = ans.view;
   g.selected = null;
-  saveGame('peg', g.save);
-  if (!quiet || ans.message) status(ans.message, ans.tone, ans.next);
   if (!g.cursor || !g.view.holes.some((x) => x.name === g.cursor)) g.cursor = g.view.holes[0].name;
   draw();
   recheck();
@@ -253,32 +252,32 @@ function draw(keepFocus) {
       }, 400);
       draw();
     }, { disabled: v.over, id: 'play-all' }),
-    button('Export', () => exportGame('peg', g.save), { id: 'export' }),
+    button('Export', () => g.game.exportFile(), { id: 'export' }),
     button('Import…', importSave));
   const typed = h('form', { class: 'typed', onsubmit: (e) => {
     e.preventDefault();
     const t = e.target.elements.jump.value.trim();
     if (t) act({ jump: t });
     e.target.reset();
-  } }, h('label', { for: 'jump' }, 'Type a jump '), h('input', { id: 'jump', name: 'jump', placeholder: 'd2-d4', autocomplete: 'off', size: 8 }), h('button', { type: 'submit' }, 'Jump'));
+  } }, h('label', { for: 'jump' }, 'Type a jump '), h('input', { id: 'jump', name: 'jump', placeholder: exampleJump(v), autocomplete: 'off', size: 8 }), h('button', { type: 'submit' }, 'Jump'));
   root.append(h('div', { class: 'play' }, h('div', {}, boardSvg(), typed), info), controls);
   if (keepFocus) { const el = root.querySelector(`[data-hole="${g.cursor}"]`); if (el) el.focus(); }
 }
 
-async function importSave() {
-  try {
-    const { game, save } = await pickSave();
-    if (game !== 'peg') throw new Error(`that file holds a ${game} game; open it from the ${game} page or the title page`);
-    stopAuto();
-    await busy(async () => apply(await session('peg', save, 'view')));
-  } catch (e) { status(e.message, 'error'); }
+// How a jump is written on this board: the menu's example for a built-in board, else a legal jump here.
+function exampleJump(v) {
+  const b = menu.boards.find((x) => x.name === v.board);
+  return (b && b.example_jump) || (v.legal[0] && v.legal[0].text) || '';
 }
+
+function importSave() { stopAuto(); return g.game.importFile(); }
 
 // ----- The analysis page: count a board level by level.
 export async function renderAnalysis(main) {
-  boards = (await busy(() => api('peg/boards'))) || [];
+  const all = await busy(menus);
+  const boards = all ? all.peg.boards : [];
   main.append(h('h1', {}, 'Peg solitaire: counting every position'));
-  main.append(h('p', {}, 'Every position reachable from the start, level by level (by pegs left), with the exact number of paths to it. The server counts boards it can finish in a few seconds (the English board, the triangle, small layouts); the bigger ones are for `boardlab peg count`.'));
+  main.append(h('p', {}, 'Every position reachable from the start, level by level (by pegs left), with the exact number of paths to it. The server counts boards it can finish in a few seconds (the English board, the triangle, small layouts); the bigger ones are for the command ', h('code', {}, 'boardlab peg count'), '.'));
   const out = h('div', { id: 'count-out' });
   const form = h('form', { class: 'options', onsubmit: async (e) => {
     e.preventDefault();

@@ -2,13 +2,14 @@
 // and centre pencil marks, automatic candidates; same-digit highlighting; conflicts; explained hints; check,
 // solution, timer, cells left and mistakes; the grid as an 81-character line. The game is play's SudokuSession on
 // the server (the terminal's); the page keeps its save file and draws its view.
-import { session } from './api.js';
 import { h, status, select, button, busy, onNext } from './ui.js';
-import { loadGame, saveGame, exportGame, pickSave, forgetGame } from './store.js';
+import { saveGame } from './store.js';
+import { bindGame, menus } from './game.js';
 
 let g = null;
 let root = null;
 let tick = null;
+let menu = null; // the server's sudoku menu (play::menus): modes, difficulties, symmetries
 
 const cellName = (i) => `r${Math.floor(i / 9) + 1}c${(i % 9) + 1}`;
 // A mark mask (bit d-1 for digit d) as its digits.
@@ -17,12 +18,13 @@ const line81 = (a) => a.map((d) => (d ? String(d) : '.')).join('');
 
 export async function render(main) {
   root = main;
-  g = { save: null, view: null, cursor: 40, mode: 'digit', started: Date.now(), base: 0 };
-  const saved = loadGame('sudoku');
-  if (saved) {
-    await busy(async () => apply(await session('sudoku', saved, 'view'), true));
-    if (!g.view) { forgetGame('sudoku'); status('The saved sudoku could not be read and was dropped.', 'warn'); }
-  }
+  g = { save: null, view: null, cursor: 40, mode: 'digit', started: Date.now(), base: 0, first: true };
+  // The clock goes into the save just before it leaves the page.
+  g.game = bindGame('sudoku', g, { onAnswer, beforeSend: (save) => { save.state.elapsed_ms = elapsed(); } });
+  const all = await busy(menus);
+  menu = all ? all.sudoku : null;
+  if (!menu) { main.append(h('p', { class: 'error' }, 'The server did not send the game\'s menus; reload the page.')); return () => { g = null; }; }
+  await g.game.resume();
   draw();
   tick = setInterval(() => {
     if (!g || !g.view || g.view.end) return;
@@ -53,29 +55,21 @@ onNext({
   fill_marks: () => act('auto'),
 });
 
-async function act(action) {
-  if (!g.save) return null;
-  g.save.state.elapsed_ms = elapsed();
-  const ans = await busy(() => session('sudoku', g.save, action));
-  if (ans) apply(ans);
-  return ans;
+function act(action) {
+  return g.game.act(action);
 }
 
-function apply(ans, quiet) {
+function onAnswer(ans) {
   if (!g) return;
-  const first = !g.view;
-  g.save = ans.save;
-  g.view = ans.view;
-  if (first) g.cursor = ans.view.cursor;
+  if (g.first) { g.cursor = ans.view.cursor; g.first = false; }
   g.base = ans.view.elapsed_ms || 0;
   g.started = Date.now();
-  saveGame('sudoku', g.save);
-  if (!quiet || ans.message) status(ans.message, ans.tone, ans.next);
   draw();
 }
 
 function newForm() {
-  const setup = (g.save && g.save.state.setup) || { mode: 'graded', difficulty: 'easy', symmetry: '180', hide: 27 };
+  const setup = (g.save && g.save.state.setup) || { mode: 'graded', difficulty: menu.default_difficulty, symmetry: menu.default_symmetry, hide: menu.default_hide };
+  const items = (list) => list.map((x) => [x.value, x.label]);
   const err = h('p', { class: 'error', id: 'paste-error', role: 'alert' });
   const form = h('form', { class: 'options', 'aria-label': 'New puzzle', onsubmit: async (e) => {
     e.preventDefault();
@@ -89,18 +83,16 @@ function newForm() {
     else spec = { mode: 'graded', difficulty: d.get('difficulty'), symmetry: d.get('symmetry') };
     err.textContent = '';
     try {
-      document.body.classList.add('busy');
-      const ans = await session('sudoku', null, { new: spec });
-      apply(ans);
+      await g.game.start(spec, true);
     } catch (x) {
       err.textContent = x.message;
       status(x.message, 'error');
-    } finally { document.body.classList.remove('busy'); }
+    }
   } },
-  select('Puzzle', 'mode', [['graded', 'a new puzzle of a difficulty'], ['classic', 'the classic shuffle (ZX-81)'], ['pasted', 'a pasted puzzle']], setup.mode === 'classic' ? 'classic' : 'graded'),
-  select('Difficulty', 'difficulty', ['beginner', 'easy', 'medium', 'hard', 'expert'].map((x) => [x, x]), setup.difficulty),
-  select('Symmetry', 'symmetry', [['180', 'half turn'], ['90', 'quarter turn'], ['mirror', 'mirror'], ['diagonal', 'diagonal'], ['none', 'none']], setup.symmetry),
-  h('label', { class: 'field', for: 'opt-hide' }, h('span', {}, 'Classic: cells hidden'), h('input', { id: 'opt-hide', name: 'hide', type: 'number', min: 0, max: 64, value: setup.hide || 27 })),
+  select('Puzzle', 'mode', [...items(menu.modes), ['pasted', 'a pasted puzzle']], setup.mode),
+  select('Difficulty', 'difficulty', items(menu.difficulties), setup.difficulty),
+  select('Symmetry', 'symmetry', items(menu.symmetries), setup.symmetry),
+  h('label', { class: 'field', for: 'opt-hide' }, h('span', {}, 'Classic: cells hidden'), h('input', { id: 'opt-hide', name: 'hide', type: 'number', min: 0, max: menu.max_hide, value: setup.hide || menu.default_hide })),
   h('label', { class: 'field wide', for: 'opt-puzzle' }, h('span', {}, 'Pasted puzzle'), h('textarea', { id: 'opt-puzzle', name: 'puzzle', rows: 4, cols: 30, spellcheck: 'false', placeholder: '4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......' })),
   h('button', { type: 'submit', class: 'primary', id: 'sudoku-new' }, 'New puzzle'), err);
   return form;
@@ -229,7 +221,7 @@ function draw(keepFocus) {
     button('Check', () => act('check'), { disabled: !!v.end, id: 'check' }),
     button('Show solution', () => { if (confirm('Show the solution and end this game?')) act('reveal'); }, { disabled: !!v.end, id: 'reveal' }),
     h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'conflicts', checked: v.show_conflicts, onchange: (e) => act({ conflicts: e.target.checked }) }), ' Show conflicts'),
-    button('Export save', () => { g.save.state.elapsed_ms = elapsed(); exportGame('sudoku', g.save); }, { id: 'export' }),
+    button('Export save', () => g.game.exportFile(), { id: 'export' }),
     button('Import…', importSave));
   const line = h('p', { class: 'line' }, h('label', { for: 'grid-line' }, 'The grid as a line '),
     h('input', { id: 'grid-line', readonly: true, value: line81(v.values), size: 40, onfocus: (e) => e.target.select() }),
@@ -239,11 +231,4 @@ function draw(keepFocus) {
   if (keepFocus) { const el = root.querySelector(`[data-cell="${g.cursor}"]`); if (el) el.focus(); }
 }
 
-async function importSave() {
-  try {
-    const { game, save } = await pickSave();
-    if (game !== 'sudoku') throw new Error(`that file holds a ${game} game; open it from the ${game} page or the title page`);
-    g.view = null;
-    await busy(async () => apply(await session('sudoku', save, 'view')));
-  } catch (e) { status(e.message, 'error'); }
-}
+function importSave() { g.first = true; return g.game.importFile(); }

@@ -38,6 +38,7 @@ const ASSETS: &[Asset] = &[
     asset!("store.js", "text/javascript; charset=utf-8"),
     asset!("ui.js", "text/javascript; charset=utf-8"),
     asset!("title.js", "text/javascript; charset=utf-8"),
+    asset!("game.js", "text/javascript; charset=utf-8"),
     asset!("mouse.js", "text/javascript; charset=utf-8"),
     asset!("peg.js", "text/javascript; charset=utf-8"),
     asset!("sudoku.js", "text/javascript; charset=utf-8"),

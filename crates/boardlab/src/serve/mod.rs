@@ -9,6 +9,7 @@
 pub mod assets;
 pub mod error;
 pub mod jobs;
+pub mod menus;
 pub mod mouse;
 pub mod openapi;
 pub mod peg;
@@ -125,6 +126,7 @@ pub fn router_for(state: Arc<AppState>) -> Router {
     let api = Router::new()
         .route("/status", get(status))
         .route("/openapi.json", get(openapi::document))
+        .merge(menus::routes())
         .merge(mouse::routes())
         .merge(peg::routes())
         .merge(sudoku::routes())
