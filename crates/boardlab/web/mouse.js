@@ -2,8 +2,8 @@
 // who wins, and the exact solution's picture of the board. The game is play's MouseSession on the server (the
 // terminal's): the page keeps its save file and draws its view; the engine answers in the reply to each move.
 import { api } from './api.js';
-import { h, s, status, select, button, fmt, busy, onNext } from './ui.js';
-import { bindGame, menus } from './game.js';
+import { h, s, status, select, button, fmt, plural, busy, onNext, actionBar, moreActions, newGameButton, narrow } from './ui.js';
+import { bindGame, menus, copyLinkButton, withMoves } from './game.js';
 
 const FILES = 'ABCDEFGHIJKLMNOP';
 let SQ = 60;
@@ -16,10 +16,32 @@ const sqName = (f, r) => FILES[f] + (r + 1);
 const coords = (name) => [FILES.indexOf(name[0].toUpperCase()), Number(name.slice(1)) - 1];
 const isDark = (f, r) => (f + r) % 2 === 0;
 
+// The address carries the options of the game (board, side, level, first move, rule, the mouse's start) and
+// the moves played.
+const link = {
+  of: (save) => {
+    const o = save.state.options;
+    const q = new URLSearchParams({ size: o.size || 8, player: o.player, level: o.level, first: o.first, rule: o.rule });
+    if (o.mouse_start) q.set('start', o.mouse_start);
+    if ((save.state.moves || []).length) q.set('moves', save.state.moves.join(','));
+    return q.toString();
+  },
+  open: async (params, send) => {
+    const num = (k, d) => { const x = params.get(k); if (x === null) return d; if (!/^\d+$/.test(x)) throw new Error(`${k} "${x}" is not a number.`); return Number(x); };
+    const size = num('size', menu.default_size);
+    const opts = { size, player: params.get('player') || menu.default_player, level: num('level', menu.default_level),
+      first: params.get('first') || menu.default_first, rule: params.get('rule') || menu.default_rule };
+    if (params.get('start')) opts.mouse_start = params.get('start');
+    const moves = (params.get('moves') || '').split(',').map((x) => x.trim()).filter(Boolean);
+    // The moves are replayed by the server from the options' start: a save of the game with them.
+    return withMoves(await send(null, { new: opts }), moves, send);
+  },
+};
+
 export async function render(main) {
   root = main;
   g = { save: null, view: null, selected: null, cursor: 'E1', map: null, showMap: false };
-  g.game = bindGame('mouse', g, { onAnswer });
+  g.game = bindGame('mouse', g, { onAnswer, link });
   const all = await busy(menus);
   menu = all ? all.mouse : null;
   if (!menu) { main.append(h('p', { class: 'error' }, 'The server did not send the game\'s menus; reload the page.')); return () => { g = null; }; }
@@ -73,7 +95,7 @@ onNext({
 });
 
 async function newGame(opts) {
-  g.selected = null; g.map = null;
+  g.selected = null; g.map = null; g.engine = null;
   await g.game.start(opts);
 }
 
@@ -202,10 +224,10 @@ function boardSvg() {
         onpointerup: (e) => { if (drag && drag !== name) { const from = drag; drag = null; if (!tryMove(from, name)) draw(); } drag = null; },
       },
       s('rect', { x, y, width: SQ, height: SQ }),
-      mv ? s('title', { text: `${mv.winner} wins in ${mv.plies} plies` }) : null,
+      mv ? s('title', { text: `${mv.winner} wins in ${plural(mv.plies, 'ply', 'plies')}` }) : null,
       mv && !piece ? s('text', { x: x + SQ - 4, y: y + 14, class: 'maplabel', 'text-anchor': 'end', text: (mv.winner === 'mouse' ? 'M' : 'C') + mv.plies }) : null,
       piece ? s('circle', { cx: x + SQ / 2, cy: y + SQ / 2, r: SQ * 0.36, class: 'piece ' + piece }) : null,
-      piece ? s('text', { x: x + SQ / 2, y: y + SQ / 2 + SQ * 0.12, class: 'piecelabel', 'text-anchor': 'middle', 'font-size': Math.round(SQ * 0.35), text: piece === 'mouse' ? 'M' : 'C' }) : null);
+      piece ? s('text', { x: x + SQ / 2, y: y + SQ / 2 + SQ * 0.12, class: 'piecelabel ' + piece, 'text-anchor': 'middle', 'font-size': Math.round(SQ * 0.35), text: piece === 'mouse' ? 'M' : 'C' }) : null);
       row.append(cell);
     }
     svg.append(row);
@@ -224,13 +246,31 @@ function describe() {
 }
 
 function scoreText(sc) {
-  if (sc.kind === 'win') return `the engine wins in ${sc.plies} plies`;
-  if (sc.kind === 'loss') return `the engine loses in ${sc.plies} plies`;
+  if (sc.kind === 'win') return `the engine wins in ${plural(sc.plies, 'ply', 'plies')}`;
+  if (sc.kind === 'loss') return `the engine loses in ${plural(sc.plies, 'ply', 'plies')}`;
   return `evaluation ${sc.value > 0 ? '+' : ''}${sc.value} for the engine`;
 }
 
+// A move in the one notation of the page, E1-F2 (the engine's variation comes as e1f2).
+const notation = (m) => {
+  const x = /^([a-p])(\d+)-?([a-p])(\d+)$/i.exec(m);
+  return x ? `${x[1].toUpperCase()}${x[2]}-${x[3].toUpperCase()}${x[4]}` : m;
+};
+
+// The moves, numbered, the two moves of a turn together (a turn starts with the side that moved first).
+function moveList(v) {
+  if (!v.moves.length) return h('p', { class: 'moves', id: 'moves' }, 'No move yet.');
+  const turns = [];
+  for (let i = 0; i < v.moves.length; i += 2) turns.push(v.moves.slice(i, i + 2));
+  return h('ol', { class: 'moves', id: 'moves', 'aria-label': 'Moves' },
+    turns.map((t) => h('li', {}, t.map((m) => h('span', { class: 'move' }, notation(m))))));
+}
+
 function panel() {
-  const v = g.view, e = v.engine, t = v.tables;
+  const v = g.view, t = v.tables;
+  // The engine's last search stays shown after a hint or "who wins?", which do not search with the engine.
+  if (v.engine) g.engine = v.engine;
+  const e = v.engine || g.engine;
   const rows = [
     ['You play', `the ${v.options.player} against level ${v.level_text}`],
     ['Board', `${v.size}x${v.size}, ${v.rule_text} rule${v.exact ? '' : ': no exact value is available on this board (hints come from a search)'}`],
@@ -240,17 +280,19 @@ function panel() {
   if (e) {
     rows.push(['Engine', `the ${e.side}${e.perfect ? ', perfect play' : `, depth ${e.depth}`}`]);
     rows.push(['Score', scoreText(e.score)]);
-    rows.push(['Variation', e.pv.join(' ') || '—']);
+    rows.push(['Variation', e.pv.map(notation).join(' ') || '—']);
     rows.push(['Nodes', fmt(e.nodes)]);
   }
   rows.push(['Tables', `2 × 2^${t.index_bits} entries, ${t.lock_bits}-bit locks`]);
   rows.push(['Probes', `${fmt(t.probes)}: ${fmt(t.hits)} hits; ${fmt(t.stores)} stores`]);
   rows.push(['Collisions', `${fmt(t.lock_mismatches)} detected by the lock; ${fmt(t.collisions)} overwrites of another position`]);
   if (v.hint) rows.push(['Hint', v.hint]);
-  return h('section', { class: 'panel', 'aria-label': 'Engine panel' },
-    h('h2', {}, 'Engine'),
+  // On a phone the panel is folded away under the board; open, it stays open.
+  if (g.panelOpen === undefined) g.panelOpen = !narrow();
+  return h('details', { class: 'panel fold', open: g.panelOpen, ontoggle: (e) => { g.panelOpen = e.target.open; } },
+    h('summary', {}, h('h2', {}, 'Engine')),
     h('dl', {}, rows.map(([k, val]) => [h('dt', {}, k), h('dd', {}, val)])),
-    h('p', { class: 'moves' }, 'Moves: ', v.moves.length ? v.moves.join(' ') : 'none yet'));
+    h('h3', {}, 'Moves'), moveList(v));
 }
 
 
@@ -267,13 +309,16 @@ function draw(keepFocus) {
     return;
   }
   const v = g.view;
-  const controls = h('div', { class: 'controls', role: 'toolbar', 'aria-label': 'Game actions' },
+  const controls = actionBar('Game actions',
     button('Undo', () => act('undo'), { disabled: !v.can_undo, id: 'undo' }),
     button('Redo', () => act('redo'), { disabled: !v.can_redo, id: 'redo' }),
     button('Hint', () => act('hint'), { disabled: !myTurn(), id: 'hint' }),
     button('Who wins?', () => act('who'), { disabled: !!v.winner, id: 'who' }),
+    newGameButton());
+  const more = moreActions('More actions',
     // The exact solution's picture of the board is drawn from the 8x8 table.
     v.size === 8 ? h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'showmap', checked: g.showMap, onchange: (e) => { g.showMap = e.target.checked; if (g.showMap) refreshMap(); else { g.map = null; draw(); } } }), ' Exact solution picture') : null,
+    copyLinkButton(link, g),
     button('Export', () => g.game.exportFile(), { id: 'export' }),
     button('Import…', importSave));
   const typed = h('form', { class: 'typed', onsubmit: (e) => {
@@ -285,7 +330,7 @@ function draw(keepFocus) {
   const over = v.winner ? h('div', { class: 'gameover', role: 'alert' }, `The ${v.winner} won${v.winner === v.options.player ? ': you win!' : '.'}`, ' ', button('New game', () => newGame(v.options), { id: 'again' })) : null;
   const legend = g.showMap ? h('p', { class: 'legend' }, h('span', { class: 'key win-mouse' }, 'M n'), ' the mouse would win in n plies from that square; ',
     h('span', { class: 'key win-cats' }, 'C n'), ' the cats would (same cats, same side to move). Hover a square for the plies.') : null;
-  root.append(...[over, h('div', { class: 'play' }, h('div', {}, boardSvg(), legend, typed), panel()), controls].filter(Boolean));
+  root.append(...[over, h('div', { class: 'play' }, h('div', {}, boardSvg(), legend, typed), panel()), controls, more].filter(Boolean));
   if (had) focusCursor();
 }
 

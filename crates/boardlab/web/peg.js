@@ -1,18 +1,47 @@
 // Peg solitaire: every built-in board and pasted layouts, start and finish, legal jumps on selecting a peg, the
 // live solvable indicator, a solution step by step, undo/redo; and the analysis page (counts per level).
 import { api, session } from './api.js';
-import { h, s, status, select, button, fmt, busy, onNext } from './ui.js';
-import { bindGame, menus } from './game.js';
+import { h, s, status, select, button, fmt, plural, busy, onNext, actionBar, moreActions, newGameButton } from './ui.js';
+import { bindGame, menus, copyLinkButton, withMoves } from './game.js';
 
 let g = null;
 let root = null;
 let menu = null; // the server's peg menu (play::menus): boards with their standard vacancy
 
+// The address carries the board (a built-in one by name, a pasted layout with its rows between slashes and _
+// for no hole), the start's empty holes, the finish and the jumps played.
+const link = {
+  of: (save) => {
+    const st = save.state;
+    const q = new URLSearchParams();
+    if (st.layout) {
+      q.set('layout', st.layout.replace(/\n+$/, '').replace(/ /g, '_').split('\n').join('/'));
+      if (st.lattice && st.lattice !== 'square') q.set('lattice', st.lattice);
+    } else q.set('board', st.board);
+    q.set('start', (st.start || []).join(','));
+    if (st.finish) q.set('finish', st.finish);
+    if ((st.moves || []).length) q.set('jumps', st.moves.join(','));
+    return q.toString();
+  },
+  open: async (params, send) => {
+    const list = (k) => (params.get(k) || '').split(',').map((x) => x.trim()).filter(Boolean);
+    const spec = {};
+    if (params.has('layout')) {
+      spec.layout = params.get('layout').split('/').join('\n');
+      if (params.has('lattice')) spec.lattice = params.get('lattice');
+    } else if (params.has('board')) spec.board = params.get('board');
+    else throw new Error('it names no board (…/peg?board=english, or a layout).');
+    if (list('start').length) spec.start = list('start');
+    if (params.get('finish')) spec.finish = params.get('finish');
+    return withMoves(await send(null, { new: spec }), list('jumps'), send);
+  },
+};
+
 // The game is play's PegSession on the server; the page keeps its save file and draws its view.
 export async function render(main) {
   root = main;
   g = { save: null, view: null, selected: null, cursor: null, auto: null, recheck: null };
-  g.game = bindGame('peg', g, { onAnswer });
+  g.game = bindGame('peg', g, { onAnswer, link });
   const all = await busy(menus);
   menu = all ? all.peg : null;
   if (!menu) { main.append(h('p', { class: 'error' }, 'The server did not send the game\'s menus; reload the page.')); return () => { g = null; }; }
@@ -144,22 +173,30 @@ function scale(v) {
   return { dx, dy, w: (v.size[0] + 1) * dx + 20, hgt: (v.size[1] + 0.5) * dy + 20 };
 }
 
+// The hole the arrow `key` leads to from `cur`: left and right along its row; up and down to the nearest row that
+// way, to the hole nearest in column (the left one of two as near). Every hole of every board can be reached.
+function holeTowards(holes, cur, key) {
+  if (key === 'ArrowLeft' || key === 'ArrowRight') {
+    const sign = key === 'ArrowRight' ? 1 : -1;
+    const row = holes.filter((x) => x.line === cur.line && (x.column - cur.column) * sign > 0);
+    row.sort((a, b) => (a.column - b.column) * sign);
+    return row[0] || null;
+  }
+  const sign = key === 'ArrowDown' ? 1 : -1;
+  const ahead = holes.filter((x) => (x.line - cur.line) * sign > 0);
+  if (!ahead.length) return null;
+  const line = ahead.reduce((best, x) => (Math.abs(x.line - cur.line) < Math.abs(best - cur.line) ? x.line : best), ahead[0].line);
+  const row = ahead.filter((x) => x.line === line);
+  row.sort((a, b) => Math.abs(a.column - cur.column) - Math.abs(b.column - cur.column) || a.column - b.column);
+  return row[0];
+}
+
 function onKey(e) {
   const holes = g.view.holes;
   const cur = holes.find((x) => x.name === g.cursor) || holes[0];
-  const dir = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
-  if (dir) {
+  if (['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown'].includes(e.key)) {
     e.preventDefault();
-    // The nearest hole in that direction (a cone of 45 degrees either side).
-    let best = null, bestD = Infinity;
-    for (const x of holes) {
-      const vx = x.column - cur.column, vy = x.line - cur.line;
-      const along = vx * dir[0] + vy * dir[1];
-      const across = Math.abs(vx * dir[1] - vy * dir[0]);
-      if (along <= 0 || across > along * 1.5) continue;
-      const d = along + across * 2;
-      if (d < bestD) { bestD = d; best = x; }
-    }
+    const best = holeTowards(holes, cur, e.key);
     if (best) { g.cursor = best.name; draw(true); }
   } else if (e.key === 'Enter' || e.key === ' ') {
     e.preventDefault();
@@ -215,7 +252,7 @@ function overText(v) {
   if (!v.over) return null;
   if (v.solved) return `Solved: one peg left${v.finish ? ', on ' + v.finish : ''}!`;
   if (v.pegs === 1) return `One peg left, but not on the finish hole ${v.finish}.`;
-  return `No jump left: ${v.pegs} pegs remain.`;
+  return `No jump left: ${plural(v.pegs, 'peg')} remain.`;
 }
 
 function draw(keepFocus) {
@@ -229,19 +266,21 @@ function draw(keepFocus) {
   const v = g.view;
   const over = overText(v);
   const info = h('section', { class: 'panel', 'aria-label': 'Game' },
-    h('p', { class: 'big', id: 'pegs-left' }, `${v.pegs} pegs left`),
+    h('p', { class: 'big', id: 'pegs-left' }, `${plural(v.pegs, 'peg')} left`),
     indicator(),
     over ? h('div', { class: 'gameover', role: 'alert' }, over) : null,
     v.solution && v.solution.length ? h('p', { class: 'solution' }, 'Solution from here: ', names(v.solution).join(' ')) : null,
     h('p', { class: 'moves' }, 'Jumps: ', v.moves.length ? names(v.moves).join(' ') : 'none yet'),
     h('p', {}, `${v.description}: ${v.holes.length} holes; ${v.start_text}; finish: ${v.finish_text}.`),
     v.table_note ? h('p', { class: 'note' }, v.table_note) : null);
-  const controls = h('div', { class: 'controls', role: 'toolbar', 'aria-label': 'Game actions' },
+  const controls = actionBar('Game actions',
     button('Undo', () => { stopAuto(); act('undo'); }, { disabled: !v.can_undo, id: 'undo' }),
     button('Redo', () => { stopAuto(); act('redo'); }, { disabled: !v.can_redo, id: 'redo' }),
-    button('Restart', () => { stopAuto(); act('restart'); }, { disabled: !v.moves.length, id: 'restart' }),
     button('Show me a solution', () => act('solution'), { disabled: v.over, id: 'show-solution' }),
     button('Play the next jump', () => act('step'), { disabled: v.over, id: 'step' }),
+    newGameButton());
+  const more = moreActions('More actions',
+    button('Restart', () => { stopAuto(); act('restart'); }, { disabled: !v.moves.length, id: 'restart' }),
     button(g.auto ? 'Stop' : 'Play it all', () => {
       if (g.auto) { stopAuto(); draw(); return; }
       g.auto = setInterval(async () => {
@@ -252,6 +291,7 @@ function draw(keepFocus) {
       }, 400);
       draw();
     }, { disabled: v.over, id: 'play-all' }),
+    copyLinkButton(link, g),
     button('Export', () => g.game.exportFile(), { id: 'export' }),
     button('Import…', importSave));
   const typed = h('form', { class: 'typed', onsubmit: (e) => {
@@ -260,7 +300,7 @@ function draw(keepFocus) {
     if (t) act({ jump: t });
     e.target.reset();
   } }, h('label', { for: 'jump' }, 'Type a jump '), h('input', { id: 'jump', name: 'jump', placeholder: exampleJump(v), autocomplete: 'off', size: 8 }), h('button', { type: 'submit' }, 'Jump'));
-  root.append(h('div', { class: 'play' }, h('div', {}, boardSvg(), typed), info), controls);
+  root.append(h('div', { class: 'play' }, h('div', {}, boardSvg(), typed), info), controls, more);
   if (keepFocus) { const el = root.querySelector(`[data-hole="${g.cursor}"]`); if (el) el.focus(); }
 }
 
@@ -303,22 +343,25 @@ export async function renderAnalysis(main) {
 function showCount(out, c) {
   const levels = c.levels;
   const max = Math.max(...levels.map((l) => l.positions));
-  const W = 640, H = 260, pad = 50;
+  const W = 680, H = 260, pad = 56, top0 = 16;
   const bw = (W - pad - 10) / levels.length;
   const log = (x) => (x > 0 ? Math.log10(x) : 0);
   const top = Math.max(1, Math.ceil(log(max)));
-  const chart = s('svg', { viewBox: `0 0 ${W} ${H + 30}`, class: 'chart', role: 'img', 'aria-label': `Positions per level, log scale, largest ${fmt(max)}` });
+  // Log scale with its floor half a decade below 1, so that a level of one position is a bar too.
+  const y = (k) => H - ((k + 0.5) / (top + 0.5)) * (H - top0);
+  const chart = s('svg', { viewBox: `0 0 ${W} ${H + 52}`, class: 'chart', role: 'img', 'aria-label': `Positions per level, log scale, largest ${fmt(max)}` });
   for (let k = 0; k <= top; k++) {
-    const y = H - (k / top) * (H - 20);
-    chart.append(s('line', { x1: pad, x2: W - 10, y1: y, y2: y, class: 'gridline' }), s('text', { x: pad - 6, y: y + 4, 'text-anchor': 'end', class: 'axis', text: '1e' + k }));
+    chart.append(s('line', { x1: pad, x2: W - 10, y1: y(k), y2: y(k), class: 'gridline' }), s('text', { x: pad - 6, y: y(k) + 5, 'text-anchor': 'end', class: 'axis', text: k === 0 ? '1' : '10' }, k > 1 ? s('tspan', { dy: -7, 'font-size': 11, text: k }) : null));
   }
+  // A label under every bar where they fit (about 28 units each), else under every few.
+  const every = Math.max(1, Math.ceil(28 / bw));
   levels.forEach((l, i) => {
-    const hgt = (log(l.positions) / top) * (H - 20);
     const x = pad + i * bw;
-    chart.append(s('rect', { x: x + 1, y: H - hgt, width: Math.max(1, bw - 2), height: hgt, class: 'bar' }, s('title', { text: `${l.pegs} pegs: ${fmt(l.positions)} positions` })));
-    chart.append(s('text', { x: x + bw / 2, y: H + 16, 'text-anchor': 'middle', class: 'axis', text: l.pegs }));
+    const yt = y(log(l.positions));
+    chart.append(s('rect', { x: x + 1, y: yt, width: Math.max(1, bw - 2), height: H - yt, class: 'bar' }, s('title', { text: `${plural(l.pegs, 'peg')}: ${plural(l.positions, 'position')}` })));
+    if (i % every === 0 || i === levels.length - 1) chart.append(s('text', { x: x + bw / 2, y: H + 18, 'text-anchor': 'middle', class: 'axis', text: l.pegs }));
   });
-  chart.append(s('text', { x: W / 2, y: H + 30, 'text-anchor': 'middle', class: 'axis', text: 'pegs left (positions on a log scale)' }));
+  chart.append(s('text', { x: pad + (W - pad) / 2, y: H + 44, 'text-anchor': 'middle', class: 'axis', text: 'pegs left (positions on a log scale)' }));
   const table = h('table', { class: 'counts' },
     h('caption', {}, `${c.board}, empty ${c.vacancies.join(' ')}, finish ${c.finish || 'anywhere'}; ${c.symmetries} symmetries`),
     h('thead', {}, h('tr', {}, ['pegs', 'positions', 'up to symmetry', 'paths (full tree)', 'paths (normal tree)', 'dead ends'].map((t) => h('th', { scope: 'col' }, t)))),

@@ -2,9 +2,10 @@
 // and centre pencil marks, automatic candidates; same-digit highlighting; conflicts; explained hints; check,
 // solution, timer, cells left and mistakes; the grid as an 81-character line. The game is play's SudokuSession on
 // the server (the terminal's); the page keeps its save file and draws its view.
-import { h, status, select, button, busy, onNext } from './ui.js';
+import { h, status, select, button, plural, busy, onNext, actionBar, moreActions, newGameButton } from './ui.js';
 import { saveGame } from './store.js';
-import { bindGame, menus } from './game.js';
+import { bindGame, menus, copyLinkButton } from './game.js';
+import { settings, onSettings } from './settings.js';
 
 let g = null;
 let root = null;
@@ -16,11 +17,22 @@ const cellName = (i) => `r${Math.floor(i / 9) + 1}c${(i % 9) + 1}`;
 const bits = (m) => [1, 2, 3, 4, 5, 6, 7, 8, 9].filter((d) => m & (1 << (d - 1)));
 const line81 = (a) => a.map((d) => (d ? String(d) : '.')).join('');
 
+// The address carries the puzzle's clues (81 characters, . for an empty cell); the player's entries stay in
+// this browser.
+const link = {
+  of: (save) => 'puzzle=' + String(save.state.puzzle.givens).replace(/0/g, '.'),
+  open: (params, send) => {
+    const p = params.get('puzzle');
+    if (!p) return Promise.reject(new Error('it names no puzzle (…/sudoku?puzzle= and the 81 characters of its clues).'));
+    return send(null, { new: { puzzle: p } });
+  },
+};
+
 export async function render(main) {
   root = main;
   g = { save: null, view: null, cursor: 40, mode: 'digit', started: Date.now(), base: 0, first: true };
   // The clock goes into the save just before it leaves the page.
-  g.game = bindGame('sudoku', g, { onAnswer, beforeSend: (save) => { save.state.elapsed_ms = elapsed(); } });
+  g.game = bindGame('sudoku', g, { onAnswer, link, beforeSend: (save) => { save.state.elapsed_ms = elapsed(); } });
   const all = await busy(menus);
   menu = all ? all.sudoku : null;
   if (!menu) { main.append(h('p', { class: 'error' }, 'The server did not send the game\'s menus; reload the page.')); return () => { g = null; }; }
@@ -33,9 +45,10 @@ export async function render(main) {
   }, 1000);
   const key = (e) => onKey(e);
   document.addEventListener('keydown', key);
+  const unwatch = onSettings(() => draw());
   const save = () => { if (g && g.save) { g.save.state.elapsed_ms = elapsed(); saveGame('sudoku', g.save); } };
   window.addEventListener('pagehide', save);
-  return () => { save(); clearInterval(tick); document.removeEventListener('keydown', key); window.removeEventListener('pagehide', save); g = null; };
+  return () => { save(); unwatch(); clearInterval(tick); document.removeEventListener('keydown', key); window.removeEventListener('pagehide', save); g = null; };
 }
 
 function elapsed() {
@@ -99,7 +112,7 @@ function newForm() {
 }
 
 function onKey(e) {
-  if (!g || !g.view || e.target.closest('input, textarea, select')) return;
+  if (!g || !g.view || e.target.closest('input, textarea, select') || document.querySelector('dialog[open]')) return;
   const k = e.key;
   const c = g.cursor;
   const move = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -9, ArrowDown: 9 }[k];
@@ -126,13 +139,17 @@ function onKey(e) {
   if (k === 'r' && !e.ctrlKey) { act('redo'); return; }
   if (k === 'h') { act('hint'); return; }
   if (k === 'a') { act('apply'); return; }
-  if (k === 'p') { g.mode = g.mode === 'corner' ? 'centre' : g.mode === 'centre' ? 'digit' : 'corner'; draw(true); }
+  if (k === 'p') { g.mode = g.mode === 'corner' ? 'centre' : g.mode === 'centre' ? 'digit' : 'corner'; draw(true); return; }
+  // Entry modes by key (Ctrl+digit switches tabs in some browsers): c centre marks, m corner marks, d digits.
+  const mode = { c: 'centre', m: 'corner', d: 'digit' }[k];
+  if (mode && !e.ctrlKey && !e.altKey && !e.metaKey) { g.mode = g.mode === mode ? 'digit' : mode; draw(true); }
 }
 
 function grid() {
   const v = g.view;
   const cur = v.values[g.cursor];
-  const conflicts = v.show_conflicts ? new Set(v.conflicts) : new Set();
+  const set = settings();
+  const conflicts = set.showConflicts ? new Set(v.conflicts) : new Set();
   const flagged = new Set(v.flagged);
   const hint = v.hint;
   const stepCells = new Set(hint ? hint.pattern : []);
@@ -148,7 +165,7 @@ function grid() {
       const cls = ['cell'];
       if (given) cls.push('given');
       if (i === g.cursor) cls.push('cursor');
-      if (val && val === cur) cls.push('same');
+      if (set.highlightSame && val && val === cur) cls.push('same');
       if (conflicts.has(i)) cls.push('conflict');
       if (flagged.has(i)) cls.push('flagged');
       if (stepCells.has(i)) cls.push('step');
@@ -168,8 +185,13 @@ function grid() {
         label += 'empty';
         if (corner.length) label += `, marks ${corner.join(' ')}`;
         if (centre.length) label += `, centre marks ${centre.join(' ')}`;
+        // Corner marks keep their digit's place in a 3x3 grid; with centre marks too, they go along the top and
+        // bottom edges, so that the centre marks in the middle cover none of them.
+        const half = Math.ceil(corner.length / 2);
         content = [
-          h('span', { class: 'corner' }, [1, 2, 3, 4, 5, 6, 7, 8, 9].map((d) => h('i', {}, corner.includes(d) ? String(d) : ''))),
+          centre.length
+            ? h('span', { class: 'corner edge' }, h('i', {}, corner.slice(0, half).join('')), h('i', {}, corner.slice(half).join('')))
+            : h('span', { class: 'corner' }, [1, 2, 3, 4, 5, 6, 7, 8, 9].map((d) => h('i', {}, corner.includes(d) ? String(d) : ''))),
           centre.length ? h('span', { class: 'centre' }, centre.join('')) : null,
         ];
       }
@@ -204,7 +226,7 @@ function draw(keepFocus) {
   const v = g.view;
   const stats = h('div', { class: 'stats' },
     h('span', {}, v.label),
-    h('span', {}, 'Time ', h('b', { id: 'timer' }, clock(elapsed()))),
+    settings().showTimer ? h('span', {}, 'Time ', h('b', { id: 'timer' }, clock(elapsed()))) : null,
     h('span', {}, 'Cells left ', h('b', { id: 'cells-left' }, v.cells_left)),
     h('span', {}, 'Mistakes ', h('b', { id: 'mistakes' }, v.mistakes)),
     h('span', {}, 'Hints ', h('b', { id: 'hints' }, v.hints)));
@@ -212,22 +234,24 @@ function draw(keepFocus) {
     v.hint.place.length ? h('p', {}, 'Places ', v.hint.place.map(([c, d]) => `${d} in ${cellName(c)}`).join(', ')) : null,
     v.hint.remove.length ? h('p', {}, 'Removes ', v.hint.remove.map(([c, d]) => `${d} from ${cellName(c)}`).join(', ')) : null,
     (v.hint.place.length || v.hint.remove.length) ? button('Apply the hint', () => act('apply'), { id: 'apply-hint' }) : null) : null;
-  const over = v.end ? h('div', { class: 'gameover', role: 'alert' }, v.end === 'solved' ? `Solved in ${clock(v.elapsed_ms)} with ${v.mistakes} mistakes and ${v.hints} hints!` : 'The solution is shown.') : null;
-  const controls = h('div', { class: 'controls', role: 'toolbar', 'aria-label': 'Puzzle actions' },
+  const over = v.end ? h('div', { class: 'gameover', role: 'alert' }, v.end === 'solved' ? `Solved in ${clock(v.elapsed_ms)} with ${plural(v.mistakes, 'mistake')} and ${plural(v.hints, 'hint')}!` : 'The solution is shown.') : null;
+  const controls = actionBar('Puzzle actions',
     button('Undo', () => act('undo'), { disabled: !v.can_undo, id: 'undo' }),
     button('Redo', () => act('redo'), { disabled: !v.can_redo, id: 'redo' }),
-    button('Auto candidates', () => act('auto'), { disabled: !!v.end, id: 'auto' }),
     button('Hint', () => act('hint'), { disabled: !!v.end, id: 'hint' }),
     button('Check', () => act('check'), { disabled: !!v.end, id: 'check' }),
+    newGameButton('New puzzle'));
+  const more = moreActions('More actions',
+    button('Auto candidates', () => act('auto'), { disabled: !!v.end, id: 'auto' }),
     button('Show solution', () => { if (confirm('Show the solution and end this game?')) act('reveal'); }, { disabled: !!v.end, id: 'reveal' }),
-    h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'conflicts', checked: v.show_conflicts, onchange: (e) => act({ conflicts: e.target.checked }) }), ' Show conflicts'),
+    copyLinkButton(link, g),
     button('Export save', () => g.game.exportFile(), { id: 'export' }),
     button('Import…', importSave));
   const line = h('p', { class: 'line' }, h('label', { for: 'grid-line' }, 'The grid as a line '),
     h('input', { id: 'grid-line', readonly: true, value: line81(v.values), size: 40, onfocus: (e) => e.target.select() }),
     button('Copy', () => { navigator.clipboard && navigator.clipboard.writeText(line81(v.values)); status('The grid is copied.'); }));
-  root.append(...[over, stats, h('div', { class: 'play' }, h('div', {}, grid(), pad()), hint), controls, line,
-    h('p', { class: 'keys' }, 'Keys: arrows move; 1-9 place a digit; Shift+digit a corner mark, Ctrl+digit a centre mark (or choose the mode); 0, Backspace or Delete erase; u undo, r redo, h hint, a applies the hint, p cycles the entry mode.')].filter(Boolean));
+  root.append(...[over, stats, h('div', { class: 'play' }, h('div', {}, grid(), pad()), hint), controls, more, line,
+    h('p', { class: 'keys' }, 'Keys: arrows move, 1-9 a digit, Shift+digit a corner mark, c then digits centre marks; ? opens the rules and every key.')].filter(Boolean));
   if (keepFocus) { const el = root.querySelector(`[data-cell="${g.cursor}"]`); if (el) el.focus(); }
 }
 

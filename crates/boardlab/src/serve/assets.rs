@@ -39,6 +39,8 @@ const ASSETS: &[Asset] = &[
     asset!("ui.js", "text/javascript; charset=utf-8"),
     asset!("title.js", "text/javascript; charset=utf-8"),
     asset!("game.js", "text/javascript; charset=utf-8"),
+    asset!("help.js", "text/javascript; charset=utf-8"),
+    asset!("settings.js", "text/javascript; charset=utf-8"),
     asset!("mouse.js", "text/javascript; charset=utf-8"),
     asset!("peg.js", "text/javascript; charset=utf-8"),
     asset!("sudoku.js", "text/javascript; charset=utf-8"),
@@ -48,7 +50,16 @@ const ASSETS: &[Asset] = &[
 const INDEX: &[u8] = include_bytes!("../../web/index.html");
 
 /// The page paths (each answers `index.html`).
-pub const PAGES: &[&str] = &["/", "/mouse", "/peg", "/peg/analysis", "/sudoku"];
+pub const PAGES: &[&str] = &[
+    "/",
+    "/mouse",
+    "/peg",
+    "/peg/analysis",
+    "/sudoku",
+    "/rules/mouse",
+    "/rules/peg",
+    "/rules/sudoku",
+];
 
 /// The routes of the pages and assets.
 pub fn routes() -> Router<Arc<AppState>> {

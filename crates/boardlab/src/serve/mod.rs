@@ -8,6 +8,7 @@
 
 pub mod assets;
 pub mod error;
+pub mod fields;
 pub mod jobs;
 pub mod menus;
 pub mod mouse;
@@ -131,6 +132,7 @@ pub fn router_for(state: Arc<AppState>) -> Router {
         .merge(peg::routes())
         .merge(sudoku::routes())
         .merge(session::routes())
+        .method_not_allowed_fallback(api_method_not_allowed)
         .fallback(api_fallback);
     Router::new()
         .nest("/api", api)
@@ -174,6 +176,19 @@ async fn api_fallback(method: Method, OriginalUri(uri): OriginalUri) -> ApiError
         "no API route {method} {} (the routes are listed in /api/openapi.json)",
         uri.path()
     ))
+}
+
+async fn api_method_not_allowed(method: Method, OriginalUri(uri): OriginalUri) -> ApiError {
+    let path = uri.path();
+    let hint = if method == Method::GET {
+        "it takes a POST with a JSON body"
+    } else {
+        "see /api/openapi.json for the methods it takes"
+    };
+    ApiError {
+        status: axum::http::StatusCode::METHOD_NOT_ALLOWED,
+        message: format!("{path} does not answer {method}: {hint}"),
+    }
 }
 
 /// Whether `addr` can only be reached from this machine.
