@@ -163,3 +163,33 @@ async fn every_error_status_has_a_json_body() {
     assert_eq!(s, StatusCode::NOT_FOUND);
     assert!(v["error"].is_string());
 }
+
+#[tokio::test]
+async fn the_daily_puzzles_follow_the_date() {
+    let app = app();
+    let (s, v) = get(&app, "/api/daily?date=2026-11-28").await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(
+        v,
+        serde_json::to_value(play::menus::Daily::of("2026-11-28").unwrap()).unwrap()
+    );
+    // The daily sudoku is the generator's puzzle of that seed: the same in two sessions.
+    let new = json!({"action": {"new": {"mode": "graded", "difficulty": v["sudoku_difficulty"],
+        "symmetry": v["sudoku_symmetry"], "seed": v["sudoku_seed"]}}});
+    let (_, a) = post(&app, "/api/sudoku/session", new.clone()).await;
+    let (_, b) = post(&app, "/api/sudoku/session", new).await;
+    assert_eq!(a["save"]["state"]["puzzle"]["givens"], b["save"]["state"]["puzzle"]["givens"]);
+    // The daily peg game starts.
+    let (s, p) = post(
+        &app,
+        "/api/peg/session",
+        json!({"action": {"new": {"board": v["peg_board"], "start": [v["peg_start"]]}}}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{p}");
+    for bad in ["/api/daily?date=2026-02-30", "/api/daily", "/api/daily?day=1"] {
+        let (s, v) = get(&app, bad).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{bad}: {v}");
+        assert!(v["error"].is_string());
+    }
+}

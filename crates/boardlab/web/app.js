@@ -10,6 +10,7 @@ const screens = {
   '/peg': () => import('./peg.js').then((m) => m.render),
   '/peg/analysis': () => import('./peg.js').then((m) => m.renderAnalysis),
   '/sudoku': () => import('./sudoku.js').then((m) => m.render),
+  '/stats': () => import('./stats.js').then((m) => m.renderStats),
   '/rules/mouse': () => import('./help.js').then((m) => m.renderRules),
   '/rules/peg': () => import('./help.js').then((m) => m.renderRules),
   '/rules/sudoku': () => import('./help.js').then((m) => m.renderRules),

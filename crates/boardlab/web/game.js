@@ -26,12 +26,13 @@ export function addressOf(link, save) {
 // query names (answering the server's answer, or throwing what is wrong with it).
 export function bindGame(kind, state, { onAnswer, beforeSend, link } = {}) {
   const take = (ans, quiet) => {
+    const before = state.view;
     state.save = ans.save;
     state.view = ans.view;
     saveGame(kind, state.save);
     if (link) history.replaceState(history.state, '', addressOf(link, state.save));
     if (!quiet || ans.message) status(ans.message, ans.tone, ans.next);
-    if (onAnswer) onAnswer(ans, quiet);
+    if (onAnswer) onAnswer(ans, quiet, before);
   };
   const send = (save, action) => {
     if (save && beforeSend) beforeSend(save);
@@ -125,4 +126,15 @@ export function withMoves(ans, moves, send) {
   save.state.moves = moves;
   for (const k of ['undo', 'redo']) if (Array.isArray(save.state[k])) save.state[k] = [];
   return send(save, 'view');
+}
+
+// Today's date where the player is, YYYY-MM-DD: the daily puzzles are the same for everyone on a date.
+export function today() {
+  const d = new Date();
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+// The daily puzzles of today (the server's /api/daily).
+export function daily() {
+  return api('daily?date=' + today());
 }

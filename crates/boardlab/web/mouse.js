@@ -1,9 +1,10 @@
 // Mouse & Cats: the board in SVG, play by click, drag or keyboard against the engine; the engine panel; hint,
 // who wins, and the exact solution's picture of the board. The game is play's MouseSession on the server (the
 // terminal's): the page keeps its save file and draws its view; the engine answers in the reply to each move.
-import { api } from './api.js';
+import { api, session } from './api.js';
 import { h, s, status, select, button, fmt, plural, busy, onNext, actionBar, moreActions, newGameButton, narrow } from './ui.js';
 import { bindGame, menus, copyLinkButton, withMoves } from './game.js';
+import { record } from './stats.js';
 
 const FILES = 'ABCDEFGHIJKLMNOP';
 let SQ = 60;
@@ -103,8 +104,14 @@ async function act(action) {
   await g.game.act(action);
 }
 
-function onAnswer() {
+function onAnswer(ans, quiet, before) {
   if (!g) return;
+  const v = ans.view;
+  g.replay = null;
+  // A game that ends here is counted in the player's stats, by board, level and side.
+  if (before && !before.winner && v.winner) {
+    record({ game: 'mouse', category: `${v.size}x${v.size}, level ${v.options.level}, as the ${v.options.player}`, won: v.winner === v.options.player, ms: null, mistakes: null });
+  }
   g.selected = null;
   // A cursor off a smaller board goes to the mouse.
   const [cf, cr] = coords(g.cursor);
@@ -115,7 +122,7 @@ function onAnswer() {
 
 // The position as the engine routes read it (for the exact solution's picture).
 const positionText = (v) => `${v.size === 8 ? '' : `size=${v.size} `}mouse=${v.mouse} cats=${v.cats.join(',')} turn=${v.turn}`;
-const myTurn = () => g.view && !g.view.winner && !g.view.thinking && g.view.turn === g.view.options.player;
+const myTurn = () => !g.replay && g.view && !g.view.winner && !g.view.thinking && g.view.turn === g.view.options.player;
 
 async function refreshMap() {
   const v = g.view;
@@ -262,8 +269,42 @@ function moveList(v) {
   if (!v.moves.length) return h('p', { class: 'moves', id: 'moves' }, 'No move yet.');
   const turns = [];
   for (let i = 0; i < v.moves.length; i += 2) turns.push(v.moves.slice(i, i + 2));
-  return h('ol', { class: 'moves', id: 'moves', 'aria-label': 'Moves' },
-    turns.map((t) => h('li', {}, t.map((m) => h('span', { class: 'move' }, notation(m))))));
+  const at = g.replay ? g.replay.ply : v.moves.length;
+  // Each move is a button: the position after it.
+  return h('ol', { class: 'moves', id: 'moves', 'aria-label': 'Moves (choose one to see the position after it)' },
+    turns.map((t, i) => h('li', {}, t.map((m, j) => {
+      const ply = 2 * i + j + 1;
+      return h('button', { type: 'button', class: 'move', 'data-ply': ply, 'aria-current': ply === at ? 'step' : false, onclick: () => showPly(ply) }, notation(m));
+    }))));
+}
+
+// Replay: the position after `ply` moves, as the server replays the game's first moves (asked as a game in which
+// the side to move is the player's, so that the engine does not answer). Ply = the whole game ends the replay.
+async function showPly(ply) {
+  const v = g.view;
+  if (!v) return;
+  if (ply >= v.moves.length) { g.replay = null; draw(); return; }
+  const k = Math.max(0, ply);
+  const save = JSON.parse(JSON.stringify(g.save));
+  const first = v.options.first;
+  save.state.moves = save.state.moves.slice(0, k);
+  for (const key of ['undo', 'redo']) if (Array.isArray(save.state[key])) save.state[key] = [];
+  save.state.options.player = k % 2 === 0 ? first : (first === 'mouse' ? 'cats' : 'mouse');
+  const ans = await busy(() => session('mouse', save, 'view'));
+  if (!ans || !g) return;
+  g.replay = { ply: k, view: ans.view };
+  g.selected = null;
+  draw();
+}
+
+// The board as it stood at the replayed move.
+function replayBar() {
+  const n = g.view.moves.length, k = g.replay.ply;
+  return h('div', { class: 'replay', role: 'group', 'aria-label': 'Replay' },
+    h('span', { id: 'replay-at' }, k === 0 ? `The start, before move 1 of ${n}` : `After move ${k} of ${n}: ${notation(g.view.moves[k - 1])}`),
+    button('◀ Back', () => showPly(k - 1), { id: 'replay-prev', disabled: k === 0, 'aria-label': 'One move back' }),
+    button('Forward ▶', () => showPly(k + 1), { id: 'replay-next', 'aria-label': 'One move forward' }),
+    button('Back to the game', () => { g.replay = null; draw(); }, { id: 'replay-exit', class: 'primary' }));
 }
 
 function panel() {
@@ -330,8 +371,16 @@ function draw(keepFocus) {
   const over = v.winner ? h('div', { class: 'gameover', role: 'alert' }, `The ${v.winner} won${v.winner === v.options.player ? ': you win!' : '.'}`, ' ', button('New game', () => newGame(v.options), { id: 'again' })) : null;
   const legend = g.showMap ? h('p', { class: 'legend' }, h('span', { class: 'key win-mouse' }, 'M n'), ' the mouse would win in n plies from that square; ',
     h('span', { class: 'key win-cats' }, 'C n'), ' the cats would (same cats, same side to move). Hover a square for the plies.') : null;
-  root.append(...[over, h('div', { class: 'play' }, h('div', {}, boardSvg(), legend, typed), panel()), controls, more].filter(Boolean));
+  // In a replay the board shows the position then; the panel and the moves stay the game's.
+  const board = g.replay ? withView(g.replay.view, boardSvg) : boardSvg();
+  root.append(...[over, g.replay ? replayBar() : null, h('div', { class: 'play' }, h('div', {}, board, legend, typed), panel()), controls, more].filter(Boolean));
   if (had) focusCursor();
+}
+
+function withView(view, f) {
+  const live = g.view;
+  g.view = view;
+  try { return f(); } finally { g.view = live; }
 }
 
 function importSave() { return g.game.importFile(); }

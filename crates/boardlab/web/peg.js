@@ -2,7 +2,8 @@
 // live solvable indicator, a solution step by step, undo/redo; and the analysis page (counts per level).
 import { api, session } from './api.js';
 import { h, s, status, select, button, fmt, plural, busy, onNext, actionBar, moreActions, newGameButton } from './ui.js';
-import { bindGame, menus, copyLinkButton, withMoves } from './game.js';
+import { bindGame, menus, copyLinkButton, withMoves, daily } from './game.js';
+import { record } from './stats.js';
 
 let g = null;
 let root = null;
@@ -94,7 +95,8 @@ function setupForm() {
   h('label', { class: 'field wide', for: 'opt-layout' }, h('span', {}, 'Layout (for a pasted board)'), h('textarea', { id: 'opt-layout', name: 'layout', rows: 7, cols: 24, spellcheck: 'false', placeholder: '  ooo\n  ooo\nooooooo\nooo.ooo\nooooooo\n  ooo\n  ooo' }, st.layout || ''),
     h('small', {}, 'o a peg, . an empty hole, a space no hole.')),
   select('Lattice (pasted)', 'lattice', menu.lattices.map((x) => [x.value, x.label]), st.lattice || menu.lattices[0].value),
-  h('button', { type: 'submit', class: 'primary', id: 'peg-new' }, 'New game'));
+  h('button', { type: 'submit', class: 'primary', id: 'peg-new' }, 'New game'),
+  button('Today\'s game', playDaily, { id: 'daily' }));
   // Another board: its standard vacancy (from the server's menu) as the start, and any finish hole.
   const boardSel = form.querySelector('select[name="board"]');
   boardSel.addEventListener('change', () => {
@@ -117,8 +119,19 @@ onNext({
   play_solution: () => act('step'),
 });
 
+// The daily peg game: today's board and start, the same for everyone today.
+async function playDaily() {
+  const d = await busy(daily);
+  if (!d) return;
+  stopAuto();
+  g.daily = d.date;
+  const ans = await g.game.start({ board: d.peg_board, start: [d.peg_start] });
+  if (ans) status(`The daily game of ${d.date}: the ${d.peg_board} board, empty at ${d.peg_start}.`, 'info');
+}
+
 async function newGame(spec) {
   stopAuto();
+  g.daily = null;
   await g.game.start(spec);
 }
 
@@ -128,8 +141,14 @@ function act(action) {
   return g.game.act(action);
 }
 
-function onAnswer() {
+function onAnswer(ans, quiet, before) {
   if (!g) return;
+  const v = ans.view;
+  if (!v.moves.length) g.startedAt = Date.now();
+  // A game that ends here is counted in the player's stats, by board.
+  if (before && !before.over && v.over) {
+    record({ game: 'peg', category: v.board + (g.daily ? ', daily' : ''), won: v.solved, ms: g.startedAt ? Date.now() - g.startedAt : null, mistakes: null });
+  }
   g.selected = null;
   if (!g.cursor || !g.view.holes.some((x) => x.name === g.cursor)) g.cursor = g.view.holes[0].name;
   draw();

@@ -4,8 +4,9 @@
 // the server (the terminal's); the page keeps its save file and draws its view.
 import { h, status, select, button, plural, busy, onNext, actionBar, moreActions, newGameButton } from './ui.js';
 import { saveGame } from './store.js';
-import { bindGame, menus, copyLinkButton } from './game.js';
+import { bindGame, menus, copyLinkButton, daily } from './game.js';
 import { settings, onSettings } from './settings.js';
+import { record } from './stats.js';
 
 let g = null;
 let root = null;
@@ -72,8 +73,14 @@ function act(action) {
   return g.game.act(action);
 }
 
-function onAnswer(ans) {
+function onAnswer(ans, quiet, before) {
   if (!g) return;
+  // A game that ends here is counted in the player's stats (a solution shown counts as not solved).
+  if (before && !before.end && ans.view.end) {
+    const st = ans.save.state;
+    const category = (g.daily ? 'daily, ' : '') + (st.puzzle.label.startsWith('pasted') ? 'pasted' : st.setup.mode === 'classic' ? 'classic' : st.setup.difficulty);
+    record({ game: 'sudoku', category, won: ans.view.end === 'solved', ms: ans.view.elapsed_ms, mistakes: ans.view.mistakes, hints: ans.view.hints });
+  }
   if (g.first) { g.cursor = ans.view.cursor; g.first = false; }
   g.base = ans.view.elapsed_ms || 0;
   g.started = Date.now();
@@ -96,6 +103,7 @@ function newForm() {
     else spec = { mode: 'graded', difficulty: d.get('difficulty'), symmetry: d.get('symmetry') };
     err.textContent = '';
     try {
+      g.daily = null;
       await g.game.start(spec, true);
     } catch (x) {
       err.textContent = x.message;
@@ -107,8 +115,18 @@ function newForm() {
   select('Symmetry', 'symmetry', items(menu.symmetries), setup.symmetry),
   h('label', { class: 'field', for: 'opt-hide' }, h('span', {}, 'Classic: cells hidden'), h('input', { id: 'opt-hide', name: 'hide', type: 'number', min: 0, max: menu.max_hide, value: setup.hide || menu.default_hide })),
   h('label', { class: 'field wide', for: 'opt-puzzle' }, h('span', {}, 'Pasted puzzle'), h('textarea', { id: 'opt-puzzle', name: 'puzzle', rows: 4, cols: 30, spellcheck: 'false', placeholder: '4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......' })),
-  h('button', { type: 'submit', class: 'primary', id: 'sudoku-new' }, 'New puzzle'), err);
+  h('button', { type: 'submit', class: 'primary', id: 'sudoku-new' }, 'New puzzle'),
+  button('Today\'s puzzle', playDaily, { id: 'daily' }), err);
   return form;
+}
+
+// The daily sudoku: the generator's puzzle of today's seed, the same for everyone today.
+async function playDaily() {
+  const d = await busy(daily);
+  if (!d) return;
+  g.daily = d.date;
+  const ans = await g.game.start({ mode: 'graded', difficulty: d.sudoku_difficulty, symmetry: d.sudoku_symmetry, seed: d.sudoku_seed });
+  if (ans) status(`The daily sudoku of ${d.date}: ${ans.view.label}.`, 'info');
 }
 
 function onKey(e) {

@@ -286,9 +286,119 @@ fn sudoku_menu() -> SudokuMenu {
     }
 }
 
+/// The daily puzzles of a date: the same for everyone on that date, whatever the server.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Daily {
+    /// The date, `YYYY-MM-DD`.
+    pub date: String,
+    /// The daily sudoku: a graded puzzle of this difficulty...
+    pub sudoku_difficulty: String,
+    /// ...with this symmetry...
+    pub sudoku_symmetry: String,
+    /// ...made by the generator from this seed (the date's digits, `20261128`).
+    pub sudoku_seed: u64,
+    /// The daily peg game: this board (one with a complete table, so that its indicator answers at once)...
+    pub peg_board: String,
+    /// ...with this hole empty at the start (one from which one peg can be left).
+    pub peg_start: String,
+}
+
+/// The boards a daily peg game is played on.
+const DAILY_PEG_BOARDS: [&str; 2] = ["english", "triangle"];
+
+/// The error of [`Daily::of`]: the text is not a date.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("\"{0}\" is not a date of the form YYYY-MM-DD, such as 2026-11-28")]
+pub struct BadDate(pub String);
+
+impl Daily {
+    /// The daily puzzles of `date` (`YYYY-MM-DD`).
+    ///
+    /// # Errors
+    /// [`BadDate`] when `date` is not a calendar date from year 2000 to 9999.
+    pub fn of(date: &str) -> Result<Daily, BadDate> {
+        let bad = || BadDate(date.to_string());
+        let t = date.trim();
+        let parts: Vec<&str> = t.split('-').collect();
+        let [y, m, d] = parts.as_slice() else {
+            return Err(bad());
+        };
+        let num = |s: &str, len: usize| -> Option<u32> {
+            (s.len() == len && s.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| s.parse().ok())
+                .flatten()
+        };
+        let (y, m, d) = (
+            num(y, 4).ok_or_else(bad)?,
+            num(m, 2).ok_or_else(bad)?,
+            num(d, 2).ok_or_else(bad)?,
+        );
+        let leap = (y.is_multiple_of(4) && !y.is_multiple_of(100)) || y.is_multiple_of(400);
+        let days = match m {
+            1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+            4 | 6 | 9 | 11 => 30,
+            2 if leap => 29,
+            2 => 28,
+            _ => return Err(bad()),
+        };
+        if !(2000..=9999).contains(&y) || d == 0 || d > days {
+            return Err(bad());
+        }
+        let seed = u64::from(y * 10_000 + m * 100 + d);
+        // One draw per choice from the date's own stream.
+        let mut state = seed;
+        let mut draw = |n: usize| -> usize {
+            (sudoku::rng::splitmix64(&mut state) % (n.max(1) as u64)) as usize
+        };
+        let difficulties = [Difficulty::Easy, Difficulty::Medium, Difficulty::Hard];
+        let difficulty = difficulties[draw(difficulties.len())];
+        let board_name = DAILY_PEG_BOARDS[draw(DAILY_PEG_BOARDS.len())];
+        let board = Board::builtin(board_name).map_err(|_| bad())?;
+        let starts: Vec<usize> = (0..board.holes())
+            .filter(|&h| peg::Finish::Anywhere.allows(&board, board.full().without_peg(h)))
+            .collect();
+        let start = starts
+            .get(draw(starts.len()))
+            .copied()
+            .unwrap_or_else(|| board.default_vacancy());
+        Ok(Daily {
+            date: format!("{y:04}-{m:02}-{d:02}"),
+            sudoku_difficulty: difficulty.name().to_string(),
+            sudoku_symmetry: Symmetry::Rotate180.name().to_string(),
+            sudoku_seed: seed,
+            peg_board: board_name.to_string(),
+            peg_start: board.hole_name(start).to_string(),
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_date_makes_one_daily_game_of_each_kind() {
+        let a = Daily::of("2026-11-28").unwrap();
+        assert_eq!(a, Daily::of(" 2026-11-28 ").unwrap());
+        assert_eq!(a.sudoku_seed, 20_261_128);
+        let b = Daily::of("2026-11-29").unwrap();
+        assert_ne!(a.sudoku_seed, b.sudoku_seed);
+        // Every start is one the position class lets end with one peg, on a board with a complete table.
+        let mut boards = std::collections::BTreeSet::new();
+        for day in 1..=28 {
+            let d = Daily::of(&format!("2027-02-{day:02}")).unwrap();
+            let board = Board::builtin(&d.peg_board).unwrap();
+            let h = board.parse_hole(&d.peg_start).unwrap();
+            assert!(peg::Finish::Anywhere.allows(&board, board.full().without_peg(h)));
+            assert!(d.sudoku_difficulty.parse::<Difficulty>().is_ok());
+            boards.insert(d.peg_board);
+        }
+        assert_eq!(boards.len(), 2, "both boards come up in a month");
+        for bad in ["2026-02-29", "2026-13-01", "2026-1-01", "yesterday", "1999-12-31", "2026-11-28x"] {
+            assert!(Daily::of(bad).is_err(), "{bad}");
+        }
+        assert!(Daily::of("2028-02-29").is_ok());
+    }
 
     #[test]
     fn mouse_boards_follow_the_engine() {

@@ -18,7 +18,7 @@ use super::{error, jobs, menus, mouse, peg, session, sudoku};
     paths(
         super::status,
         document,
-        menus::menus,
+        menus::menus, menus::daily,
         mouse::position, mouse::play_move, mouse::hint, mouse::analyse, mouse::map, mouse::run_perft,
         peg::boards, peg::board, peg::moves, peg::jump, peg::solve, peg::count,
         sudoku::parse, sudoku::solve, sudoku::rate_puzzle, sudoku::hint, sudoku::generate_puzzle,
