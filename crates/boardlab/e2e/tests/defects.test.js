@@ -240,6 +240,15 @@ test('defect 11: counts are written with their plurals', { skip, timeout: 120000
     await idle(page);
   }
   assert.equal(await page.textContent('#pegs-left'), '1 peg left');
+  // Errors are sentences for a person, not field paths.
+  await page.goto(srv.url + '/sudoku');
+  await page.selectOption('#opt-mode', 'pasted');
+  await page.fill('#opt-puzzle', '12345');
+  await page.click('#sudoku-new');
+  await page.waitForFunction(() => document.getElementById('paste-error').textContent !== '');
+  const err = await page.textContent('#paste-error');
+  assert.doesNotMatch(err, /^(new|new\.puzzle|action \w+|problem\.\w+):/, err);
+  assert.match(err, /^[A-Z]/, err);
 });
 
 test('defect 12: centre marks cover no corner mark; a key that reaches the page enters them', { skip, timeout: 120000 }, async () => {

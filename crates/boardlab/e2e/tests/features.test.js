@@ -383,3 +383,26 @@ test('replay a finished Mouse & Cats game move by move', { skip, timeout: 180000
   assert.equal(await page.getAttribute('[data-sq] .piece.mouse >> xpath=..', 'data-sq'), final);
   assert.deepEqual(page.errors, []);
 });
+
+test('a hint is drawn on the candidates: the digit it places, the digits it removes', { skip, timeout: 120000 }, async () => {
+  const page = await newPage(browser, desktop);
+  await start.sudoku(page);
+  const solution = await page.evaluate(() => JSON.parse(localStorage.getItem('boardlab.sudoku')).state.puzzle.solution);
+  await page.click('#hint');
+  await idle(page);
+  await page.waitForSelector('.hint');
+  const hint = await page.evaluate(() => JSON.parse(localStorage.getItem('boardlab.sudoku')));
+  // The hint as the page drew it, cell by cell.
+  const drawn = await page.$$eval('.cell', (cells) => cells.map((c) => ({
+    cell: Number(c.dataset.cell),
+    place: [...c.querySelectorAll('.corner i.place')].map((i) => i.textContent),
+    elim: [...c.querySelectorAll('.corner i.elim')].map((i) => i.textContent),
+  })).filter((x) => x.place.length || x.elim.length));
+  assert.ok(drawn.length > 0, 'the hint is drawn in the grid: ' + JSON.stringify(hint.state.hint || null));
+  for (const d of drawn) {
+    for (const p of d.place) assert.equal(p, solution[d.cell], `the digit placed in cell ${d.cell} is the solution's`);
+    for (const e of d.elim) assert.notEqual(e, solution[d.cell], `a digit removed from cell ${d.cell} is not the solution's`);
+  }
+  await shot(page, 'sudoku-hint-on-candidates');
+  assert.deepEqual(page.errors, []);
+});
