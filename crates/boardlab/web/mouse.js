@@ -136,7 +136,7 @@ function playerPieces() {
 }
 
 function targets(from) {
-  return g.view.legal.filter((m) => m.startsWith(from + '-')).map((m) => m.slice(3));
+  return g.view.legal.filter((m) => m.startsWith(from + '-')).map((m) => m.slice(from.length + 1));
 }
 
 function tryMove(from, to) {
