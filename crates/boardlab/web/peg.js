@@ -211,6 +211,9 @@ function holeTowards(holes, cur, key) {
 }
 
 function onKey(e) {
+  // The hole with the keyboard focus is the cursor (focused by the arrows, a click or the tab key).
+  const at = e.target.closest && e.target.closest('[data-hole]');
+  if (at) g.cursor = at.getAttribute('data-hole');
   const holes = g.view.holes;
   const cur = holes.find((x) => x.name === g.cursor) || holes[0];
   if (['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown'].includes(e.key)) {
@@ -381,7 +384,8 @@ function showCount(out, c) {
     if (i % every === 0 || i === levels.length - 1) chart.append(s('text', { x: x + bw / 2, y: H + 18, 'text-anchor': 'middle', class: 'axis', text: l.pegs }));
   });
   chart.append(s('text', { x: pad + (W - pad) / 2, y: H + 44, 'text-anchor': 'middle', class: 'axis', text: 'pegs left (positions on a log scale)' }));
-  const table = h('table', { class: 'counts' },
+  // The table scrolls sideways on a narrow screen: it takes the keyboard focus, so the arrows scroll it.
+  const table = h('table', { class: 'counts', tabindex: 0 },
     h('caption', {}, `${c.board}, empty ${c.vacancies.join(' ')}, finish ${c.finish || 'anywhere'}; ${c.symmetries} symmetries`),
     h('thead', {}, h('tr', {}, ['pegs', 'positions', 'up to symmetry', 'paths (full tree)', 'paths (normal tree)', 'dead ends'].map((t) => h('th', { scope: 'col' }, t)))),
     h('tbody', {}, levels.map((l) => h('tr', {}, h('th', { scope: 'row' }, l.pegs), [l.positions, l.classes, l.paths_full, l.paths_normal, l.dead_ends].map((x) => h('td', {}, fmt(x)))))));

@@ -171,6 +171,15 @@ test('defect 8: a GET on a POST route answers a JSON error', { skip, timeout: 60
   assert.equal(res.status(), 405);
   const body = JSON.parse(await res.text());
   assert.match(body.error, /POST/);
+  // One type for a board size everywhere: a number is taken by every route that reads a size.
+  const answers = await page.evaluate(async () => {
+    const post = (route, body) => fetch('/api/mouse/' + route, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (r) => [r.status, await r.json()]);
+    return [await post('perft', { size: 6, depth: 2 }), await post('perft', { size: '6', depth: 2 }), await post('position', { size: 6, position: 'start' })];
+  });
+  for (const [st, b] of answers) assert.equal(st, 200, JSON.stringify(b));
+  const same = ([, b]) => ({ ...b, elapsed_ms: null });
+  assert.deepEqual(same(answers[0]), same(answers[1]), 'a size as a number or a string: the same answer');
+  assert.equal(answers[0][1].count, '10');
 });
 
 test('defect 9: another mouse board starts the mouse on its own default square', { skip, timeout: 60000 }, async () => {
