@@ -51,16 +51,18 @@ export async function render(main) {
   return () => { if (g) { if (g.auto) clearInterval(g.auto); clearTimeout(g.recheck); } g = null; };
 }
 
-// While the indicator is still checking (the server builds a table or searches), ask again now and then, as
-// the terminal does: the answer appears by itself.
+// While the indicator is still checking (the server builds a table or searches in the background; no request
+// waits for it), ask again now and then, as the terminal does: the answer appears by itself. A question that
+// waits for the answer (show a solution, play its next jump) is asked again until it is answered.
 function recheck() {
   clearTimeout(g.recheck);
-  if (!g.view || g.view.indicator.state !== 'checking') return;
+  if (!g.view || (g.view.indicator.state !== 'checking' && !g.view.waiting)) return;
   const save = g.save;
+  const action = g.view.waiting && g.asked ? g.asked : 'view';
   g.recheck = setTimeout(async () => {
     if (!g || g.save !== save || document.body.classList.contains('busy')) { if (g && g.save === save) recheck(); return; }
     try {
-      const ans = await session('peg', save, 'view');
+      const ans = await session('peg', save, action);
       if (!g || g.save !== save) return;
       // Only the indicator changes: keep the peg picked up and the keyboard focus on the board.
       const sel = g.selected;
@@ -69,7 +71,7 @@ function recheck() {
       g.selected = sel;
       draw(!!focused);
     } catch (e) { /* the next action asks again */ }
-  }, 1500);
+  }, 1000);
 }
 
 function setupForm() {
@@ -138,6 +140,7 @@ async function newGame(spec) {
 function stopAuto() { if (g && g.auto) { clearInterval(g.auto); g.auto = null; } }
 
 function act(action) {
+  g.asked = action === 'solution' || action === 'step' ? action : null;
   return g.game.act(action);
 }
 
@@ -265,6 +268,7 @@ function indicator() {
     return h('p', { class: 'indicator bad', id: 'solvable' }, `✘ ${goal}: no longer possible (${WHY[i.why] || i.why}${since})`);
   }
   if (i.state === 'unknown') return h('p', { class: 'indicator', id: 'solvable' }, `? Not known: the solver gave up after ${fmt(i.nodes)} positions`);
+  if (i.nodes) return h('p', { class: 'indicator', id: 'solvable' }, `? Not known yet whether one peg can still be left: searching, ${fmt(i.nodes)} positions examined`);
   return h('p', { class: 'indicator', id: 'solvable' }, '? Not known yet whether one peg can still be left');
 }
 

@@ -23,6 +23,9 @@ const KEYS = /(^|[\s(,;])[a-z?]: |\bpress [a-z?]\b|\? shows|\bn for\b|\ba refill
 const overlap = (a, b) => a && b && a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 async function newPeg(page, board, start) {
+  // Once the page has drawn itself (the set-up is open when no game is saved, closed otherwise).
+  await page.waitForSelector('details.setup summary');
+  await idle(page);
   if (!(await page.$('details.setup[open]'))) await page.click('details.setup summary');
   await page.selectOption('#opt-board', board);
   if (start !== undefined) await page.fill('#opt-start', start);
@@ -69,6 +72,40 @@ test('defect 1: another peg board starts from its own standard vacancy; messages
   assert.ok(!overlap(msg, board), `the message ${JSON.stringify(msg)} covers the board ${JSON.stringify(board)}`);
   await shot(page, 'defect1-peg-triangle-error');
   assert.deepEqual(page.errors.filter((e) => !/status of 4\d\d/.test(e)), []);
+});
+
+test('defect 2: a peg solution no request waits for: the French board from c1, searched in the background with progress', { skip, timeout: 240000 }, async () => {
+  const page = await newPage(browser, desktop);
+  // Every answer of the game's route, and how long it took.
+  const slow = [];
+  const sent = new Map();
+  page.on('request', (r) => { if (r.url().endsWith('/api/peg/session')) sent.set(r, Date.now()); });
+  page.on('requestfinished', (r) => {
+    if (!sent.has(r)) return;
+    const ms = Date.now() - sent.get(r);
+    if (ms > 2500) slow.push(`${JSON.parse(r.postData()).action && JSON.stringify(JSON.parse(r.postData()).action)}: ${ms} ms`);
+  });
+  await page.goto(srv.url + '/peg');
+  await newPeg(page, 'french', 'c1');
+  assert.equal((await page.$$('[data-hole]')).length, 37, await statusText(page));
+  await page.click('#show-solution');
+  // The answer comes by itself (the page asks again while the server searches); meanwhile the indicator says
+  // how far the search got.
+  const seen = new Set();
+  const deadline = Date.now() + 200000;
+  while (!(await page.$('.solution')) && Date.now() < deadline) {
+    const ind = await page.textContent('#solvable');
+    if (/positions/.test(ind)) seen.add(ind);
+    await page.waitForTimeout(250);
+  }
+  assert.ok(await page.$('.solution'), `a solution within the time: ${await statusText(page)} / ${await page.textContent('#solvable')}`);
+  const jumps = (await page.textContent('.solution')).replace('Solution from here:', '').trim().split(/\s+/);
+  assert.equal(jumps.length, 35, jumps.join(' '));
+  assert.match(await page.textContent('#solvable'), /still possible/);
+  assert.deepEqual(slow, [], 'no request waits for the search');
+  for (const t of seen) assert.match(t, /[\d,]+ positions/, t);
+  await shot(page, 'defect2-peg-french-solution');
+  assert.deepEqual(page.errors, []);
 });
 
 test('defect 3: messages name no key; the next actions are buttons', { skip, timeout: 180000 }, async () => {
