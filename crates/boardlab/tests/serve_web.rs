@@ -43,7 +43,11 @@ async fn post(app: &Router, path: &str, body: Value) -> (StatusCode, Value) {
 }
 
 async fn get(app: &Router, path: &str) -> (StatusCode, Value) {
-    send(app, Request::get(path).body(Body::empty()).expect("request")).await
+    send(
+        app,
+        Request::get(path).body(Body::empty()).expect("request"),
+    )
+    .await
 }
 
 #[tokio::test]
@@ -155,7 +159,10 @@ async fn every_error_status_has_a_json_body() {
     let (s, v) = get(&app, "/api/mouse/perft").await;
     assert_eq!(s, StatusCode::METHOD_NOT_ALLOWED);
     let msg = v["error"].as_str().unwrap();
-    assert!(msg.contains("/api/mouse/perft") && msg.contains("POST"), "{msg}");
+    assert!(
+        msg.contains("/api/mouse/perft") && msg.contains("POST"),
+        "{msg}"
+    );
     let (s, v) = post(&app, "/api/menus", json!({})).await;
     assert_eq!(s, StatusCode::METHOD_NOT_ALLOWED);
     assert!(v["error"].as_str().unwrap().contains("/api/menus"), "{v}");
@@ -178,7 +185,10 @@ async fn the_daily_puzzles_follow_the_date() {
         "symmetry": v["sudoku_symmetry"], "seed": v["sudoku_seed"]}}});
     let (_, a) = post(&app, "/api/sudoku/session", new.clone()).await;
     let (_, b) = post(&app, "/api/sudoku/session", new).await;
-    assert_eq!(a["save"]["state"]["puzzle"]["givens"], b["save"]["state"]["puzzle"]["givens"]);
+    assert_eq!(
+        a["save"]["state"]["puzzle"]["givens"],
+        b["save"]["state"]["puzzle"]["givens"]
+    );
     // The daily peg game starts.
     let (s, p) = post(
         &app,
@@ -187,7 +197,11 @@ async fn the_daily_puzzles_follow_the_date() {
     )
     .await;
     assert_eq!(s, StatusCode::OK, "{p}");
-    for bad in ["/api/daily?date=2026-02-30", "/api/daily", "/api/daily?day=1"] {
+    for bad in [
+        "/api/daily?date=2026-02-30",
+        "/api/daily",
+        "/api/daily?day=1",
+    ] {
         let (s, v) = get(&app, bad).await;
         assert_eq!(s, StatusCode::BAD_REQUEST, "{bad}: {v}");
         assert!(v["error"].is_string());

@@ -20,7 +20,9 @@ use serde::Serialize;
 use sudoku::generate::{Difficulty, Symmetry};
 
 use crate::GameKind;
-use crate::mouse::{MENU_SIZES, MouseOptions, has_table, level_label, mouse_starts, rule_label_for};
+use crate::mouse::{
+    MENU_SIZES, MouseOptions, has_table, level_label, mouse_starts, rule_label_for,
+};
 use crate::sudoku::{CLASSIC_HIDE, Setup};
 
 /// The most cells the classic sudoku mode may be asked to hide (a grid keeps at least 17 clues).
@@ -212,7 +214,10 @@ fn mouse_menu() -> MouseMenu {
     let defaults = MouseOptions::default();
     MouseMenu {
         boards,
-        sides: vec![Item::new("mouse", "the mouse"), Item::new("cats", "the cats")],
+        sides: vec![
+            Item::new("mouse", "the mouse"),
+            Item::new("cats", "the cats"),
+        ],
         default_size: defaults.size.n(),
         default_player: defaults.player.to_string(),
         default_level: defaults.level,
@@ -229,9 +234,7 @@ fn peg_menu() -> PegMenu {
             let start = b.default_start();
             PegBoard {
                 name: name.to_string(),
-                description: Board::builtin_description(name)
-                    .unwrap_or("")
-                    .to_string(),
+                description: Board::builtin_description(name).unwrap_or("").to_string(),
                 lattice: b.lattice().to_string(),
                 holes: b.holes(),
                 standard_vacancy: b.hole_name(b.default_vacancy()).to_string(),
@@ -394,7 +397,14 @@ mod tests {
             boards.insert(d.peg_board);
         }
         assert_eq!(boards.len(), 2, "both boards come up in a month");
-        for bad in ["2026-02-29", "2026-13-01", "2026-1-01", "yesterday", "1999-12-31", "2026-11-28x"] {
+        for bad in [
+            "2026-02-29",
+            "2026-13-01",
+            "2026-1-01",
+            "yesterday",
+            "1999-12-31",
+            "2026-11-28x",
+        ] {
             assert!(Daily::of(bad).is_err(), "{bad}");
         }
         assert!(Daily::of("2028-02-29").is_ok());
@@ -424,7 +434,10 @@ mod tests {
         let p = Menus::new().peg;
         assert_eq!(p.boards.len(), crate::peg::BOARDS.len());
         let english = &p.boards[0];
-        assert_eq!((english.name.as_str(), english.standard_vacancy.as_str()), ("english", "d4"));
+        assert_eq!(
+            (english.name.as_str(), english.standard_vacancy.as_str()),
+            ("english", "d4")
+        );
         let tri = p.boards.iter().find(|b| b.name == "triangle").unwrap();
         assert_eq!(tri.standard_vacancy, "1");
         assert_eq!(tri.holes, 15);
@@ -435,7 +448,12 @@ mod tests {
                 .iter()
                 .map(|&m| board.format_move(m))
                 .collect();
-            assert!(legal.contains(&b.example_jump), "{}: {}", b.name, b.example_jump);
+            assert!(
+                legal.contains(&b.example_jump),
+                "{}: {}",
+                b.name,
+                b.example_jump
+            );
         }
     }
 

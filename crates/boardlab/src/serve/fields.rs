@@ -53,7 +53,9 @@ pub fn seed<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
     #[derive(Deserialize)]
     struct Wrap(#[serde(deserialize_with = "seed_text")] String);
     fn seed_text<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
-        d.deserialize_any(NumberOrText("a seed: a whole number, best written as a string"))
+        d.deserialize_any(NumberOrText(
+            "a seed: a whole number, best written as a string",
+        ))
     }
     match Option::<Wrap>::deserialize(d)? {
         None => Ok(None),

@@ -199,7 +199,9 @@ impl Oracle {
             Some(Ended::Way(moves)) => Answer::Known(Verdict::Possible(Arc::clone(moves))),
             Some(Ended::NoWay) => Answer::Known(Verdict::Impossible(Why::Search)),
             // While the table is being built, a search that stopped at its short budget waits for the table.
-            Some(Ended::GaveUp { memory: false }) if matches!(self.table, TableState::Building(_)) => {
+            Some(Ended::GaveUp { memory: false })
+                if matches!(self.table, TableState::Building(_)) =>
+            {
                 Answer::Checking
             }
             Some(&Ended::GaveUp { memory }) => Answer::GaveUp {

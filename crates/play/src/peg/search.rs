@@ -230,14 +230,22 @@ impl Searches {
             });
             inner.searches.push((key.clone(), Arc::clone(&search)));
             // Stop the oldest under way beyond the room, and keep only a few ended ones.
-            let under_way = inner.searches.iter().filter(|(_, s)| s.ended().is_none()).count();
+            let under_way = inner
+                .searches
+                .iter()
+                .filter(|(_, s)| s.ended().is_none())
+                .count();
             let ended = inner.searches.len() - under_way;
             let (mut stop, mut drop) = (
                 under_way.saturating_sub(self.running),
                 ended.saturating_sub(4 * self.running),
             );
             inner.searches.retain(|(_, s)| {
-                let surplus = if s.ended().is_none() { &mut stop } else { &mut drop };
+                let surplus = if s.ended().is_none() {
+                    &mut stop
+                } else {
+                    &mut drop
+                };
                 if *surplus == 0 {
                     return true;
                 }
@@ -248,7 +256,9 @@ impl Searches {
         }
         let me = self.clone();
         let (board, task_search) = (board.clone(), Arc::clone(&search));
-        runner.run(Box::new(move || me.run(&board, finish, pos, key, &task_search)));
+        runner.run(Box::new(move || {
+            me.run(&board, finish, pos, key, &task_search)
+        }));
         search
     }
 
@@ -273,7 +283,8 @@ impl Searches {
                 break Ended::Dropped;
             }
             let before = solver.nodes();
-            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| solver.solve(pos)));
+            let result =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| solver.solve(pos)));
             let spent = solver.nodes().saturating_sub(before);
             let nodes = search.nodes.fetch_add(spent, Ordering::Relaxed) + spent;
             match result {
