@@ -427,7 +427,8 @@ impl Oracle {
         let deadline = limit.map(|l| Instant::now() + l);
         loop {
             self.pump(line);
-            if self.answer(line) != Answer::Checking || !self.busy() {
+            let building = matches!(self.table, TableState::Building(_));
+            if !building && (self.answer(line) != Answer::Checking || !self.busy()) {
                 break;
             }
             let step = match deadline {
@@ -435,17 +436,18 @@ impl Oracle {
                 Some(d) => WAIT_STEP.min(d.saturating_duration_since(Instant::now())),
                 None => WAIT_STEP,
             };
-            match &self.watching {
-                Some((_, s)) if s.ended().is_none() => s.wait_for(step),
+            // The table first (the search meanwhile goes on by itself), then the search.
+            let outcome = match &self.table {
+                TableState::Building(job) => job.wait_for(step),
                 _ => {
-                    let outcome = match &self.table {
-                        TableState::Building(job) => job.wait_for(step),
-                        _ => None,
-                    };
-                    if let Some(outcome) = outcome {
-                        self.take_table(outcome);
+                    if let Some((_, s)) = &self.watching {
+                        s.wait_for(step);
                     }
+                    None
                 }
+            };
+            if let Some(outcome) = outcome {
+                self.take_table(outcome);
             }
         }
     }
