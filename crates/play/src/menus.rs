@@ -23,10 +23,7 @@ use crate::GameKind;
 use crate::mouse::{
     MENU_SIZES, MouseOptions, has_table, level_label, mouse_starts, rule_label_for,
 };
-use crate::sudoku::{CLASSIC_HIDE, Setup};
-
-/// The most cells the classic sudoku mode may be asked to hide (a grid keeps at least 17 clues).
-pub const MAX_CLASSIC_HIDE: usize = 64;
+use crate::sudoku::{CLASSIC_HIDE, MAX_HIDE, Setup};
 
 /// A value as it is sent back in a new game's options, and how a menu shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -282,7 +279,7 @@ fn sudoku_menu() -> SudokuMenu {
             .map(|&s| Item::new(s.name(), symmetry_label(s)))
             .collect(),
         classic_hide: CLASSIC_HIDE.to_vec(),
-        max_hide: MAX_CLASSIC_HIDE,
+        max_hide: MAX_HIDE,
         default_difficulty: d.difficulty,
         default_symmetry: d.symmetry,
         default_hide: d.hide,

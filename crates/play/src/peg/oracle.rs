@@ -406,18 +406,18 @@ impl Oracle {
             || matches!(self.table, TableState::Building(_))
     }
 
-    /// Wait at most `limit` for a piece of background work to finish (the search slice, else the table) and
-    /// collect it; at once when none is under way. The next [`Oracle::pump`] goes on from there.
+    /// Wait at most `limit` for a piece of background work to finish (the search of the position watched, else
+    /// the table) and collect it; at once when none is under way. The next [`Oracle::pump`] goes on from there.
     pub fn wait_a_little(&mut self, limit: Duration) {
-        if let Some(job) = &self.search {
-            if let Some(outcome) = job.wait_for(limit) {
-                self.search = None;
-                self.take_search(outcome);
+        match &self.watching {
+            Some((_, s)) if s.ended().is_none() => s.wait_for(limit),
+            _ => {
+                if let TableState::Building(job) = &self.table
+                    && let Some(outcome) = job.wait_for(limit)
+                {
+                    self.take_table(outcome);
+                }
             }
-        } else if let TableState::Building(job) = &self.table
-            && let Some(outcome) = job.wait_for(limit)
-        {
-            self.take_table(outcome);
         }
     }
 
