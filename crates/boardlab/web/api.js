@@ -12,9 +12,18 @@ export async function api(path, body) {
   let data = null;
   try { data = await res.json(); } catch (e) { /* not JSON */ }
   if (!res.ok) {
-    throw new Error((data && data.error) || `the server answered ${res.status}`);
+    throw new Error(forPerson((data && data.error) || `the server answered ${res.status}`));
   }
   return data;
+}
+
+// The API's errors begin with the field they come from, for scripts ("new.puzzle: line 1 ..."); a person reads the
+// sentence after it, as a sentence.
+export function forPerson(msg) {
+  let t = String(msg);
+  for (let m; (m = /^(?:[a-z_]+(?:\.[a-z_]+|\[\d+\])*|action [a-z_]+): (.+)$/s.exec(t));) t = m[1];
+  // A sentence starts with a capital; a name (d2-d4, r1c1) keeps its case.
+  return /^[a-z]+(?=[\s,:;'"]|$)/.test(t) ? t.charAt(0).toUpperCase() + t.slice(1) : t;
 }
 
 // One action on a game held by the page as its save file: answers {save, view, message, tone, extra}.

@@ -1,5 +1,8 @@
 // The page's router: every path is the same document; the path names the screen.
 import { status } from './ui.js';
+import { applyTheme, openSettings } from './settings.js';
+
+applyTheme();
 
 const screens = {
   '/': () => import('./title.js').then((m) => m.render),
@@ -7,6 +10,10 @@ const screens = {
   '/peg': () => import('./peg.js').then((m) => m.render),
   '/peg/analysis': () => import('./peg.js').then((m) => m.renderAnalysis),
   '/sudoku': () => import('./sudoku.js').then((m) => m.render),
+  '/stats': () => import('./stats.js').then((m) => m.renderStats),
+  '/rules/mouse': () => import('./help.js').then((m) => m.renderRules),
+  '/rules/peg': () => import('./help.js').then((m) => m.renderRules),
+  '/rules/sudoku': () => import('./help.js').then((m) => m.renderRules),
 };
 
 let cleanup = null;
@@ -34,4 +41,13 @@ document.addEventListener('click', (e) => {
   }
 });
 window.addEventListener('popstate', () => go(location.pathname, false));
+// ? opens the rules and keys of the page's game, on every page (not while typing in a field).
+document.addEventListener('keydown', (e) => {
+  if (e.key !== '?' || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.target.closest && e.target.closest('input, textarea, select')) return;
+  e.preventDefault();
+  import('./help.js').then((m) => m.openHelp());
+});
+document.getElementById('settings-button').addEventListener('click', openSettings);
+document.getElementById('help-button').addEventListener('click', () => import('./help.js').then((m) => m.openHelp()));
 go(location.pathname, false);

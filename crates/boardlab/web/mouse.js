@@ -2,67 +2,90 @@
 // who wins, and the exact solution's picture of the board. The game is play's MouseSession on the server (the
 // terminal's): the page keeps its save file and draws its view; the engine answers in the reply to each move.
 import { api, session } from './api.js';
-import { h, s, status, select, button, fmt, busy, onNext } from './ui.js';
-import { loadGame, saveGame, exportGame, pickSave, forgetGame } from './store.js';
+import { h, s, status, select, button, fmt, plural, busy, onNext, actionBar, moreActions, newGameButton, narrow } from './ui.js';
+import { bindGame, menus, copyLinkButton, withMoves } from './game.js';
+import { record } from './stats.js';
 
 const FILES = 'ABCDEFGHIJKLMNOP';
-const SIZES = [4, 6, 8, 10, 12];
 let SQ = 60;
 const boardN = () => (g && g.view ? g.view.size : 8);
-let g = null; // { save, view, selected, cursor, map, showMap }
+let g = null; // { save, view, selected, cursor, map, showMap, game }
 let root = null;
+let menu = null; // the server's Mouse & Cats menu (play::menus)
 
 const sqName = (f, r) => FILES[f] + (r + 1);
 const coords = (name) => [FILES.indexOf(name[0].toUpperCase()), Number(name.slice(1)) - 1];
 const isDark = (f, r) => (f + r) % 2 === 0;
 
+// The address carries the options of the game (board, side, level, first move, rule, the mouse's start) and
+// the moves played.
+const link = {
+  of: (save) => {
+    const o = save.state.options;
+    const q = new URLSearchParams({ size: o.size || 8, player: o.player, level: o.level, first: o.first, rule: o.rule });
+    if (o.mouse_start) q.set('start', o.mouse_start);
+    if ((save.state.moves || []).length) q.set('moves', save.state.moves.join(','));
+    return q.toString();
+  },
+  open: async (params, send) => {
+    const num = (k, d) => { const x = params.get(k); if (x === null) return d; if (!/^\d+$/.test(x)) throw new Error(`${k} "${x}" is not a number.`); return Number(x); };
+    const size = num('size', menu.default_size);
+    const opts = { size, player: params.get('player') || menu.default_player, level: num('level', menu.default_level),
+      first: params.get('first') || menu.default_first, rule: params.get('rule') || menu.default_rule };
+    if (params.get('start')) opts.mouse_start = params.get('start');
+    const moves = (params.get('moves') || '').split(',').map((x) => x.trim()).filter(Boolean);
+    // The moves are replayed by the server from the options' start: a save of the game with them.
+    return withMoves(await send(null, { new: opts }), moves, send);
+  },
+};
+
 export async function render(main) {
   root = main;
   g = { save: null, view: null, selected: null, cursor: 'E1', map: null, showMap: false };
-  const saved = loadGame('mouse');
-  if (saved) {
-    await busy(async () => apply(await session('mouse', saved, 'view'), true));
-    if (!g.view) { forgetGame('mouse'); status('The saved mouse game could not be read and was dropped.', 'warn'); }
-  }
+  g.game = bindGame('mouse', g, { onAnswer, link });
+  const all = await busy(menus);
+  menu = all ? all.mouse : null;
+  if (!menu) { main.append(h('p', { class: 'error' }, 'The server did not send the game\'s menus; reload the page.')); return () => { g = null; }; }
+  await g.game.resume();
   draw();
   return () => { g = null; };
 }
 
-// The mouse's start squares on an N x N board (the dark squares of row 1) and its default one (as the engine's:
-// C1 on 4x4 and 6x6, E1 on 8x8 and 10x10, G1 on 12x12).
-const starts = (n) => { const r = []; for (let f = 0; f < n; f += 2) r.push(FILES[f] + '1'); return r; };
-const defaultStart = (n) => FILES[2 * Math.floor(n / 4)] + '1';
-const levelsFor = (n) => { const l = []; for (let i = 1; i <= (n <= 10 ? 10 : 9); i++) l.push([i, i === 10 ? '10 (perfect)' : `${i} (${2 * i} plies)`]); return l; };
+const boardOf = (n) => menu.boards.find((b) => b.size === Number(n)) || menu.boards.find((b) => b.size === menu.default_size);
+const items = (list) => list.map((x) => [x.value, x.label]);
 
 function optionsForm() {
   const v = g.view;
-  const o = (v && v.options) || { player: 'mouse', level: 5, mouse_start: 'E1', first: 'mouse', rule: 'far-row' };
-  const n0 = v ? v.size : 8;
+  const o = (v && v.options) || { player: menu.default_player, level: menu.default_level, first: menu.default_first, rule: menu.default_rule };
+  const b0 = boardOf(v ? v.size : menu.default_size);
+  // The 8x8 rule's first-release name in old saves.
   const rule = o.rule === 'row8' ? 'far-row' : o.rule;
+  const level = Math.min(o.level, b0.levels.length);
   const form = h('form', { class: 'options', 'aria-label': 'New game options', onsubmit: (e) => {
     e.preventDefault();
     const d = new FormData(form);
     newGame({ player: d.get('player'), level: Number(d.get('level')), size: Number(d.get('size')), mouse_start: d.get('mouse_start'), first: d.get('first'), rule: d.get('rule') });
   } },
-  select('Play as', 'player', [['mouse', 'the mouse'], ['cats', 'the cats']], o.player),
-  select('Board', 'size', SIZES.map((n) => [n, `${n}x${n}${n > 10 ? ' (no exact solution)' : ''}`]), n0, 'N/2 cats on row N. Hints and level 10 use the exact solution up to 10x10; on 12x12 hints come from a search.'),
-  select('Level', 'level', levelsFor(n0), Math.min(o.level, n0 <= 10 ? 10 : 9), 'Levels 1-9 search 2-18 plies; 10 plays from the exact solution.'),
-  select('Mouse starts on', 'mouse_start', starts(n0).map((x) => [x, x]), starts(n0).includes(o.mouse_start) ? o.mouse_start : defaultStart(n0)),
-  select('First move', 'first', [['mouse', 'the mouse'], ['cats', 'the cats']], o.first),
-  select('Rule', 'rule', [['far-row', 'far row: the mouse wins on the last row'], ['escape', 'escape: also once level with every cat'], ['region', 'region: also once where no cat can reach']], rule),
+  select('Play as', 'player', items(menu.sides), o.player),
+  select('Board', 'size', menu.boards.map((b) => [b.size, b.exact ? b.label : `${b.label} (no exact solution)`]), b0.size, 'N/2 cats on row N. Hints and the top level use the exact solution where it is kept; elsewhere hints come from a search.'),
+  select('Level', 'level', items(b0.levels), level, 'Every level but the perfect one searches a number of plies ahead.'),
+  select('Mouse starts on', 'mouse_start', b0.starts.map((x) => [x, x]), v && b0.starts.includes(o.mouse_start) ? o.mouse_start : b0.default_start),
+  select('First move', 'first', items(menu.sides), o.first),
+  select('Rule', 'rule', items(b0.rules), rule),
   h('button', { type: 'submit', class: 'primary', id: 'mouse-new' }, 'New game'));
-  // Another board: its start squares and levels.
+  // Another board: its start squares (its default start chosen), levels and rule names, from the server's menu.
   const sizeSel = form.querySelector('select[name="size"]');
   sizeSel.addEventListener('change', () => {
-    const n = Number(sizeSel.value);
-    const fill = (name, items, keep) => {
+    const b = boardOf(sizeSel.value);
+    const fill = (name, list, value) => {
       const el = form.querySelector(`select[name="${name}"]`);
-      const old = el.value;
-      el.replaceChildren(...items.map(([val, text]) => h('option', { value: val }, text)));
-      el.value = items.some(([val]) => String(val) === old) ? old : keep;
+      el.replaceChildren(...list.map(([val, text]) => h('option', { value: val }, text)));
+      el.value = String(value);
     };
-    fill('mouse_start', starts(n).map((x) => [x, x]), defaultStart(n));
-    fill('level', levelsFor(n), '9');
+    const lv = form.querySelector('select[name="level"]');
+    fill('level', items(b.levels), Math.min(Number(lv.value), b.levels.length));
+    fill('mouse_start', b.starts.map((x) => [x, x]), b.default_start);
+    fill('rule', items(b.rules), form.querySelector('select[name="rule"]').value);
   });
   return form;
 }
@@ -73,33 +96,33 @@ onNext({
 });
 
 async function newGame(opts) {
-  g.selected = null; g.map = null;
-  await busy(async () => apply(await session('mouse', null, { new: opts })));
+  g.selected = null; g.map = null; g.engine = null;
+  await g.game.start(opts);
 }
 
 async function act(action) {
-  if (!g.save) return;
-  const ans = await busy(() => session('mouse', g.save, action));
-  if (ans) apply(ans);
+  await g.game.act(action);
 }
 
-function apply(ans, quiet) {
+function onAnswer(ans, quiet, before) {
   if (!g) return;
-  g.save = ans.save;
-  g.view = ans.view;
+  const v = ans.view;
+  g.replay = null;
+  // A game that ends here is counted in the player's stats, by board, level and side.
+  if (before && !before.winner && v.winner) {
+    record({ game: 'mouse', category: `${v.size}x${v.size}, level ${v.options.level}, as the ${v.options.player}`, won: v.winner === v.options.player, ms: null, mistakes: null });
+  }
   g.selected = null;
   // A cursor off a smaller board goes to the mouse.
   const [cf, cr] = coords(g.cursor);
   if (!(cf >= 0 && cf < g.view.size && cr >= 0 && cr < g.view.size)) g.cursor = g.view.mouse;
-  saveGame('mouse', g.save);
-  if (!quiet || ans.message) status(ans.message, ans.tone, ans.next);
   if (g.showMap) refreshMap(); else g.map = null;
   draw();
 }
 
 // The position as the engine routes read it (for the exact solution's picture).
 const positionText = (v) => `${v.size === 8 ? '' : `size=${v.size} `}mouse=${v.mouse} cats=${v.cats.join(',')} turn=${v.turn}`;
-const myTurn = () => g.view && !g.view.winner && !g.view.thinking && g.view.turn === g.view.options.player;
+const myTurn = () => !g.replay && g.view && !g.view.winner && !g.view.thinking && g.view.turn === g.view.options.player;
 
 async function refreshMap() {
   const v = g.view;
@@ -113,7 +136,7 @@ function playerPieces() {
 }
 
 function targets(from) {
-  return g.view.legal.filter((m) => m.startsWith(from + '-')).map((m) => m.slice(3));
+  return g.view.legal.filter((m) => m.startsWith(from + '-')).map((m) => m.slice(from.length + 1));
 }
 
 function tryMove(from, to) {
@@ -208,10 +231,10 @@ function boardSvg() {
         onpointerup: (e) => { if (drag && drag !== name) { const from = drag; drag = null; if (!tryMove(from, name)) draw(); } drag = null; },
       },
       s('rect', { x, y, width: SQ, height: SQ }),
-      mv ? s('title', { text: `${mv.winner} wins in ${mv.plies} plies` }) : null,
+      mv ? s('title', { text: `${mv.winner} wins in ${plural(mv.plies, 'ply', 'plies')}` }) : null,
       mv && !piece ? s('text', { x: x + SQ - 4, y: y + 14, class: 'maplabel', 'text-anchor': 'end', text: (mv.winner === 'mouse' ? 'M' : 'C') + mv.plies }) : null,
       piece ? s('circle', { cx: x + SQ / 2, cy: y + SQ / 2, r: SQ * 0.36, class: 'piece ' + piece }) : null,
-      piece ? s('text', { x: x + SQ / 2, y: y + SQ / 2 + SQ * 0.12, class: 'piecelabel', 'text-anchor': 'middle', 'font-size': Math.round(SQ * 0.35), text: piece === 'mouse' ? 'M' : 'C' }) : null);
+      piece ? s('text', { x: x + SQ / 2, y: y + SQ / 2 + SQ * 0.12, class: 'piecelabel ' + piece, 'text-anchor': 'middle', 'font-size': Math.round(SQ * 0.35), text: piece === 'mouse' ? 'M' : 'C' }) : null);
       row.append(cell);
     }
     svg.append(row);
@@ -230,13 +253,65 @@ function describe() {
 }
 
 function scoreText(sc) {
-  if (sc.kind === 'win') return `the engine wins in ${sc.plies} plies`;
-  if (sc.kind === 'loss') return `the engine loses in ${sc.plies} plies`;
+  if (sc.kind === 'win') return `the engine wins in ${plural(sc.plies, 'ply', 'plies')}`;
+  if (sc.kind === 'loss') return `the engine loses in ${plural(sc.plies, 'ply', 'plies')}`;
   return `evaluation ${sc.value > 0 ? '+' : ''}${sc.value} for the engine`;
 }
 
+// A move in the one notation of the page, E1-F2 (the engine's variation comes as e1f2).
+const notation = (m) => {
+  const x = /^([a-p])(\d+)-?([a-p])(\d+)$/i.exec(m);
+  return x ? `${x[1].toUpperCase()}${x[2]}-${x[3].toUpperCase()}${x[4]}` : m;
+};
+
+// The moves, numbered, the two moves of a turn together (a turn starts with the side that moved first).
+function moveList(v) {
+  if (!v.moves.length) return h('p', { class: 'moves', id: 'moves' }, 'No move yet.');
+  const turns = [];
+  for (let i = 0; i < v.moves.length; i += 2) turns.push(v.moves.slice(i, i + 2));
+  const at = g.replay ? g.replay.ply : v.moves.length;
+  // Each move is a button: the position after it.
+  return h('ol', { class: 'moves', id: 'moves', 'aria-label': 'Moves (choose one to see the position after it)' },
+    turns.map((t, i) => h('li', {}, t.map((m, j) => {
+      const ply = 2 * i + j + 1;
+      return h('button', { type: 'button', class: 'move', 'data-ply': ply, 'aria-current': ply === at ? 'step' : false, onclick: () => showPly(ply) }, notation(m));
+    }))));
+}
+
+// Replay: the position after `ply` moves, as the server replays the game's first moves (asked as a game in which
+// the side to move is the player's, so that the engine does not answer). Ply = the whole game ends the replay.
+async function showPly(ply) {
+  const v = g.view;
+  if (!v) return;
+  if (ply >= v.moves.length) { g.replay = null; draw(); return; }
+  const k = Math.max(0, ply);
+  const save = JSON.parse(JSON.stringify(g.save));
+  const first = v.options.first;
+  save.state.moves = save.state.moves.slice(0, k);
+  for (const key of ['undo', 'redo']) if (Array.isArray(save.state[key])) save.state[key] = [];
+  save.state.options.player = k % 2 === 0 ? first : (first === 'mouse' ? 'cats' : 'mouse');
+  const ans = await busy(() => session('mouse', save, 'view'));
+  if (!ans || !g) return;
+  g.replay = { ply: k, view: ans.view };
+  g.selected = null;
+  draw();
+}
+
+// The board as it stood at the replayed move.
+function replayBar() {
+  const n = g.view.moves.length, k = g.replay.ply;
+  return h('div', { class: 'replay', role: 'group', 'aria-label': 'Replay' },
+    h('span', { id: 'replay-at' }, k === 0 ? `The start, before move 1 of ${n}` : `After move ${k} of ${n}: ${notation(g.view.moves[k - 1])}`),
+    button('◀ Back', () => showPly(k - 1), { id: 'replay-prev', disabled: k === 0, 'aria-label': 'One move back' }),
+    button('Forward ▶', () => showPly(k + 1), { id: 'replay-next', 'aria-label': 'One move forward' }),
+    button('Back to the game', () => { g.replay = null; draw(); }, { id: 'replay-exit', class: 'primary' }));
+}
+
 function panel() {
-  const v = g.view, e = v.engine, t = v.tables;
+  const v = g.view, t = v.tables;
+  // The engine's last search stays shown after a hint or "who wins?", which do not search with the engine.
+  if (v.engine) g.engine = v.engine;
+  const e = v.engine || g.engine;
   const rows = [
     ['You play', `the ${v.options.player} against level ${v.level_text}`],
     ['Board', `${v.size}x${v.size}, ${v.rule_text} rule${v.exact ? '' : ': no exact value is available on this board (hints come from a search)'}`],
@@ -246,17 +321,19 @@ function panel() {
   if (e) {
     rows.push(['Engine', `the ${e.side}${e.perfect ? ', perfect play' : `, depth ${e.depth}`}`]);
     rows.push(['Score', scoreText(e.score)]);
-    rows.push(['Variation', e.pv.join(' ') || '—']);
+    rows.push(['Variation', e.pv.map(notation).join(' ') || '—']);
     rows.push(['Nodes', fmt(e.nodes)]);
   }
   rows.push(['Tables', `2 × 2^${t.index_bits} entries, ${t.lock_bits}-bit locks`]);
   rows.push(['Probes', `${fmt(t.probes)}: ${fmt(t.hits)} hits; ${fmt(t.stores)} stores`]);
   rows.push(['Collisions', `${fmt(t.lock_mismatches)} detected by the lock; ${fmt(t.collisions)} overwrites of another position`]);
   if (v.hint) rows.push(['Hint', v.hint]);
-  return h('section', { class: 'panel', 'aria-label': 'Engine panel' },
-    h('h2', {}, 'Engine'),
+  // On a phone the panel is folded away under the board; open, it stays open.
+  if (g.panelOpen === undefined) g.panelOpen = !narrow();
+  return h('details', { class: 'panel fold', open: g.panelOpen, ontoggle: (e) => { g.panelOpen = e.target.open; } },
+    h('summary', {}, h('h2', {}, 'Engine')),
     h('dl', {}, rows.map(([k, val]) => [h('dt', {}, k), h('dd', {}, val)])),
-    h('p', { class: 'moves' }, 'Moves: ', v.moves.length ? v.moves.join(' ') : 'none yet'));
+    h('h3', {}, 'Moves'), moveList(v));
 }
 
 
@@ -273,14 +350,17 @@ function draw(keepFocus) {
     return;
   }
   const v = g.view;
-  const controls = h('div', { class: 'controls', role: 'toolbar', 'aria-label': 'Game actions' },
+  const controls = actionBar('Game actions',
     button('Undo', () => act('undo'), { disabled: !v.can_undo, id: 'undo' }),
     button('Redo', () => act('redo'), { disabled: !v.can_redo, id: 'redo' }),
     button('Hint', () => act('hint'), { disabled: !myTurn(), id: 'hint' }),
     button('Who wins?', () => act('who'), { disabled: !!v.winner, id: 'who' }),
+    newGameButton());
+  const more = moreActions('More actions',
     // The exact solution's picture of the board is drawn from the 8x8 table.
     v.size === 8 ? h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'showmap', checked: g.showMap, onchange: (e) => { g.showMap = e.target.checked; if (g.showMap) refreshMap(); else { g.map = null; draw(); } } }), ' Exact solution picture') : null,
-    button('Export', () => exportGame('mouse', g.save), { id: 'export' }),
+    copyLinkButton(link, g),
+    button('Export', () => g.game.exportFile(), { id: 'export' }),
     button('Import…', importSave));
   const typed = h('form', { class: 'typed', onsubmit: (e) => {
     e.preventDefault();
@@ -291,14 +371,16 @@ function draw(keepFocus) {
   const over = v.winner ? h('div', { class: 'gameover', role: 'alert' }, `The ${v.winner} won${v.winner === v.options.player ? ': you win!' : '.'}`, ' ', button('New game', () => newGame(v.options), { id: 'again' })) : null;
   const legend = g.showMap ? h('p', { class: 'legend' }, h('span', { class: 'key win-mouse' }, 'M n'), ' the mouse would win in n plies from that square; ',
     h('span', { class: 'key win-cats' }, 'C n'), ' the cats would (same cats, same side to move). Hover a square for the plies.') : null;
-  root.append(...[over, h('div', { class: 'play' }, h('div', {}, boardSvg(), legend, typed), panel()), controls].filter(Boolean));
+  // In a replay the board shows the position then; the panel and the moves stay the game's.
+  const board = g.replay ? withView(g.replay.view, boardSvg) : boardSvg();
+  root.append(...[over, g.replay ? replayBar() : null, h('div', { class: 'play' }, h('div', {}, board, legend, typed), panel()), controls, more].filter(Boolean));
   if (had) focusCursor();
 }
 
-async function importSave() {
-  try {
-    const { game, save } = await pickSave();
-    if (game !== 'mouse') throw new Error(`that file holds a ${game} game; open it from the ${game} page or the title page`);
-    await busy(async () => apply(await session('mouse', save, 'view')));
-  } catch (e) { status(e.message, 'error'); }
+function withView(view, f) {
+  const live = g.view;
+  g.view = view;
+  try { return f(); } finally { g.view = live; }
 }
+
+function importSave() { return g.game.importFile(); }

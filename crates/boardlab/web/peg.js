@@ -1,46 +1,77 @@
 // Peg solitaire: every built-in board and pasted layouts, start and finish, legal jumps on selecting a peg, the
 // live solvable indicator, a solution step by step, undo/redo; and the analysis page (counts per level).
 import { api, session } from './api.js';
-import { h, s, status, select, button, fmt, busy, onNext } from './ui.js';
-import { loadGame, saveGame, exportGame, pickSave, forgetGame } from './store.js';
+import { h, s, status, select, button, fmt, plural, busy, onNext, actionBar, moreActions, newGameButton } from './ui.js';
+import { bindGame, menus, copyLinkButton, withMoves, daily } from './game.js';
+import { record } from './stats.js';
 
 let g = null;
 let root = null;
-let boards = [];
+let menu = null; // the server's peg menu (play::menus): boards with their standard vacancy
+
+// The address carries the board (a built-in one by name, a pasted layout with its rows between slashes and _
+// for no hole), the start's empty holes, the finish and the jumps played.
+const link = {
+  of: (save) => {
+    const st = save.state;
+    const q = new URLSearchParams();
+    if (st.layout) {
+      q.set('layout', st.layout.replace(/\n+$/, '').replace(/ /g, '_').split('\n').join('/'));
+      if (st.lattice && st.lattice !== 'square') q.set('lattice', st.lattice);
+    } else q.set('board', st.board);
+    q.set('start', (st.start || []).join(','));
+    if (st.finish) q.set('finish', st.finish);
+    if ((st.moves || []).length) q.set('jumps', st.moves.join(','));
+    return q.toString();
+  },
+  open: async (params, send) => {
+    const list = (k) => (params.get(k) || '').split(',').map((x) => x.trim()).filter(Boolean);
+    const spec = {};
+    if (params.has('layout')) {
+      spec.layout = params.get('layout').split('/').join('\n');
+      if (params.has('lattice')) spec.lattice = params.get('lattice');
+    } else if (params.has('board')) spec.board = params.get('board');
+    else throw new Error('it names no board (…/peg?board=english, or a layout).');
+    if (list('start').length) spec.start = list('start');
+    if (params.get('finish')) spec.finish = params.get('finish');
+    return withMoves(await send(null, { new: spec }), list('jumps'), send);
+  },
+};
 
 // The game is play's PegSession on the server; the page keeps its save file and draws its view.
 export async function render(main) {
   root = main;
   g = { save: null, view: null, selected: null, cursor: null, auto: null, recheck: null };
-  boards = (await busy(() => api('peg/boards'))) || [];
-  const saved = loadGame('peg');
-  if (saved) {
-    await busy(async () => apply(await session('peg', saved, 'view'), true));
-    if (!g.view) { forgetGame('peg'); status('The saved peg game could not be read and was dropped.', 'warn'); }
-  }
+  g.game = bindGame('peg', g, { onAnswer, link });
+  const all = await busy(menus);
+  menu = all ? all.peg : null;
+  if (!menu) { main.append(h('p', { class: 'error' }, 'The server did not send the game\'s menus; reload the page.')); return () => { g = null; }; }
+  await g.game.resume();
   draw();
   return () => { if (g) { if (g.auto) clearInterval(g.auto); clearTimeout(g.recheck); } g = null; };
 }
 
-// While the indicator is still checking (the server builds a table or searches), ask again now and then, as
-// the terminal does: the answer appears by itself.
+// While the indicator is still checking (the server builds a table or searches in the background; no request
+// waits for it), ask again now and then, as the terminal does: the answer appears by itself. A question that
+// waits for the answer (show a solution, play its next jump) is asked again until it is answered.
 function recheck() {
   clearTimeout(g.recheck);
-  if (!g.view || g.view.indicator.state !== 'checking') return;
+  if (!g.view || (g.view.indicator.state !== 'checking' && !g.view.waiting)) return;
   const save = g.save;
+  const action = g.view.waiting && g.asked ? g.asked : 'view';
   g.recheck = setTimeout(async () => {
     if (!g || g.save !== save || document.body.classList.contains('busy')) { if (g && g.save === save) recheck(); return; }
     try {
-      const ans = await session('peg', save, 'view');
+      const ans = await session('peg', save, action);
       if (!g || g.save !== save) return;
       // Only the indicator changes: keep the peg picked up and the keyboard focus on the board.
       const sel = g.selected;
       const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest('[data-hole]');
-      apply(ans, true);
+      g.game.take(ans, true);
       g.selected = sel;
       draw(!!focused);
     } catch (e) { /* the next action asks again */ }
-  }, 1500);
+  }, 1000);
 }
 
 function setupForm() {
@@ -60,13 +91,21 @@ function setupForm() {
     if (fin && fin !== 'anywhere') spec.finish = fin;
     newGame(spec);
   } },
-  select('Board', 'board', [...boards.map((b) => [b.name, `${b.name}: ${b.description} (${b.holes} holes)`]), ['pasted', 'a pasted layout']], st.layout ? 'pasted' : (st.board || 'english')),
+  select('Board', 'board', [...menu.boards.map((b) => [b.name, `${b.name}: ${b.description} (${b.holes} holes)`]), ['pasted', 'a pasted layout']], st.layout ? 'pasted' : (st.board || menu.default_board)),
   h('label', { class: 'field', for: 'opt-start' }, h('span', {}, 'Empty at the start'), h('input', { id: 'opt-start', name: 'start', placeholder: 'the standard vacancy', value: (st.start || []).join(' ') }), h('small', {}, 'Hole names such as d4 (1, 2, … on the triangle); several with spaces.')),
   h('label', { class: 'field', for: 'opt-finish' }, h('span', {}, 'Finish on'), h('input', { id: 'opt-finish', name: 'finish', placeholder: 'anywhere', value: st.finish || '' })),
   h('label', { class: 'field wide', for: 'opt-layout' }, h('span', {}, 'Layout (for a pasted board)'), h('textarea', { id: 'opt-layout', name: 'layout', rows: 7, cols: 24, spellcheck: 'false', placeholder: '  ooo\n  ooo\nooooooo\nooo.ooo\nooooooo\n  ooo\n  ooo' }, st.layout || ''),
     h('small', {}, 'o a peg, . an empty hole, a space no hole.')),
-  select('Lattice (pasted)', 'lattice', [['square', 'square'], ['triangular', 'triangular']], st.lattice || 'square'),
-  h('button', { type: 'submit', class: 'primary', id: 'peg-new' }, 'New game'));
+  select('Lattice (pasted)', 'lattice', menu.lattices.map((x) => [x.value, x.label]), st.lattice || menu.lattices[0].value),
+  h('button', { type: 'submit', class: 'primary', id: 'peg-new' }, 'New game'),
+  button('Today\'s game', playDaily, { id: 'daily' }));
+  // Another board: its standard vacancy (from the server's menu) as the start, and any finish hole.
+  const boardSel = form.querySelector('select[name="board"]');
+  boardSel.addEventListener('change', () => {
+    const b = menu.boards.find((x) => x.name === boardSel.value);
+    form.elements.start.value = b ? b.standard_vacancy : '';
+    form.elements.finish.value = '';
+  });
   return form;
 }
 
@@ -82,27 +121,38 @@ onNext({
   play_solution: () => act('step'),
 });
 
+// The daily peg game: today's board and start, the same for everyone today.
+async function playDaily() {
+  const d = await busy(daily);
+  if (!d) return;
+  stopAuto();
+  g.daily = d.date;
+  const ans = await g.game.start({ board: d.peg_board, start: [d.peg_start] });
+  if (ans) status(`The daily game of ${d.date}: the ${d.peg_board} board, empty at ${d.peg_start}.`, 'info');
+}
+
 async function newGame(spec) {
   stopAuto();
-  await busy(async () => apply(await session('peg', null, { new: spec })));
+  g.daily = null;
+  await g.game.start(spec);
 }
 
 function stopAuto() { if (g && g.auto) { clearInterval(g.auto); g.auto = null; } }
 
-async function act(action) {
-  if (!g.save) return null;
-  const ans = await busy(() => session('peg', g.save, action));
-  if (ans) apply(ans);
-  return ans;
+function act(action) {
+  g.asked = action === 'solution' || action === 'step' ? action : null;
+  return g.game.act(action);
 }
 
-function apply(ans, quiet) {
+function onAnswer(ans, quiet, before) {
   if (!g) return;
-  g.save = ans.save;
-  g.view = ans.view;
+  const v = ans.view;
+  if (!v.moves.length) g.startedAt = Date.now();
+  // A game that ends here is counted in the player's stats, by board.
+  if (before && !before.over && v.over) {
+    record({ game: 'peg', category: v.board + (g.daily ? ', daily' : ''), won: v.solved, ms: g.startedAt ? Date.now() - g.startedAt : null, mistakes: null });
+  }
   g.selected = null;
-  saveGame('peg', g.save);
-  if (!quiet || ans.message) status(ans.message, ans.tone, ans.next);
   if (!g.cursor || !g.view.holes.some((x) => x.name === g.cursor)) g.cursor = g.view.holes[0].name;
   draw();
   recheck();
@@ -145,22 +195,33 @@ function scale(v) {
   return { dx, dy, w: (v.size[0] + 1) * dx + 20, hgt: (v.size[1] + 0.5) * dy + 20 };
 }
 
+// The hole the arrow `key` leads to from `cur`: left and right along its row; up and down to the nearest row that
+// way, to the hole nearest in column (the left one of two as near). Every hole of every board can be reached.
+function holeTowards(holes, cur, key) {
+  if (key === 'ArrowLeft' || key === 'ArrowRight') {
+    const sign = key === 'ArrowRight' ? 1 : -1;
+    const row = holes.filter((x) => x.line === cur.line && (x.column - cur.column) * sign > 0);
+    row.sort((a, b) => (a.column - b.column) * sign);
+    return row[0] || null;
+  }
+  const sign = key === 'ArrowDown' ? 1 : -1;
+  const ahead = holes.filter((x) => (x.line - cur.line) * sign > 0);
+  if (!ahead.length) return null;
+  const line = ahead.reduce((best, x) => (Math.abs(x.line - cur.line) < Math.abs(best - cur.line) ? x.line : best), ahead[0].line);
+  const row = ahead.filter((x) => x.line === line);
+  row.sort((a, b) => Math.abs(a.column - cur.column) - Math.abs(b.column - cur.column) || a.column - b.column);
+  return row[0];
+}
+
 function onKey(e) {
+  // The hole with the keyboard focus is the cursor (focused by the arrows, a click or the tab key).
+  const at = e.target.closest && e.target.closest('[data-hole]');
+  if (at) g.cursor = at.getAttribute('data-hole');
   const holes = g.view.holes;
   const cur = holes.find((x) => x.name === g.cursor) || holes[0];
-  const dir = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
-  if (dir) {
+  if (['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown'].includes(e.key)) {
     e.preventDefault();
-    // The nearest hole in that direction (a cone of 45 degrees either side).
-    let best = null, bestD = Infinity;
-    for (const x of holes) {
-      const vx = x.column - cur.column, vy = x.line - cur.line;
-      const along = vx * dir[0] + vy * dir[1];
-      const across = Math.abs(vx * dir[1] - vy * dir[0]);
-      if (along <= 0 || across > along * 1.5) continue;
-      const d = along + across * 2;
-      if (d < bestD) { bestD = d; best = x; }
-    }
+    const best = holeTowards(holes, cur, e.key);
     if (best) { g.cursor = best.name; draw(true); }
   } else if (e.key === 'Enter' || e.key === ' ') {
     e.preventDefault();
@@ -207,6 +268,7 @@ function indicator() {
     return h('p', { class: 'indicator bad', id: 'solvable' }, `✘ ${goal}: no longer possible (${WHY[i.why] || i.why}${since})`);
   }
   if (i.state === 'unknown') return h('p', { class: 'indicator', id: 'solvable' }, `? Not known: the solver gave up after ${fmt(i.nodes)} positions`);
+  if (i.nodes) return h('p', { class: 'indicator', id: 'solvable' }, `? Not known yet whether one peg can still be left: searching, ${fmt(i.nodes)} positions examined`);
   return h('p', { class: 'indicator', id: 'solvable' }, '? Not known yet whether one peg can still be left');
 }
 
@@ -216,7 +278,7 @@ function overText(v) {
   if (!v.over) return null;
   if (v.solved) return `Solved: one peg left${v.finish ? ', on ' + v.finish : ''}!`;
   if (v.pegs === 1) return `One peg left, but not on the finish hole ${v.finish}.`;
-  return `No jump left: ${v.pegs} pegs remain.`;
+  return `No jump left: ${plural(v.pegs, 'peg')} remain.`;
 }
 
 function draw(keepFocus) {
@@ -230,19 +292,21 @@ function draw(keepFocus) {
   const v = g.view;
   const over = overText(v);
   const info = h('section', { class: 'panel', 'aria-label': 'Game' },
-    h('p', { class: 'big', id: 'pegs-left' }, `${v.pegs} pegs left`),
+    h('p', { class: 'big', id: 'pegs-left' }, `${plural(v.pegs, 'peg')} left`),
     indicator(),
     over ? h('div', { class: 'gameover', role: 'alert' }, over) : null,
     v.solution && v.solution.length ? h('p', { class: 'solution' }, 'Solution from here: ', names(v.solution).join(' ')) : null,
     h('p', { class: 'moves' }, 'Jumps: ', v.moves.length ? names(v.moves).join(' ') : 'none yet'),
     h('p', {}, `${v.description}: ${v.holes.length} holes; ${v.start_text}; finish: ${v.finish_text}.`),
     v.table_note ? h('p', { class: 'note' }, v.table_note) : null);
-  const controls = h('div', { class: 'controls', role: 'toolbar', 'aria-label': 'Game actions' },
+  const controls = actionBar('Game actions',
     button('Undo', () => { stopAuto(); act('undo'); }, { disabled: !v.can_undo, id: 'undo' }),
     button('Redo', () => { stopAuto(); act('redo'); }, { disabled: !v.can_redo, id: 'redo' }),
-    button('Restart', () => { stopAuto(); act('restart'); }, { disabled: !v.moves.length, id: 'restart' }),
     button('Show me a solution', () => act('solution'), { disabled: v.over, id: 'show-solution' }),
     button('Play the next jump', () => act('step'), { disabled: v.over, id: 'step' }),
+    newGameButton());
+  const more = moreActions('More actions',
+    button('Restart', () => { stopAuto(); act('restart'); }, { disabled: !v.moves.length, id: 'restart' }),
     button(g.auto ? 'Stop' : 'Play it all', () => {
       if (g.auto) { stopAuto(); draw(); return; }
       g.auto = setInterval(async () => {
@@ -253,32 +317,33 @@ function draw(keepFocus) {
       }, 400);
       draw();
     }, { disabled: v.over, id: 'play-all' }),
-    button('Export', () => exportGame('peg', g.save), { id: 'export' }),
+    copyLinkButton(link, g),
+    button('Export', () => g.game.exportFile(), { id: 'export' }),
     button('Import…', importSave));
   const typed = h('form', { class: 'typed', onsubmit: (e) => {
     e.preventDefault();
     const t = e.target.elements.jump.value.trim();
     if (t) act({ jump: t });
     e.target.reset();
-  } }, h('label', { for: 'jump' }, 'Type a jump '), h('input', { id: 'jump', name: 'jump', placeholder: 'd2-d4', autocomplete: 'off', size: 8 }), h('button', { type: 'submit' }, 'Jump'));
-  root.append(h('div', { class: 'play' }, h('div', {}, boardSvg(), typed), info), controls);
+  } }, h('label', { for: 'jump' }, 'Type a jump '), h('input', { id: 'jump', name: 'jump', placeholder: exampleJump(v), autocomplete: 'off', size: 8 }), h('button', { type: 'submit' }, 'Jump'));
+  root.append(h('div', { class: 'play' }, h('div', {}, boardSvg(), typed), info), controls, more);
   if (keepFocus) { const el = root.querySelector(`[data-hole="${g.cursor}"]`); if (el) el.focus(); }
 }
 
-async function importSave() {
-  try {
-    const { game, save } = await pickSave();
-    if (game !== 'peg') throw new Error(`that file holds a ${game} game; open it from the ${game} page or the title page`);
-    stopAuto();
-    await busy(async () => apply(await session('peg', save, 'view')));
-  } catch (e) { status(e.message, 'error'); }
+// How a jump is written on this board: the menu's example for a built-in board, else a legal jump here.
+function exampleJump(v) {
+  const b = menu.boards.find((x) => x.name === v.board);
+  return (b && b.example_jump) || (v.legal[0] && v.legal[0].text) || '';
 }
+
+function importSave() { stopAuto(); return g.game.importFile(); }
 
 // ----- The analysis page: count a board level by level.
 export async function renderAnalysis(main) {
-  boards = (await busy(() => api('peg/boards'))) || [];
+  const all = await busy(menus);
+  const boards = all ? all.peg.boards : [];
   main.append(h('h1', {}, 'Peg solitaire: counting every position'));
-  main.append(h('p', {}, 'Every position reachable from the start, level by level (by pegs left), with the exact number of paths to it. The server counts boards it can finish in a few seconds (the English board, the triangle, small layouts); the bigger ones are for `boardlab peg count`.'));
+  main.append(h('p', {}, 'Every position reachable from the start, level by level (by pegs left), with the exact number of paths to it. The server counts boards it can finish in a few seconds (the English board, the triangle, small layouts); the bigger ones are for the command ', h('code', {}, 'boardlab peg count'), '.'));
   const out = h('div', { id: 'count-out' });
   const form = h('form', { class: 'options', onsubmit: async (e) => {
     e.preventDefault();
@@ -304,23 +369,27 @@ export async function renderAnalysis(main) {
 function showCount(out, c) {
   const levels = c.levels;
   const max = Math.max(...levels.map((l) => l.positions));
-  const W = 640, H = 260, pad = 50;
+  const W = 680, H = 260, pad = 56, top0 = 16;
   const bw = (W - pad - 10) / levels.length;
   const log = (x) => (x > 0 ? Math.log10(x) : 0);
   const top = Math.max(1, Math.ceil(log(max)));
-  const chart = s('svg', { viewBox: `0 0 ${W} ${H + 30}`, class: 'chart', role: 'img', 'aria-label': `Positions per level, log scale, largest ${fmt(max)}` });
+  // Log scale with its floor half a decade below 1, so that a level of one position is a bar too.
+  const y = (k) => H - ((k + 0.5) / (top + 0.5)) * (H - top0);
+  const chart = s('svg', { viewBox: `0 0 ${W} ${H + 52}`, class: 'chart', role: 'img', 'aria-label': `Positions per level, log scale, largest ${fmt(max)}` });
   for (let k = 0; k <= top; k++) {
-    const y = H - (k / top) * (H - 20);
-    chart.append(s('line', { x1: pad, x2: W - 10, y1: y, y2: y, class: 'gridline' }), s('text', { x: pad - 6, y: y + 4, 'text-anchor': 'end', class: 'axis', text: '1e' + k }));
+    chart.append(s('line', { x1: pad, x2: W - 10, y1: y(k), y2: y(k), class: 'gridline' }), s('text', { x: pad - 6, y: y(k) + 5, 'text-anchor': 'end', class: 'axis', text: k === 0 ? '1' : '10' }, k > 1 ? s('tspan', { dy: -7, 'font-size': 11, text: k }) : null));
   }
+  // A label under every bar where they fit (about 28 units each), else under every few.
+  const every = Math.max(1, Math.ceil(28 / bw));
   levels.forEach((l, i) => {
-    const hgt = (log(l.positions) / top) * (H - 20);
     const x = pad + i * bw;
-    chart.append(s('rect', { x: x + 1, y: H - hgt, width: Math.max(1, bw - 2), height: hgt, class: 'bar' }, s('title', { text: `${l.pegs} pegs: ${fmt(l.positions)} positions` })));
-    chart.append(s('text', { x: x + bw / 2, y: H + 16, 'text-anchor': 'middle', class: 'axis', text: l.pegs }));
+    const yt = y(log(l.positions));
+    chart.append(s('rect', { x: x + 1, y: yt, width: Math.max(1, bw - 2), height: H - yt, class: 'bar' }, s('title', { text: `${plural(l.pegs, 'peg')}: ${plural(l.positions, 'position')}` })));
+    if (i % every === 0 || i === levels.length - 1) chart.append(s('text', { x: x + bw / 2, y: H + 18, 'text-anchor': 'middle', class: 'axis', text: l.pegs }));
   });
-  chart.append(s('text', { x: W / 2, y: H + 30, 'text-anchor': 'middle', class: 'axis', text: 'pegs left (positions on a log scale)' }));
-  const table = h('table', { class: 'counts' },
+  chart.append(s('text', { x: pad + (W - pad) / 2, y: H + 44, 'text-anchor': 'middle', class: 'axis', text: 'pegs left (positions on a log scale)' }));
+  // The table scrolls sideways on a narrow screen: it takes the keyboard focus, so the arrows scroll it.
+  const table = h('table', { class: 'counts', tabindex: 0 },
     h('caption', {}, `${c.board}, empty ${c.vacancies.join(' ')}, finish ${c.finish || 'anywhere'}; ${c.symmetries} symmetries`),
     h('thead', {}, h('tr', {}, ['pegs', 'positions', 'up to symmetry', 'paths (full tree)', 'paths (normal tree)', 'dead ends'].map((t) => h('th', { scope: 'col' }, t)))),
     h('tbody', {}, levels.map((l) => h('tr', {}, h('th', { scope: 'row' }, l.pegs), [l.positions, l.classes, l.paths_full, l.paths_normal, l.dead_ends].map((x) => h('td', {}, fmt(x)))))));

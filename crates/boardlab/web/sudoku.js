@@ -2,27 +2,42 @@
 // and centre pencil marks, automatic candidates; same-digit highlighting; conflicts; explained hints; check,
 // solution, timer, cells left and mistakes; the grid as an 81-character line. The game is play's SudokuSession on
 // the server (the terminal's); the page keeps its save file and draws its view.
-import { session } from './api.js';
-import { h, status, select, button, busy, onNext } from './ui.js';
-import { loadGame, saveGame, exportGame, pickSave, forgetGame } from './store.js';
+import { h, status, select, button, plural, busy, onNext, actionBar, moreActions, newGameButton } from './ui.js';
+import { saveGame } from './store.js';
+import { bindGame, menus, copyLinkButton, daily } from './game.js';
+import { settings, onSettings } from './settings.js';
+import { record } from './stats.js';
 
 let g = null;
 let root = null;
 let tick = null;
+let menu = null; // the server's sudoku menu (play::menus): modes, difficulties, symmetries
 
 const cellName = (i) => `r${Math.floor(i / 9) + 1}c${(i % 9) + 1}`;
 // A mark mask (bit d-1 for digit d) as its digits.
 const bits = (m) => [1, 2, 3, 4, 5, 6, 7, 8, 9].filter((d) => m & (1 << (d - 1)));
 const line81 = (a) => a.map((d) => (d ? String(d) : '.')).join('');
 
+// The address carries the puzzle's clues (81 characters, . for an empty cell); the player's entries stay in
+// this browser.
+const link = {
+  of: (save) => 'puzzle=' + String(save.state.puzzle.givens).replace(/0/g, '.'),
+  open: (params, send) => {
+    const p = params.get('puzzle');
+    if (!p) return Promise.reject(new Error('it names no puzzle (…/sudoku?puzzle= and the 81 characters of its clues).'));
+    return send(null, { new: { puzzle: p } });
+  },
+};
+
 export async function render(main) {
   root = main;
-  g = { save: null, view: null, cursor: 40, mode: 'digit', started: Date.now(), base: 0 };
-  const saved = loadGame('sudoku');
-  if (saved) {
-    await busy(async () => apply(await session('sudoku', saved, 'view'), true));
-    if (!g.view) { forgetGame('sudoku'); status('The saved sudoku could not be read and was dropped.', 'warn'); }
-  }
+  g = { save: null, view: null, cursor: 40, mode: 'digit', started: Date.now(), base: 0, first: true };
+  // The clock goes into the save just before it leaves the page.
+  g.game = bindGame('sudoku', g, { onAnswer, link, beforeSend: (save) => { save.state.elapsed_ms = elapsed(); } });
+  const all = await busy(menus);
+  menu = all ? all.sudoku : null;
+  if (!menu) { main.append(h('p', { class: 'error' }, 'The server did not send the game\'s menus; reload the page.')); return () => { g = null; }; }
+  await g.game.resume();
   draw();
   tick = setInterval(() => {
     if (!g || !g.view || g.view.end) return;
@@ -31,9 +46,10 @@ export async function render(main) {
   }, 1000);
   const key = (e) => onKey(e);
   document.addEventListener('keydown', key);
+  const unwatch = onSettings(() => draw());
   const save = () => { if (g && g.save) { g.save.state.elapsed_ms = elapsed(); saveGame('sudoku', g.save); } };
   window.addEventListener('pagehide', save);
-  return () => { save(); clearInterval(tick); document.removeEventListener('keydown', key); window.removeEventListener('pagehide', save); g = null; };
+  return () => { save(); unwatch(); clearInterval(tick); document.removeEventListener('keydown', key); window.removeEventListener('pagehide', save); g = null; };
 }
 
 function elapsed() {
@@ -53,29 +69,27 @@ onNext({
   fill_marks: () => act('auto'),
 });
 
-async function act(action) {
-  if (!g.save) return null;
-  g.save.state.elapsed_ms = elapsed();
-  const ans = await busy(() => session('sudoku', g.save, action));
-  if (ans) apply(ans);
-  return ans;
+function act(action) {
+  return g.game.act(action);
 }
 
-function apply(ans, quiet) {
+function onAnswer(ans, quiet, before) {
   if (!g) return;
-  const first = !g.view;
-  g.save = ans.save;
-  g.view = ans.view;
-  if (first) g.cursor = ans.view.cursor;
+  // A game that ends here is counted in the player's stats (a solution shown counts as not solved).
+  if (before && !before.end && ans.view.end) {
+    const st = ans.save.state;
+    const category = (g.daily ? 'daily, ' : '') + (st.puzzle.label.startsWith('pasted') ? 'pasted' : st.setup.mode === 'classic' ? 'classic' : st.setup.difficulty);
+    record({ game: 'sudoku', category, won: ans.view.end === 'solved', ms: ans.view.elapsed_ms, mistakes: ans.view.mistakes, hints: ans.view.hints });
+  }
+  if (g.first) { g.cursor = ans.view.cursor; g.first = false; }
   g.base = ans.view.elapsed_ms || 0;
   g.started = Date.now();
-  saveGame('sudoku', g.save);
-  if (!quiet || ans.message) status(ans.message, ans.tone, ans.next);
   draw();
 }
 
 function newForm() {
-  const setup = (g.save && g.save.state.setup) || { mode: 'graded', difficulty: 'easy', symmetry: '180', hide: 27 };
+  const setup = (g.save && g.save.state.setup) || { mode: 'graded', difficulty: menu.default_difficulty, symmetry: menu.default_symmetry, hide: menu.default_hide };
+  const items = (list) => list.map((x) => [x.value, x.label]);
   const err = h('p', { class: 'error', id: 'paste-error', role: 'alert' });
   const form = h('form', { class: 'options', 'aria-label': 'New puzzle', onsubmit: async (e) => {
     e.preventDefault();
@@ -89,25 +103,34 @@ function newForm() {
     else spec = { mode: 'graded', difficulty: d.get('difficulty'), symmetry: d.get('symmetry') };
     err.textContent = '';
     try {
-      document.body.classList.add('busy');
-      const ans = await session('sudoku', null, { new: spec });
-      apply(ans);
+      g.daily = null;
+      await g.game.start(spec, true);
     } catch (x) {
       err.textContent = x.message;
       status(x.message, 'error');
-    } finally { document.body.classList.remove('busy'); }
+    }
   } },
-  select('Puzzle', 'mode', [['graded', 'a new puzzle of a difficulty'], ['classic', 'the classic shuffle (ZX-81)'], ['pasted', 'a pasted puzzle']], setup.mode === 'classic' ? 'classic' : 'graded'),
-  select('Difficulty', 'difficulty', ['beginner', 'easy', 'medium', 'hard', 'expert'].map((x) => [x, x]), setup.difficulty),
-  select('Symmetry', 'symmetry', [['180', 'half turn'], ['90', 'quarter turn'], ['mirror', 'mirror'], ['diagonal', 'diagonal'], ['none', 'none']], setup.symmetry),
-  h('label', { class: 'field', for: 'opt-hide' }, h('span', {}, 'Classic: cells hidden'), h('input', { id: 'opt-hide', name: 'hide', type: 'number', min: 0, max: 64, value: setup.hide || 27 })),
+  select('Puzzle', 'mode', [...items(menu.modes), ['pasted', 'a pasted puzzle']], setup.mode),
+  select('Difficulty', 'difficulty', items(menu.difficulties), setup.difficulty),
+  select('Symmetry', 'symmetry', items(menu.symmetries), setup.symmetry),
+  h('label', { class: 'field', for: 'opt-hide' }, h('span', {}, 'Classic: cells hidden'), h('input', { id: 'opt-hide', name: 'hide', type: 'number', min: 0, max: menu.max_hide, value: setup.hide || menu.default_hide })),
   h('label', { class: 'field wide', for: 'opt-puzzle' }, h('span', {}, 'Pasted puzzle'), h('textarea', { id: 'opt-puzzle', name: 'puzzle', rows: 4, cols: 30, spellcheck: 'false', placeholder: '4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......' })),
-  h('button', { type: 'submit', class: 'primary', id: 'sudoku-new' }, 'New puzzle'), err);
+  h('button', { type: 'submit', class: 'primary', id: 'sudoku-new' }, 'New puzzle'),
+  button('Today\'s puzzle', playDaily, { id: 'daily' }), err);
   return form;
 }
 
+// The daily sudoku: the generator's puzzle of today's seed, the same for everyone today.
+async function playDaily() {
+  const d = await busy(daily);
+  if (!d) return;
+  g.daily = d.date;
+  const ans = await g.game.start({ mode: 'graded', difficulty: d.sudoku_difficulty, symmetry: d.sudoku_symmetry, seed: d.sudoku_seed });
+  if (ans) status(`The daily sudoku of ${d.date}: ${ans.view.label}.`, 'info');
+}
+
 function onKey(e) {
-  if (!g || !g.view || e.target.closest('input, textarea, select')) return;
+  if (!g || !g.view || e.target.closest('input, textarea, select') || document.querySelector('dialog[open]')) return;
   const k = e.key;
   const c = g.cursor;
   const move = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -9, ArrowDown: 9 }[k];
@@ -134,18 +157,25 @@ function onKey(e) {
   if (k === 'r' && !e.ctrlKey) { act('redo'); return; }
   if (k === 'h') { act('hint'); return; }
   if (k === 'a') { act('apply'); return; }
-  if (k === 'p') { g.mode = g.mode === 'corner' ? 'centre' : g.mode === 'centre' ? 'digit' : 'corner'; draw(true); }
+  if (k === 'p') { g.mode = g.mode === 'corner' ? 'centre' : g.mode === 'centre' ? 'digit' : 'corner'; draw(true); return; }
+  // Entry modes by key (Ctrl+digit switches tabs in some browsers): c centre marks, m corner marks, d digits.
+  const mode = { c: 'centre', m: 'corner', d: 'digit' }[k];
+  if (mode && !e.ctrlKey && !e.altKey && !e.metaKey) { g.mode = g.mode === mode ? 'digit' : mode; draw(true); }
 }
 
 function grid() {
   const v = g.view;
   const cur = v.values[g.cursor];
-  const conflicts = v.show_conflicts ? new Set(v.conflicts) : new Set();
+  const set = settings();
+  const conflicts = set.showConflicts ? new Set(v.conflicts) : new Set();
   const flagged = new Set(v.flagged);
   const hint = v.hint;
   const stepCells = new Set(hint ? hint.pattern : []);
   const stepPlace = new Map(hint ? hint.place : []);
   const stepElim = new Set(hint ? hint.remove.map((p) => p[0]) : []);
+  // The hint drawn on the candidates: the digits it removes struck through, the digit it places marked, in the
+  // cells' own candidate places (shown there even where the player has no marks).
+  const removes = (i) => new Set(hint ? hint.remove.filter((p) => p[0] === i).map((p) => p[1]) : []);
   const table = h('div', { class: 'sgrid', role: 'grid', 'aria-label': 'Sudoku grid' });
   for (let r = 0; r < 9; r++) {
     const row = h('div', { role: 'row', class: 'srow' });
@@ -156,7 +186,7 @@ function grid() {
       const cls = ['cell'];
       if (given) cls.push('given');
       if (i === g.cursor) cls.push('cursor');
-      if (val && val === cur) cls.push('same');
+      if (set.highlightSame && val && val === cur) cls.push('same');
       if (conflicts.has(i)) cls.push('conflict');
       if (flagged.has(i)) cls.push('flagged');
       if (stepCells.has(i)) cls.push('step');
@@ -176,8 +206,17 @@ function grid() {
         label += 'empty';
         if (corner.length) label += `, marks ${corner.join(' ')}`;
         if (centre.length) label += `, centre marks ${centre.join(' ')}`;
+        // Corner marks keep their digit's place in a 3x3 grid; with centre marks too, they go along the top and
+        // bottom edges, so that the centre marks in the middle cover none of them.
+        const half = Math.ceil(corner.length / 2);
+        const gone = removes(i), put = stepPlace.get(i);
+        if (gone.size) label += `, the hint removes ${[...gone].join(' ')}`;
+        if (put) label += `, the hint places ${put}`;
         content = [
-          h('span', { class: 'corner' }, [1, 2, 3, 4, 5, 6, 7, 8, 9].map((d) => h('i', {}, corner.includes(d) ? String(d) : ''))),
+          centre.length
+            ? h('span', { class: 'corner edge' }, h('i', {}, corner.slice(0, half).join('')), h('i', {}, corner.slice(half).join('')))
+            : h('span', { class: 'corner' }, [1, 2, 3, 4, 5, 6, 7, 8, 9].map((d) => h('i', { class: gone.has(d) ? 'elim' : put === d ? 'place' : null },
+              corner.includes(d) || gone.has(d) || put === d ? String(d) : ''))),
           centre.length ? h('span', { class: 'centre' }, centre.join('')) : null,
         ];
       }
@@ -212,7 +251,7 @@ function draw(keepFocus) {
   const v = g.view;
   const stats = h('div', { class: 'stats' },
     h('span', {}, v.label),
-    h('span', {}, 'Time ', h('b', { id: 'timer' }, clock(elapsed()))),
+    settings().showTimer ? h('span', {}, 'Time ', h('b', { id: 'timer' }, clock(elapsed()))) : null,
     h('span', {}, 'Cells left ', h('b', { id: 'cells-left' }, v.cells_left)),
     h('span', {}, 'Mistakes ', h('b', { id: 'mistakes' }, v.mistakes)),
     h('span', {}, 'Hints ', h('b', { id: 'hints' }, v.hints)));
@@ -220,30 +259,25 @@ function draw(keepFocus) {
     v.hint.place.length ? h('p', {}, 'Places ', v.hint.place.map(([c, d]) => `${d} in ${cellName(c)}`).join(', ')) : null,
     v.hint.remove.length ? h('p', {}, 'Removes ', v.hint.remove.map(([c, d]) => `${d} from ${cellName(c)}`).join(', ')) : null,
     (v.hint.place.length || v.hint.remove.length) ? button('Apply the hint', () => act('apply'), { id: 'apply-hint' }) : null) : null;
-  const over = v.end ? h('div', { class: 'gameover', role: 'alert' }, v.end === 'solved' ? `Solved in ${clock(v.elapsed_ms)} with ${v.mistakes} mistakes and ${v.hints} hints!` : 'The solution is shown.') : null;
-  const controls = h('div', { class: 'controls', role: 'toolbar', 'aria-label': 'Puzzle actions' },
+  const over = v.end ? h('div', { class: 'gameover', role: 'alert' }, v.end === 'solved' ? `Solved in ${clock(v.elapsed_ms)} with ${plural(v.mistakes, 'mistake')} and ${plural(v.hints, 'hint')}!` : 'The solution is shown.') : null;
+  const controls = actionBar('Puzzle actions',
     button('Undo', () => act('undo'), { disabled: !v.can_undo, id: 'undo' }),
     button('Redo', () => act('redo'), { disabled: !v.can_redo, id: 'redo' }),
-    button('Auto candidates', () => act('auto'), { disabled: !!v.end, id: 'auto' }),
     button('Hint', () => act('hint'), { disabled: !!v.end, id: 'hint' }),
     button('Check', () => act('check'), { disabled: !!v.end, id: 'check' }),
+    newGameButton('New puzzle'));
+  const more = moreActions('More actions',
+    button('Auto candidates', () => act('auto'), { disabled: !!v.end, id: 'auto' }),
     button('Show solution', () => { if (confirm('Show the solution and end this game?')) act('reveal'); }, { disabled: !!v.end, id: 'reveal' }),
-    h('label', { class: 'check' }, h('input', { type: 'checkbox', id: 'conflicts', checked: v.show_conflicts, onchange: (e) => act({ conflicts: e.target.checked }) }), ' Show conflicts'),
-    button('Export save', () => { g.save.state.elapsed_ms = elapsed(); exportGame('sudoku', g.save); }, { id: 'export' }),
+    copyLinkButton(link, g),
+    button('Export save', () => g.game.exportFile(), { id: 'export' }),
     button('Import…', importSave));
   const line = h('p', { class: 'line' }, h('label', { for: 'grid-line' }, 'The grid as a line '),
     h('input', { id: 'grid-line', readonly: true, value: line81(v.values), size: 40, onfocus: (e) => e.target.select() }),
     button('Copy', () => { navigator.clipboard && navigator.clipboard.writeText(line81(v.values)); status('The grid is copied.'); }));
-  root.append(...[over, stats, h('div', { class: 'play' }, h('div', {}, grid(), pad()), hint), controls, line,
-    h('p', { class: 'keys' }, 'Keys: arrows move; 1-9 place a digit; Shift+digit a corner mark, Ctrl+digit a centre mark (or choose the mode); 0, Backspace or Delete erase; u undo, r redo, h hint, a applies the hint, p cycles the entry mode.')].filter(Boolean));
+  root.append(...[over, stats, h('div', { class: 'play' }, h('div', {}, grid(), pad()), hint), controls, more, line,
+    h('p', { class: 'keys' }, 'Keys: arrows move, 1-9 a digit, Shift+digit a corner mark, c then digits centre marks; ? opens the rules and every key.')].filter(Boolean));
   if (keepFocus) { const el = root.querySelector(`[data-cell="${g.cursor}"]`); if (el) el.focus(); }
 }
 
-async function importSave() {
-  try {
-    const { game, save } = await pickSave();
-    if (game !== 'sudoku') throw new Error(`that file holds a ${game} game; open it from the ${game} page or the title page`);
-    g.view = null;
-    await busy(async () => apply(await session('sudoku', save, 'view')));
-  } catch (e) { status(e.message, 'error'); }
-}
+function importSave() { g.first = true; return g.game.importFile(); }

@@ -1,13 +1,8 @@
 // The title page: choose a game, resume a saved one, or import a save file.
-import { h, button, status } from './ui.js';
+import { h, button, status, busy } from './ui.js';
 import { loadGame, pickSave, saveGame } from './store.js';
 import { go } from './app.js';
-
-const GAMES = [
-  { key: 'mouse', name: 'Mouse & Cats', text: 'Fox and Hounds against an engine of ten levels, the last one perfect, with the exact solution of the whole game to look at.' },
-  { key: 'peg', name: 'Peg solitaire', text: 'The English, French, triangle, diamond and Wiegleb boards or your own layout, with a live "can it still be solved?" and a solution on request. Plus counts of every position, level by level.' },
-  { key: 'sudoku', name: 'Sudoku', text: 'Graded puzzles from beginner to expert, the classic shuffled grids, or your own; pencil marks, explained hints and a timer.' },
-];
+import { menus } from './game.js';
 
 function summary(key, st) {
   if (!st) return null;
@@ -17,15 +12,17 @@ function summary(key, st) {
   return null;
 }
 
-export function render(main) {
+export async function render(main) {
+  const all = await busy(menus);
+  const games = all ? all.games : [];
   main.append(h('h1', {}, 'boardlab'), h('p', { class: 'lead' }, 'Three classic games and their engines, in your browser, from one program on your machine.'));
   const list = h('div', { class: 'cards' });
-  for (const g of GAMES) {
+  for (const g of games) {
     const saved = loadGame(g.key);
     const sum = summary(g.key, saved && saved.state);
     list.append(h('section', { class: 'card', 'aria-labelledby': 'card-' + g.key },
       h('h2', { id: 'card-' + g.key }, g.name),
-      h('p', {}, g.text),
+      h('p', {}, g.description),
       h('div', { class: 'row' },
         h('a', { href: '/' + g.key, 'data-link': true, class: 'btn primary' }, sum ? 'Resume' : 'Play'),
         g.key === 'peg' ? h('a', { href: '/peg/analysis', 'data-link': true, class: 'btn' }, 'Analysis') : null),

@@ -42,7 +42,8 @@ export function status(text, tone = 'info', next = []) {
   el.textContent = text || '';
   el.dataset.tone = tone;
   for (const n of next || []) {
-    const run = nextHandlers[n.action];
+    // Reading the rules is the same on every page.
+    const run = nextHandlers[n.action] || (n.action === 'rules' ? () => import('./help.js').then((m) => m.openHelp()) : null);
     if (run) el.append(' ', button(n.label, run, { class: 'next' }));
   }
 }
@@ -56,6 +57,11 @@ export function select(label, name, options, value, help) {
 
 export function button(text, onclick, attrs = {}) {
   return h('button', { type: 'button', onclick, ...attrs }, text);
+}
+
+// "1 peg", "2 pegs": a count with its noun, singular for one.
+export function plural(n, one, many = one + 's') {
+  return `${fmt(n)} ${Number(n) === 1 ? one : many}`;
 }
 
 export function fmt(n) {
@@ -74,3 +80,28 @@ export async function busy(fn) {
     document.body.classList.remove('busy');
   }
 }
+
+// The main actions of a game, in a bar that stays on screen (at the foot of the window when the page is longer).
+export function actionBar(label, ...buttons) {
+  return h('div', { class: 'controls actionbar', role: 'toolbar', 'aria-label': label }, ...buttons);
+}
+
+// The other actions, under the game.
+export function moreActions(label, ...buttons) {
+  return h('div', { class: 'controls more', role: 'toolbar', 'aria-label': label }, ...buttons);
+}
+
+// "New game": opens the page's new-game options and puts the focus on them.
+export function newGameButton(text = 'New game') {
+  return button(text, () => {
+    const d = document.querySelector('details.setup');
+    if (!d) return;
+    d.open = true;
+    d.scrollIntoView({ block: 'start' });
+    const f = d.querySelector('select, input, textarea');
+    if (f) f.focus();
+  }, { id: 'new-game' });
+}
+
+// Whether the window is a phone's (the layout folds panels away there).
+export const narrow = () => window.matchMedia('(max-width: 560px)').matches;

@@ -4,6 +4,7 @@
 pub mod clock;
 pub mod game;
 pub mod history;
+pub mod menus;
 pub mod mouse;
 pub mod options;
 pub mod peg;

@@ -25,6 +25,12 @@ pub trait Runner: Send + Sync {
     /// Run `task` exactly once: now on this thread, or soon on another. A task dropped without running is seen
     /// by the session as a failure.
     fn run(&self, task: Task);
+
+    /// Whether every task runs at once on the calling thread (then work that could go on for long is given a
+    /// budget, so that an action still returns).
+    fn works_inline(&self) -> bool {
+        false
+    }
 }
 
 /// The runner that runs each task at once, on the calling thread.
@@ -34,6 +40,10 @@ pub struct Inline;
 impl Runner for Inline {
     fn run(&self, task: Task) {
         task();
+    }
+
+    fn works_inline(&self) -> bool {
+        true
     }
 }
 

@@ -38,6 +38,10 @@ const ASSETS: &[Asset] = &[
     asset!("store.js", "text/javascript; charset=utf-8"),
     asset!("ui.js", "text/javascript; charset=utf-8"),
     asset!("title.js", "text/javascript; charset=utf-8"),
+    asset!("game.js", "text/javascript; charset=utf-8"),
+    asset!("help.js", "text/javascript; charset=utf-8"),
+    asset!("settings.js", "text/javascript; charset=utf-8"),
+    asset!("stats.js", "text/javascript; charset=utf-8"),
     asset!("mouse.js", "text/javascript; charset=utf-8"),
     asset!("peg.js", "text/javascript; charset=utf-8"),
     asset!("sudoku.js", "text/javascript; charset=utf-8"),
@@ -47,7 +51,17 @@ const ASSETS: &[Asset] = &[
 const INDEX: &[u8] = include_bytes!("../../web/index.html");
 
 /// The page paths (each answers `index.html`).
-pub const PAGES: &[&str] = &["/", "/mouse", "/peg", "/peg/analysis", "/sudoku"];
+pub const PAGES: &[&str] = &[
+    "/",
+    "/mouse",
+    "/peg",
+    "/peg/analysis",
+    "/sudoku",
+    "/stats",
+    "/rules/mouse",
+    "/rules/peg",
+    "/rules/sudoku",
+];
 
 /// The routes of the pages and assets.
 pub fn routes() -> Router<Arc<AppState>> {

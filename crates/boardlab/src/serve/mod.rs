@@ -8,9 +8,11 @@
 
 pub mod assets;
 pub mod error;
+pub mod fields;
 pub mod host;
 pub mod jobs;
 pub mod listen;
+pub mod menus;
 pub mod mouse;
 pub mod openapi;
 pub mod peg;
@@ -164,10 +166,12 @@ pub fn router_for(state: Arc<AppState>) -> Router {
     let api = Router::new()
         .route("/status", get(status))
         .route("/openapi.json", get(openapi::document))
+        .merge(menus::routes())
         .merge(mouse::routes())
         .merge(peg::routes())
         .merge(sudoku::routes())
         .merge(session::routes())
+        .method_not_allowed_fallback(api_method_not_allowed)
         .fallback(api_fallback);
     Router::new()
         .nest("/api", api)
@@ -221,6 +225,19 @@ async fn api_fallback(method: Method, OriginalUri(uri): OriginalUri) -> ApiError
         "no API route {method} {} (the routes are listed in /api/openapi.json)",
         uri.path()
     ))
+}
+
+async fn api_method_not_allowed(method: Method, OriginalUri(uri): OriginalUri) -> ApiError {
+    let path = uri.path();
+    let hint = if method == Method::GET {
+        "it takes a POST with a JSON body"
+    } else {
+        "see /api/openapi.json for the methods it takes"
+    };
+    ApiError {
+        status: axum::http::StatusCode::METHOD_NOT_ALLOWED,
+        message: format!("{path} does not answer {method}: {hint}"),
+    }
 }
 
 /// Whether `addr` can only be reached from this machine.

@@ -52,8 +52,8 @@ pub struct PositionRequest {
     pub rule: Option<String>,
     /// The board, `N` or `NxN` (even, 4 to 16) for `/api/mouse/position`; 8x8 by default, or the position's
     /// own (`size=N` or its diagram's). The other routes read 8x8 positions.
-    #[serde(default)]
-    #[schema(example = "6")]
+    #[serde(default, deserialize_with = "super::fields::size")]
+    #[schema(value_type = Option<String>, example = "6")]
     pub size: Option<String>,
 }
 
@@ -117,8 +117,8 @@ pub struct PerftRequest {
     #[schema(example = 8)]
     pub depth: i64,
     /// The board, `N` or `NxN` (even, 4 to 16); 8x8 by default, or the position's own.
-    #[serde(default)]
-    #[schema(example = "6")]
+    #[serde(default, deserialize_with = "super::fields::size")]
+    #[schema(value_type = Option<String>, example = "6")]
     pub size: Option<String>,
     /// Also count after each first move.
     #[serde(default)]

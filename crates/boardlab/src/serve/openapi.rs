@@ -3,7 +3,7 @@
 use axum::Json;
 use utoipa::OpenApi;
 
-use super::{error, jobs, mouse, peg, session, sudoku};
+use super::{error, jobs, menus, mouse, peg, session, sudoku};
 
 /// The API's description.
 #[derive(OpenApi)]
@@ -18,6 +18,7 @@ use super::{error, jobs, mouse, peg, session, sudoku};
     paths(
         super::status,
         document,
+        menus::menus, menus::daily,
         mouse::position, mouse::play_move, mouse::hint, mouse::analyse, mouse::map, mouse::run_perft,
         peg::boards, peg::board, peg::moves, peg::jump, peg::solve, peg::count,
         sudoku::parse, sudoku::solve, sudoku::rate_puzzle, sudoku::hint, sudoku::generate_puzzle,

@@ -77,7 +77,8 @@ pub struct GenerateRequest {
     #[serde(default)]
     pub symmetry: Option<String>,
     /// A seed to make the same puzzle again (random when absent).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::fields::seed")]
+    #[schema(value_type = Option<String>, example = "42")]
     pub seed: Option<u64>,
 }
 
@@ -92,7 +93,8 @@ pub struct ClassicRequest {
     #[serde(default)]
     pub unique: bool,
     /// A seed (random when absent).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::fields::seed")]
+    #[schema(value_type = Option<String>, example = "42")]
     pub seed: Option<u64>,
 }
 
@@ -158,7 +160,9 @@ pub struct NewPuzzle {
     pub technique: Option<String>,
     /// Whether the solution is known to be unique (`null`: not checked, classic mode).
     pub unique: Option<bool>,
-    /// The seed that makes this puzzle again.
+    /// The seed that makes this puzzle again, as a decimal string (a 64-bit number does not survive JavaScript).
+    #[serde(serialize_with = "super::fields::seed_text")]
+    #[schema(value_type = String, example = "42")]
     pub seed: u64,
 }
 

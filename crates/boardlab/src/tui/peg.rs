@@ -360,7 +360,7 @@ impl PegScreen {
                     ("✘ not possible".to_string(), t.bad)
                 }
                 Indicator::Impossible { .. } => ("✘ no longer possible".to_string(), t.bad),
-                Indicator::Checking => ("… being checked".to_string(), t.warn),
+                Indicator::Checking { .. } => ("… being checked".to_string(), t.warn),
                 Indicator::Unknown { .. } => ("? not known".to_string(), t.warn),
             }
         };
@@ -375,7 +375,10 @@ impl PegScreen {
                 _ if v.moves.is_empty() => format!("from this start: {}", why.short()),
                 _ => why.short().to_string(),
             },
-            Indicator::Possible | Indicator::Checking => String::new(),
+            Indicator::Checking { nodes: 0 } | Indicator::Possible => String::new(),
+            Indicator::Checking { nodes } => {
+                format!("{} positions searched", group_thousands(*nodes))
+            }
             Indicator::Unknown { nodes, memory } => format!(
                 "{} after {} positions; h searches longer",
                 if *memory { "memory full" } else { "gave up" },

@@ -29,6 +29,7 @@ mod error;
 mod jumps;
 mod options;
 mod oracle;
+mod search;
 mod session;
 mod state;
 mod tables;

@@ -1,5 +1,6 @@
 //! The indicator behind a peg game: whether one peg can still be left from a position, and how, answered at
-//! once from what is known and otherwise worked out in slices on the `Env`'s runner.
+//! once from what is known and otherwise worked out in the background on the `Env`'s runner (a complete table,
+//! or a search shared by every game of the `Env` that asks about the position).
 
 use std::collections::HashMap;
 use std::fmt;
@@ -7,25 +8,26 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use peg::enumerate::Options as CountOptions;
-use peg::{Board, Finish, Finishable, Move, Position, Problem, SolveError, Solver, SolverOptions};
+use peg::{Board, Finish, Finishable, Move, Position, Problem};
 use serde::Serialize;
 
+use super::search::{Ended, Search, SearchKey, key_of};
 use super::tables::TableKey;
 use crate::Env;
 use crate::text::group_thousands;
 use crate::work::{Outcome, Pending, submit};
 
-/// Positions the solver examines in one background slice (a few tens of milliseconds): the longest a new
-/// position waits behind a search of an old one.
-const SLICE_NODES: u64 = 200_000;
-/// Positions the solver may examine for one position before the indicator says "not known" (each
-/// [`PegSession::show_solution`] on such a position allows as many again, four times over).
+/// Where the runner works inline (so that an action waits for the search), the positions the solver may
+/// examine for one position before the indicator says "not known" (each [`PegSession::show_solution`] on such
+/// a position allows as many again, four times over). A runner of its own searches until the answer comes.
+///
+/// [`PegSession::show_solution`]: super::PegSession::show_solution
 const SEARCH_CAP: u64 = 40_000_000;
 /// While the complete table is being built, the search of one position stops after this many positions and the
 /// indicator waits for the table instead: on two cores the two would only slow each other down.
 const SEARCH_WHILE_BUILDING: u64 = 2_000_000;
-/// The memory the solver's table of dead positions may use.
-const SOLVER_MEMORY: u64 = 512 << 20;
+/// How often [`Oracle::wait`] looks again at a search under way on another thread.
+const WAIT_STEP: Duration = Duration::from_millis(50);
 /// Complete tables are built only for boards up to this many holes…
 const TABLE_MAX_HOLES: usize = 36;
 /// …and only while the enumeration's estimate stays under this much memory (the English standard game needs
@@ -102,13 +104,6 @@ enum TableState {
     Failed,
 }
 
-/// What a search slice hands back.
-struct Searched {
-    solver: Solver,
-    pos: Position,
-    result: Result<Option<Vec<Move>>, SolveError>,
-}
-
 /// Answers "can one peg still be left from here, and how" for one game, without ever making the caller wait.
 pub struct Oracle {
     env: Env,
@@ -117,12 +112,10 @@ pub struct Oracle {
     finish_classes: Vec<u8>,
     known: HashMap<u64, Verdict>,
     table: TableState,
-    solver: Option<Solver>,
-    search: Option<Pending<Searched>>,
-    /// Positions examined so far for a position without an answer, and the budget allowed for it.
-    spent: HashMap<u64, (u64, u64)>,
-    /// Positions whose search stopped at the memory limit.
-    out_of_memory: Vec<u64>,
+    /// The search of the last position asked about that no table answers.
+    watching: Option<(SearchKey, Arc<Search>)>,
+    /// The positions a search may examine where the runner works inline.
+    cap: u64,
 }
 
 impl fmt::Debug for Oracle {
@@ -181,10 +174,8 @@ impl Oracle {
             finish_classes: finish.classes(board),
             known: HashMap::new(),
             table,
-            solver: None,
-            search: None,
-            spent: HashMap::new(),
-            out_of_memory: Vec::new(),
+            watching: None,
+            cap: SEARCH_CAP,
         }
     }
 
@@ -198,19 +189,55 @@ impl Oracle {
             return Answer::Known(v);
         }
         // A position after a lost one is lost too.
-        if line[..line.len() - 1]
-            .iter()
-            .any(|p| matches!(self.known.get(&p.bits()), Some(Verdict::Impossible(_))))
-        {
+        if self.lost_before(line) {
             return Answer::Known(Verdict::Impossible(Why::Earlier));
         }
-        let key = pos.bits();
-        match self.spent.get(&key) {
-            Some(&(nodes, cap)) if nodes >= cap => Answer::GaveUp {
-                nodes,
-                memory: self.out_of_memory.contains(&key),
+        let Some(search) = self.search_of(pos) else {
+            return Answer::Checking;
+        };
+        match search.ended() {
+            Some(Ended::Way(moves)) => Answer::Known(Verdict::Possible(Arc::clone(moves))),
+            Some(Ended::NoWay) => Answer::Known(Verdict::Impossible(Why::Search)),
+            // While the table is being built, a search that stopped at its short budget waits for the table.
+            Some(Ended::GaveUp { memory: false })
+                if matches!(self.table, TableState::Building(_)) =>
+            {
+                Answer::Checking
+            }
+            Some(&Ended::GaveUp { memory }) => Answer::GaveUp {
+                nodes: search.nodes(),
+                memory,
             },
-            _ => Answer::Checking,
+            Some(Ended::Dropped) | None => Answer::Checking,
+        }
+    }
+
+    /// Whether a position of `line` before its last is known to be lost.
+    fn lost_before(&self, line: &[Position]) -> bool {
+        line.split_last().is_some_and(|(_, before)| {
+            before
+                .iter()
+                .any(|p| matches!(self.known.get(&p.bits()), Some(Verdict::Impossible(_))))
+        })
+    }
+
+    /// Positions the search for the last position of `line` has examined so far (0 when none is known).
+    pub fn progress(&self, line: &[Position]) -> u64 {
+        line.last()
+            .and_then(|&p| self.search_of(p))
+            .map_or(0, |s| s.nodes())
+    }
+
+    fn key(&self, pos: Position) -> SearchKey {
+        key_of(&self.board, self.finish, pos)
+    }
+
+    /// The search of `pos`, the one this oracle watches or one another game started.
+    fn search_of(&self, pos: Position) -> Option<Arc<Search>> {
+        let key = self.key(pos);
+        match &self.watching {
+            Some((k, s)) if *k == key => Some(Arc::clone(s)),
+            _ => self.env.peg_tables.searches.find(&key),
         }
     }
 
@@ -230,6 +257,11 @@ impl Oracle {
         }
         if let Some(v) = self.known.get(&pos.bits()) {
             return Some(v.clone());
+        }
+        if !matches!(self.table, TableState::Ready(_))
+            && let Some(moves) = self.env.peg_tables.searches.way(&self.key(pos))
+        {
+            return Some(Verdict::Possible(moves));
         }
         // Every position asked about is one of this game's, so reachable from the table's start: the table
         // holds it exactly when the finish can still be reached.
@@ -254,7 +286,7 @@ impl Oracle {
             Answer::Known(Verdict::Possible(path)) if !path.is_empty() => {
                 self.learn_path(pos, &path);
             }
-            Answer::Known(v @ Verdict::Impossible(Why::Table | Why::Earlier)) => {
+            Answer::Known(v @ Verdict::Impossible(Why::Table | Why::Earlier | Why::Search)) => {
                 self.known.insert(pos.bits(), v);
             }
             _ => {}
@@ -286,18 +318,10 @@ impl Oracle {
         {
             self.take_table(outcome);
         }
-        if let Some(outcome) = self.search.as_ref().and_then(Pending::poll) {
-            self.search = None;
-            self.take_search(outcome);
-        }
         self.remember(line);
         self.start_search(line);
         // A runner that works at once has answered already.
-        if let Some(outcome) = self.search.as_ref().and_then(Pending::poll) {
-            self.search = None;
-            self.take_search(outcome);
-            self.remember(line);
-        }
+        self.remember(line);
     }
 
     fn take_table(&mut self, outcome: Outcome<Result<Arc<Finishable>, String>>) {
@@ -313,108 +337,87 @@ impl Oracle {
         };
     }
 
-    fn take_search(&mut self, outcome: Outcome<Searched>) {
-        let Outcome::Done(s) = outcome else {
-            // The solver died with its task: a fresh one next time.
-            return;
-        };
-        let key = s.pos.bits();
-        match s.result {
-            Ok(found) => {
-                self.solver = Some(s.solver);
-                if matches!(&self.table, TableState::Ready(_)) {
-                    return;
-                }
-                self.spent.remove(&key);
-                match found {
-                    Some(moves) => self.learn_path(s.pos, &moves),
-                    None => {
-                        self.known.insert(key, Verdict::Impossible(Why::Search));
-                    }
-                }
-            }
-            // The interface never raises the stop flag; were it raised, the solver would be kept as after a budget.
-            Err(SolveError::NodeLimit { nodes } | SolveError::Stopped { nodes }) => {
-                self.solver = Some(s.solver);
-                let e = self.spent.entry(key).or_insert((0, SEARCH_CAP));
-                e.0 += nodes;
-            }
-            Err(SolveError::MemoryLimit { .. }) => {
-                // Its table of dead positions is full: start again with an empty one, and give this position up.
-                let e = self.spent.entry(key).or_insert((0, SEARCH_CAP));
-                e.0 = e.0.max(e.1);
-                self.out_of_memory.push(key);
-            }
-        }
-    }
-
+    /// Start the search of the last position of `line` unless the answer is known or a search of it goes on
+    /// (or ended in a way that asking again does not change).
     fn start_search(&mut self, line: &[Position]) {
-        if self.search.is_some() {
-            return;
-        }
         let Some(&pos) = line.last() else {
             return;
         };
-        if self.answer(line) != Answer::Checking {
+        let key = self.key(pos);
+        if matches!(self.table, TableState::Ready(_)) {
+            self.watching = None;
             return;
         }
-        if matches!(self.table, TableState::Building(_))
-            && self
-                .spent
-                .get(&pos.bits())
-                .is_some_and(|&(nodes, _)| nodes >= SEARCH_WHILE_BUILDING)
-        {
+        if self.quick(pos).is_some() || self.lost_before(line) {
             return;
         }
-        let solver = self.solver.take();
-        let (board, finish) = (self.board.clone(), self.finish);
-        self.search = Some(submit(&*self.env.runner, move || {
-            let mut solver = solver.unwrap_or_else(|| {
-                Solver::with_options(
-                    &board,
-                    finish,
-                    SolverOptions {
-                        max_memory: SOLVER_MEMORY,
-                        max_nodes: Some(SLICE_NODES),
-                        ..SolverOptions::default()
-                    },
-                )
-            });
-            let result = solver.solve(pos);
-            Searched {
-                solver,
-                pos,
-                result,
+        let building = matches!(self.table, TableState::Building(_));
+        let budget = if building {
+            Some(SEARCH_WHILE_BUILDING)
+        } else if self.env.runner.works_inline() {
+            Some(self.cap)
+        } else {
+            None
+        };
+        if let Some(s) = self.env.peg_tables.searches.find(&key) {
+            let wider = match (s.budget(), budget) {
+                (Some(had), Some(want)) => want > had,
+                (Some(_), None) => true,
+                (None, _) => false,
+            };
+            let again = match s.ended() {
+                None | Some(Ended::Way(_) | Ended::NoWay) => false,
+                Some(Ended::Dropped) => true,
+                Some(Ended::GaveUp { memory }) => !memory && wider,
+            };
+            if !again {
+                self.watching = Some((key, s));
+                return;
             }
-        }));
+        }
+        let s = self.env.peg_tables.searches.start(
+            &*self.env.runner,
+            &self.board,
+            self.finish,
+            pos,
+            budget,
+        );
+        self.watching = Some((key, s));
     }
 
-    /// Allow the search of `pos` as much again (after it gave up).
+    /// Search `pos` again after its search gave up: four times as long where the runner works inline, and
+    /// with an empty table of dead positions after the memory ran out.
     pub fn search_longer(&mut self, pos: Position) {
-        let key = pos.bits();
-        self.out_of_memory.retain(|&k| k != key);
-        if let Some(e) = self.spent.get_mut(&key) {
-            e.1 = e.0 + 4 * SEARCH_CAP;
+        let key = self.key(pos);
+        if let Some(s) = self.search_of(pos) {
+            self.cap = self.cap.max(s.nodes() + 4 * SEARCH_CAP);
+        }
+        self.env.peg_tables.searches.forget(&key);
+        if self.watching.as_ref().is_some_and(|(k, _)| *k == key) {
+            self.watching = None;
         }
     }
 
     /// Whether background work is under way.
     pub fn busy(&self) -> bool {
-        self.search.is_some() || matches!(self.table, TableState::Building(_))
+        self.watching
+            .as_ref()
+            .is_some_and(|(_, s)| s.ended().is_none())
+            || matches!(self.table, TableState::Building(_))
     }
 
-    /// Wait at most `limit` for a piece of background work to finish (the search slice, else the table) and
-    /// collect it; at once when none is under way. The next [`Oracle::pump`] goes on from there.
+    /// Wait at most `limit` for a piece of background work to finish (the search of the position watched, else
+    /// the table) and collect it; at once when none is under way. The next [`Oracle::pump`] goes on from there.
     pub fn wait_a_little(&mut self, limit: Duration) {
-        if let Some(job) = &self.search {
-            if let Some(outcome) = job.wait_for(limit) {
-                self.search = None;
-                self.take_search(outcome);
+        match &self.watching {
+            Some((_, s)) if s.ended().is_none() => s.wait_for(limit),
+            _ => {
+                if let TableState::Building(job) = &self.table
+                    && let Some(outcome) = job.wait_for(limit)
+                {
+                    self.take_table(outcome);
+                }
             }
-        } else if let TableState::Building(job) = &self.table
-            && let Some(outcome) = job.wait_for(limit)
-        {
-            self.take_table(outcome);
         }
     }
 
@@ -422,22 +425,29 @@ impl Oracle {
     /// (with a limit) the time is up; the search goes on in slices meanwhile.
     pub fn wait(&mut self, line: &[Position], limit: Option<Duration>) {
         let deadline = limit.map(|l| Instant::now() + l);
-        if let TableState::Building(job) = &self.table {
-            let outcome = job.wait();
-            self.take_table(outcome);
-        }
         loop {
-            if let Some(job) = self.search.take() {
-                let outcome = job.wait();
-                self.take_search(outcome);
-            }
-            self.remember(line);
-            if deadline.is_some_and(|d| Instant::now() >= d) {
+            self.pump(line);
+            let building = matches!(self.table, TableState::Building(_));
+            if !building && (self.answer(line) != Answer::Checking || !self.busy()) {
                 break;
             }
-            self.start_search(line);
-            if self.search.is_none() {
-                break;
+            let step = match deadline {
+                Some(d) if Instant::now() >= d => break,
+                Some(d) => WAIT_STEP.min(d.saturating_duration_since(Instant::now())),
+                None => WAIT_STEP,
+            };
+            // The table first (the search meanwhile goes on by itself), then the search.
+            let outcome = match &self.table {
+                TableState::Building(job) => job.wait_for(step),
+                _ => {
+                    if let Some((_, s)) = &self.watching {
+                        s.wait_for(step);
+                    }
+                    None
+                }
+            };
+            if let Some(outcome) = outcome {
+                self.take_table(outcome);
             }
         }
     }

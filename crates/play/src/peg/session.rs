@@ -546,7 +546,9 @@ impl PegSession {
                 why: *why,
                 since: self.oracle.first_lost(&line),
             },
-            Answer::Checking => Indicator::Checking,
+            Answer::Checking => Indicator::Checking {
+                nodes: self.oracle.progress(&line),
+            },
             Answer::GaveUp { nodes, memory } => Indicator::Unknown {
                 nodes: *nodes,
                 memory: *memory,

@@ -5,6 +5,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use peg::Finishable;
 
+use super::search::Searches;
+
 /// A complete table of finishable positions (the positions reachable from the start from which the finish can
 /// still be reached: [`Finishable`]), shared between games (and threads) with the same board, start and finish: a
 /// new game of the same kind finds it ready.
@@ -13,21 +15,25 @@ pub(super) type TableCell = Arc<OnceLock<Result<Arc<Finishable>, String>>>;
 /// (board, its jumps, the start's pegs, the finish hole or `None` for anywhere).
 pub(super) type TableKey = (String, usize, u64, Option<usize>);
 
-/// The complete tables of finishable positions built (or being built) for peg games, newest last, shared by
-/// every session of an [`Env`](crate::Env). Only the last few are kept (games in progress keep theirs).
+/// The complete tables of finishable positions built (or being built) for peg games, newest last, and the
+/// searches of positions that no table answers, shared by every session of an [`Env`](crate::Env). Only the
+/// last few tables are kept (games in progress keep theirs), and only a few searches go on at once.
 #[derive(Clone)]
 pub struct PegTables {
     tables: Arc<Mutex<Vec<(TableKey, TableCell)>>>,
     kept: usize,
+    pub(super) searches: Searches,
 }
 
 impl PegTables {
     /// A cache that keeps the last `kept` tables. With 0 no table is built at all: the solver answers every
-    /// question (for a server that cannot afford a second of table building in a request).
+    /// question (for a server that cannot afford a second of table building in a request). Searches: as many
+    /// under way at once as tables kept (at least one).
     pub fn new(kept: usize) -> PegTables {
         PegTables {
             tables: Arc::new(Mutex::new(Vec::new())),
             kept,
+            searches: Searches::new(kept),
         }
     }
 

@@ -45,8 +45,11 @@ pub enum Indicator {
         /// when known.
         since: Option<usize>,
     },
-    /// The solver is working on it.
-    Checking,
+    /// The solver is working on it (or a complete table is being built).
+    Checking {
+        /// Positions the search of this position has examined so far (0 while none has begun).
+        nodes: u64,
+    },
     /// The solver gave up.
     Unknown {
         /// Positions examined.

@@ -16,8 +16,10 @@ use crate::serve::error::{ApiError, ApiResult, Body};
 use crate::serve::jobs::Cancel;
 use crate::serve::peg::ProblemSpec;
 
-/// The longest the live indicator may search for one answer (past it the view says "checking": not known yet).
-const INDICATOR_WAIT: Duration = Duration::from_secs(3);
+/// The longest a request waits for the indicator's answer (a search, a table being built) or for a question
+/// waiting on it: past it the view says "checking" with the search's progress and `waiting`, the work goes on
+/// in the background (shared by every later request about the position), and the page asks again.
+const ANSWER_WAIT: Duration = Duration::from_secs(1);
 
 /// A jump between two holes by number (as `view.holes` lists them).
 #[derive(Debug, Deserialize)]
@@ -77,14 +79,9 @@ impl Route for PegSession {
         })
     }
 
-    /// A question about the solution may wait the whole request; the indicator alone, a few seconds.
-    fn wait(name: &str, cancel: &Cancel) -> Duration {
-        let left = time_left(cancel.remaining(), MARGIN);
-        if matches!(name, "solution" | "hint" | "step") {
-            left
-        } else {
-            left.min(INDICATOR_WAIT)
-        }
+    /// No request waits for the answer longer than about a second, a question about the solution neither.
+    fn wait(_name: &str, cancel: &Cancel) -> Duration {
+        time_left(cancel.remaining(), MARGIN).min(ANSWER_WAIT)
     }
 
     fn refused(action: &str, e: &PegError) -> ApiError {

@@ -1,0 +1,408 @@
+// What players expect of the pages (issue 37): rules and help on every page, links that carry the game, settings
+// kept in the browser, both viewports with the board and the action bar on screen, and an accessibility scan.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { startServer, launch, newPage, shot, shots, idle, haveChromium } from './helpers.js';
+
+const skip = haveChromium() ? false : 'chromium is missing (/usr/bin/chromium): the browser tests are skipped';
+let srv, browser;
+
+before(async () => {
+  if (skip) return;
+  srv = await startServer();
+  browser = await launch();
+});
+after(async () => {
+  if (browser) await browser.close();
+  if (srv) await srv.stop();
+});
+
+const desktop = { viewport: { width: 1280, height: 800 } };
+const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+const statusText = async (page) => (await page.textContent('#status')) || '';
+
+// A game of each kind, started the way a player starts one.
+const start = {
+  async mouse(page) {
+    await page.goto(srv.url + '/mouse');
+    await page.selectOption('#opt-level', '2');
+    await page.click('#mouse-new');
+    await idle(page);
+    await page.waitForSelector('.mouse-board');
+  },
+  async peg(page) {
+    await page.goto(srv.url + '/peg');
+    await page.selectOption('#opt-board', 'english');
+    await page.click('#peg-new');
+    await idle(page);
+    await page.waitForSelector('.peg-board');
+  },
+  async sudoku(page) {
+    await page.goto(srv.url + '/sudoku');
+    await page.selectOption('#opt-difficulty', 'easy');
+    await page.click('#sudoku-new');
+    await idle(page);
+    await page.waitForSelector('.sgrid');
+  },
+};
+const boardOf = { mouse: '.mouse-board', peg: '.peg-board', sudoku: '.sgrid' };
+
+test('? opens the rules (play\'s own text) and the keys on every page; each game has a rules page', { skip, timeout: 120000 }, async () => {
+  const page = await newPage(browser, desktop);
+  await page.goto(srv.url + '/');
+  const menus = await page.evaluate(() => fetch('/api/menus').then((r) => r.json()));
+  for (const [path, key] of [['/', null], ['/mouse', 'mouse'], ['/peg', 'peg'], ['/peg/analysis', 'peg'], ['/sudoku', 'sudoku']]) {
+    await page.goto(srv.url + path);
+    await idle(page);
+    await page.waitForSelector('main h1');
+    await page.keyboard.press('?');
+    await page.waitForSelector('dialog#help[open]');
+    const text = await page.textContent('dialog#help');
+    if (key) {
+      const game = menus.games.find((x) => x.key === key);
+      for (const p of game.rules) assert.ok(text.includes(p), `${path}: the rules paragraph "${p.slice(0, 40)}…"`);
+      assert.match(text, /Keys on this page/);
+    } else {
+      for (const x of menus.games) assert.ok(text.includes(x.name), `${path}: ${x.name}`);
+    }
+    if (path === '/sudoku') await shot(page, 'help-sudoku');
+    await page.click('#help-close');
+    assert.equal(await page.$('dialog#help[open]'), null);
+  }
+  // The button in the header opens the same help.
+  await page.click('#help-button');
+  await page.waitForSelector('dialog#help[open]');
+  await page.click('#help-close');
+  await page.goto(srv.url + '/rules/mouse');
+  await page.waitForSelector('main h1');
+  assert.match(await page.textContent('main h1'), /Mouse & Cats: rules/);
+  assert.ok((await page.textContent('main')).includes(menus.games[0].rules[0]));
+  assert.deepEqual(page.errors, []);
+});
+
+test('a link carries the game: copied, it opens the same game in a fresh page', { skip, timeout: 240000 }, async () => {
+  const ctx = { ...desktop, permissions: ['clipboard-read', 'clipboard-write'] };
+  // Sudoku: the clues.
+  let page = await newPage(browser, ctx);
+  await start.sudoku(page);
+  const givens = await page.evaluate(() => JSON.parse(localStorage.getItem('boardlab.sudoku')).state.puzzle.givens);
+  await page.click('#copy-link');
+  await page.waitForFunction(() => document.getElementById('status').textContent.includes('http'));
+  const sudokuLink = await page.evaluate(() => navigator.clipboard.readText());
+  assert.equal(sudokuLink, await page.evaluate(() => location.href));
+  assert.ok(sudokuLink.includes(givens.replace(/\./g, '.')), sudokuLink);
+  let fresh = await newPage(browser, desktop);
+  await fresh.goto(sudokuLink);
+  await fresh.waitForSelector('.sgrid');
+  await idle(fresh);
+  assert.equal(await fresh.evaluate(() => JSON.parse(localStorage.getItem('boardlab.sudoku')).state.puzzle.givens), givens);
+  // Peg: the board, its start and the jumps played.
+  page = await newPage(browser, ctx);
+  await start.peg(page);
+  for (const [a, b] of [['d2', 'd4'], ['f3', 'd3']]) {
+    await page.click(`[data-hole="${a}"]`);
+    await page.click(`[data-hole="${b}"]`);
+    await idle(page);
+  }
+  const pegLink = await page.evaluate(() => location.href);
+  assert.match(pegLink, /board=english/);
+  assert.match(pegLink, /jumps=d2-d4%2Cf3-d3|jumps=d2-d4,f3-d3/);
+  fresh = await newPage(browser, desktop);
+  await fresh.goto(pegLink);
+  await fresh.waitForSelector('.peg-board');
+  await idle(fresh);
+  assert.equal(await fresh.textContent('#pegs-left'), '30 pegs left');
+  assert.deepEqual(await fresh.evaluate(() => JSON.parse(localStorage.getItem('boardlab.peg')).state.moves), ['d2-d4', 'f3-d3']);
+  // Mouse: the options and the moves, the engine's included.
+  page = await newPage(browser, ctx);
+  await start.mouse(page);
+  const mouse = await page.getAttribute('[data-sq] .piece.mouse >> xpath=..', 'data-sq');
+  await page.click(`[data-sq="${mouse}"]`);
+  const t = await page.$$eval('.sq.target', (els) => els.map((e) => e.getAttribute('data-sq')));
+  await page.click(`[data-sq="${t[0]}"]`);
+  await idle(page);
+  const moves = await page.evaluate(() => JSON.parse(localStorage.getItem('boardlab.mouse')).state.moves);
+  assert.equal(moves.length, 2);
+  const mouseLink = await page.evaluate(() => location.href);
+  fresh = await newPage(browser, desktop);
+  await fresh.goto(mouseLink);
+  await fresh.waitForSelector('.mouse-board');
+  await idle(fresh);
+  assert.deepEqual(await fresh.evaluate(() => JSON.parse(localStorage.getItem('boardlab.mouse')).state.moves), moves);
+  assert.equal(await fresh.getAttribute('[data-sq] .piece.mouse >> xpath=..', 'data-sq'), t[0]);
+  assert.deepEqual([...page.errors, ...fresh.errors], []);
+});
+
+test('a bad link gets a clear message, never a broken page', { skip, timeout: 120000 }, async () => {
+  const bad = [
+    ['/sudoku?puzzle=123', /link does not hold a game.*(81|puzzle)/i, '#sudoku-new'],
+    ['/sudoku?puzzle=11' + '.'.repeat(79), /link does not hold a game/i, '#sudoku-new'],
+    ['/peg?board=nosuch', /link does not hold a game.*nosuch/i, '#peg-new'],
+    ['/peg?board=english&jumps=d2-d4,a1-a3', /link does not hold a game.*a1/i, '#peg-new'],
+    ['/mouse?size=7', /link does not hold a game.*7/i, '#mouse-new'],
+    ['/mouse?moves=E1-E2', /link does not hold a game.*E1/i, '#mouse-new'],
+  ];
+  for (const [path, re, form] of bad) {
+    const page = await newPage(browser, desktop);
+    await page.goto(srv.url + path);
+    await page.waitForSelector(form);
+    await idle(page);
+    const text = await statusText(page);
+    assert.match(text, re, `${path}: ${text}`);
+    assert.ok(!text.includes('\n'), 'one line');
+    assert.deepEqual(page.errors.filter((e) => !/status of 4\d\d/.test(e)), [], path);
+  }
+});
+
+test('settings are kept in the browser: they survive a reload', { skip, timeout: 120000 }, async () => {
+  const page = await newPage(browser, desktop);
+  await start.sudoku(page);
+  assert.ok(await page.$('#timer'));
+  await page.click('#settings-button');
+  await page.waitForSelector('dialog#settings[open]');
+  await page.check('#set-theme-dark');
+  await page.uncheck('#set-showTimer');
+  await page.uncheck('#set-highlightSame');
+  await page.uncheck('#set-showConflicts');
+  await page.click('#settings-close');
+  await page.reload();
+  await page.waitForSelector('.sgrid');
+  await idle(page);
+  assert.equal(await page.getAttribute('html', 'data-theme'), 'dark');
+  assert.equal(await page.$('#timer'), null, 'the timer is hidden');
+  const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  assert.equal(bg, 'rgb(21, 23, 26)', 'the dark theme');
+  // Same-digit highlighting off: a cell with a digit under the cursor lights up no other cell.
+  const given = await page.$$eval('.cell.given', (els) => els[0].dataset.cell);
+  await page.click(`[data-cell="${given}"]`);
+  assert.equal((await page.$$('.cell.same')).length, 0);
+  // A clash is not shown with conflicts off.
+  const empty = await page.$$eval('[data-cell]', (els) => els.find((e) => !e.querySelector('.digit')).dataset.cell);
+  const row = Math.floor(empty / 9);
+  const clash = await page.$$eval('[data-cell]', (els, r) => els.filter((e) => Math.floor(e.dataset.cell / 9) === r).map((e) => e.querySelector('.digit')).filter(Boolean)[0].textContent, row);
+  await page.click(`[data-cell="${empty}"]`);
+  await page.keyboard.press(clash);
+  await idle(page);
+  assert.equal((await page.$$('.cell.conflict')).length, 0);
+  await page.click('#settings-button');
+  assert.equal(await page.isChecked('#set-theme-dark'), true);
+  assert.equal(await page.isChecked('#set-showTimer'), false);
+  await page.check('#set-showConflicts');
+  await page.waitForSelector('.cell.conflict');
+  await page.check('#set-highlightSame');
+  await page.check('#set-showTimer');
+  await page.check('#set-theme-system');
+  await page.click('#settings-close');
+  assert.equal(await page.getAttribute('html', 'data-theme'), null);
+  assert.deepEqual(page.errors, []);
+});
+
+for (const [vpName, vp] of [['desktop', desktop], ['phone', phone]]) {
+  test(`${vpName} (${vp.viewport.width}x${vp.viewport.height}): each game's board and action bar lie inside the window`, { skip, timeout: 180000 }, async () => {
+    for (const game of ['mouse', 'peg', 'sudoku']) {
+      const page = await newPage(browser, vp);
+      await start[game](page);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      const inside = async (sel) => {
+        const r = await page.$eval(sel, (e) => e.getBoundingClientRect().toJSON());
+        assert.ok(r.x >= 0 && r.y >= 0 && r.x + r.width <= vp.viewport.width + 0.5 && r.y + r.height <= vp.viewport.height + 0.5,
+          `${game} on the ${vpName}: ${sel} at ${JSON.stringify(r)} is outside the window`);
+        return r;
+      };
+      const board = await inside(boardOf[game]);
+      const bar = await inside('.actionbar');
+      assert.ok(board.y + board.height <= bar.y + 0.5, `${game} on the ${vpName}: the action bar covers the board`);
+      for (const id of ['#undo', '#new-game', game === 'peg' ? '#show-solution' : '#hint']) {
+        const b = await page.$eval(`.actionbar ${id}`, (e) => e.getBoundingClientRect().toJSON());
+        assert.ok(b.width >= 40 && b.height >= 40, `${game} ${id}: a touch target of ${b.width}x${b.height}`);
+      }
+      if (game === 'sudoku') {
+        await inside('.pad');
+        const cell = await page.$eval('[data-cell="0"]', (e) => e.getBoundingClientRect().toJSON());
+        assert.ok(cell.width >= 39.5, `a sudoku cell is ${cell.width} wide`);
+      }
+      if (game === 'mouse') {
+        const open = await page.$eval('details.panel', (d) => d.open);
+        assert.equal(open, vpName === 'desktop', 'the engine panel folds away on a phone');
+      }
+      await shot(page, `${game}-${vpName}`);
+      assert.deepEqual(page.errors, [], game);
+      await page.context().close();
+    }
+  });
+}
+
+test('axe-core finds no serious or critical violation on any page', { skip, timeout: 240000 }, async () => {
+  const require = createRequire(import.meta.url);
+  const axe = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  const results = {};
+  const scan = async (page, name) => {
+    await page.addScriptTag({ content: axe });
+    const r = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+    results[name] = r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help }));
+  };
+  for (const vp of [desktop, phone]) {
+    const tag = vp === desktop ? 'desktop' : 'phone';
+    const page = await newPage(browser, vp);
+    await page.goto(srv.url + '/');
+    await page.waitForSelector('.cards');
+    await scan(page, `title ${tag}`);
+    for (const game of ['mouse', 'peg', 'sudoku']) {
+      await start[game](page);
+      await scan(page, `${game} ${tag}`);
+    }
+    await page.click('#hint');
+    await idle(page);
+    await scan(page, `sudoku with a hint ${tag}`);
+    await page.keyboard.press('?');
+    await page.waitForSelector('dialog#help[open]');
+    await scan(page, `sudoku rules dialog ${tag}`);
+    await page.click('#help-close');
+    await page.click('#settings-button');
+    await scan(page, `settings ${tag}`);
+    await page.goto(srv.url + '/peg/analysis');
+    await page.selectOption('#opt-board', 'triangle');
+    await page.click('#count');
+    await page.waitForSelector('svg.chart');
+    await scan(page, `peg analysis ${tag}`);
+    await page.goto(srv.url + '/rules/sudoku');
+    await page.waitForSelector('main h1');
+    await scan(page, `rules page ${tag}`);
+    for (const theme of ['dark']) {
+      await page.evaluate((t) => localStorage.setItem('boardlab.settings', JSON.stringify({ theme: t })), theme);
+      await page.goto(srv.url + '/sudoku');
+      await page.waitForSelector('.sgrid');
+      await idle(page);
+      await scan(page, `sudoku ${theme} ${tag}`);
+      await page.evaluate(() => localStorage.removeItem('boardlab.settings'));
+    }
+    await page.context().close();
+  }
+  writeFileSync(join(shots, 'axe.json'), JSON.stringify(results, null, 2) + '\n');
+  const bad = Object.entries(results).flatMap(([name, vs]) => vs.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${name}: ${v.id} (${v.impact}, ${v.nodes} nodes): ${v.help}`));
+  assert.deepEqual(bad, []);
+});
+
+test('the daily puzzles are the same in two fresh pages', { skip, timeout: 180000 }, async () => {
+  const got = [];
+  for (let i = 0; i < 2; i++) {
+    const page = await newPage(browser, desktop);
+    await page.goto(srv.url + '/sudoku');
+    await page.click('#daily');
+    await idle(page);
+    await page.waitForSelector('.sgrid');
+    assert.match(await statusText(page), /daily sudoku of \d{4}-\d\d-\d\d/);
+    const sudoku = await page.evaluate(() => JSON.parse(localStorage.getItem('boardlab.sudoku')).state.puzzle.givens);
+    await page.goto(srv.url + '/peg');
+    await page.waitForSelector('#daily');
+    if (!(await page.$('details.setup[open]'))) await page.click('details.setup summary');
+    await page.click('#daily');
+    await idle(page);
+    await page.waitForSelector('.peg-board');
+    const st = await page.evaluate(() => JSON.parse(localStorage.getItem('boardlab.peg')).state);
+    got.push({ sudoku, board: st.board, start: st.start });
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+  assert.deepEqual(got[0], got[1]);
+  assert.equal(got[0].start.length, 1);
+});
+
+test('stats count a finished game', { skip, timeout: 180000 }, async () => {
+  const page = await newPage(browser, desktop);
+  await page.goto(srv.url + '/stats');
+  await page.waitForSelector('#stats-peg');
+  assert.match(await page.textContent('#stats-peg'), /No Peg solitaire game finished yet/);
+  await page.goto(srv.url + '/peg');
+  await page.selectOption('#opt-board', 'triangle');
+  await page.click('#peg-new');
+  await idle(page);
+  await page.click('#show-solution');
+  await idle(page);
+  await page.waitForSelector('.solution');
+  for (let i = 0; i < 14 && !(await page.textContent('#pegs-left')).startsWith('1 '); i++) {
+    await page.click('#step');
+    await idle(page);
+  }
+  await page.waitForSelector('.gameover');
+  await page.click('a[href="/stats"]');
+  await page.waitForSelector('#stats-peg tr[data-category="triangle"]');
+  const cells = await page.$$eval('#stats-peg tr[data-category="triangle"] td', (t) => t.map((x) => x.textContent));
+  assert.equal(cells[0], '1', 'played');
+  assert.equal(cells[1], '1', 'solved');
+  assert.match(cells[2], /^\d+:\d\d$/, 'a best time');
+  await shot(page, 'stats');
+  assert.deepEqual(page.errors, []);
+});
+
+test('replay a finished Mouse & Cats game move by move', { skip, timeout: 180000 }, async () => {
+  const page = await newPage(browser, desktop);
+  await page.goto(srv.url + '/mouse');
+  await page.selectOption('#opt-size', '6');
+  await page.selectOption('#opt-level', '2');
+  await page.click('#mouse-new');
+  await idle(page);
+  for (let i = 0; i < 30 && !(await page.$('.gameover')); i++) {
+    const mouse = await page.getAttribute('[data-sq] .piece.mouse >> xpath=..', 'data-sq');
+    await page.click(`[data-sq="${mouse}"]`);
+    const t = await page.$$eval('.sq.target', (els) => els.map((e) => e.getAttribute('data-sq')));
+    if (!t.length) break;
+    t.sort((a, b) => Number(b.slice(1)) - Number(a.slice(1)));
+    await page.click(`[data-sq="${t[0]}"]`);
+    await idle(page);
+  }
+  await page.waitForSelector('.gameover');
+  const moves = await page.evaluate(() => JSON.parse(localStorage.getItem('boardlab.mouse')).state.moves);
+  const final = await page.getAttribute('[data-sq] .piece.mouse >> xpath=..', 'data-sq');
+  // The numbered list: the two moves of a turn in one item, in the notation E1-F2.
+  const items = await page.$$eval('#moves li', (li) => li.map((x) => [...x.querySelectorAll('.move')].map((m) => m.textContent)));
+  assert.equal(items.flat().length, moves.length);
+  assert.ok(items.every((t) => t.length <= 2 && t.every((m) => /^[A-P]\d+-[A-P]\d+$/.test(m))), JSON.stringify(items));
+  // The position after move 1: the mouse has made its first step (the mouse moves first).
+  await page.click('#moves .move[data-ply="1"]');
+  await idle(page);
+  await page.waitForSelector('#replay-at');
+  assert.match(await page.textContent('#replay-at'), new RegExp(`After move 1 of ${moves.length}`));
+  const after1 = await page.getAttribute('[data-sq] .piece.mouse >> xpath=..', 'data-sq');
+  assert.equal(after1.toLowerCase(), moves[0].replace('-', '').slice(-2).toLowerCase());
+  await page.click('#replay-prev');
+  await idle(page);
+  assert.match(await page.textContent('#replay-at'), /The start/);
+  assert.equal(await page.getAttribute('[data-sq] .piece.mouse >> xpath=..', 'data-sq'), 'C1');
+  await page.click('#replay-next');
+  await idle(page);
+  await page.click('#replay-next');
+  await idle(page);
+  assert.match(await page.textContent('#replay-at'), /After move 2/);
+  await shot(page, 'mouse-replay');
+  await page.click('#replay-exit');
+  assert.equal(await page.$('#replay-at'), null);
+  assert.equal(await page.getAttribute('[data-sq] .piece.mouse >> xpath=..', 'data-sq'), final);
+  assert.deepEqual(page.errors, []);
+});
+
+test('a hint is drawn on the candidates: the digit it places, the digits it removes', { skip, timeout: 120000 }, async () => {
+  const page = await newPage(browser, desktop);
+  await start.sudoku(page);
+  const solution = await page.evaluate(() => JSON.parse(localStorage.getItem('boardlab.sudoku')).state.puzzle.solution);
+  await page.click('#hint');
+  await idle(page);
+  await page.waitForSelector('.hint');
+  const hint = await page.evaluate(() => JSON.parse(localStorage.getItem('boardlab.sudoku')));
+  // The hint as the page drew it, cell by cell.
+  const drawn = await page.$$eval('.cell', (cells) => cells.map((c) => ({
+    cell: Number(c.dataset.cell),
+    place: [...c.querySelectorAll('.corner i.place')].map((i) => i.textContent),
+    elim: [...c.querySelectorAll('.corner i.elim')].map((i) => i.textContent),
+  })).filter((x) => x.place.length || x.elim.length));
+  assert.ok(drawn.length > 0, 'the hint is drawn in the grid: ' + JSON.stringify(hint.state.hint || null));
+  for (const d of drawn) {
+    for (const p of d.place) assert.equal(p, solution[d.cell], `the digit placed in cell ${d.cell} is the solution's`);
+    for (const e of d.elim) assert.notEqual(e, solution[d.cell], `a digit removed from cell ${d.cell} is not the solution's`);
+  }
+  await shot(page, 'sudoku-hint-on-candidates');
+  assert.deepEqual(page.errors, []);
+});
