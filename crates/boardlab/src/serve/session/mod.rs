@@ -7,8 +7,8 @@
 //!
 //! The games themselves are `play`'s sessions (the same code the terminal drives): the server turns a request
 //! into one of their actions, runs it on the blocking pool, and serializes their view. It decides nothing about
-//! a game. One handler ([`handle`]) serves the three games through `play::GameSession`; each game's module says
-//! only what is its own ([`Route`]): its new-game options, the actions only it has, and how its refusals answer.
+//! a game. One handler (`handle`) serves the three games through `play::GameSession`; each game's module says
+//! only what is its own (`Route`): its new-game options, the actions only it has, and how its refusals answer.
 
 pub mod mouse;
 pub mod peg;
