@@ -1,9 +1,10 @@
 //! A bounded load test against a real `boardlab serve` on a loopback port, driven by `wrk` (Debian's package;
 //! `.ci/run` installs it; where it is missing the test says so on stderr and passes without running). For a
-//! few seconds each, 32 connections ask for a sudoku hint (the quick lane) and for a sudoku generation (the
-//! job pool, with a queue of 8, so that part of the flood is turned away). Then:
+//! few seconds each, 32 connections ask for a sudoku hint (the quick lane, whose queue of its own holds at least
+//! 1,024 lookups whatever `--queue` says) and for a sudoku generation (the job pool, with a queue of 8, so that
+//! part of the flood is turned away). Then:
 //!
-//! - every hint was answered 2xx, with no socket error;
+//! - every hint was answered 2xx, with no socket error, and none was turned away (the pool's `rejected` stays 0);
 //! - every generation was answered, 2xx or 503 (busy), and none hung: wrk saw no timeout;
 //! - the server still answers at once and its resident memory grew by less than [`MEMORY_GROWTH`];
 //! - SIGTERM ends it within 5 s.
@@ -98,6 +99,9 @@ fn hints_and_generation_under_load() {
     assert!(hint.requests > 0, "{}", hint.text);
     assert_eq!(hint.non_2xx, 0, "{}", hint.text);
     assert!(hint.socket_errors.is_empty(), "{}", hint.text);
+    let status = s.status();
+    assert_eq!(status["jobs"]["rejected"], 0, "{status}");
+    assert_eq!(status["jobs"]["timed_out"], 0, "{status}");
 
     let generate = wrk(&format!("{base}/api/sudoku/generate"), GENERATE);
     eprintln!("generate:\n{}", generate.text);

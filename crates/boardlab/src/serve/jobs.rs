@@ -17,6 +17,11 @@ use utoipa::ToSchema;
 
 use super::error::ApiError;
 
+/// The least number of lookups the quick lane lets wait ([`Jobs::run_quick`]): a lookup takes a millisecond or
+/// so, so a long queue of them drains in well under a second; bounded by the connections a server keeps open
+/// (1,024 by default), it never turns a lookup away before the connection limit does.
+pub const QUICK_QUEUE: usize = 1024;
+
 /// The limits of the job pool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
@@ -87,6 +92,8 @@ pub struct JobStats {
     pub background: usize,
     /// Jobs waiting now.
     pub waiting: usize,
+    /// Lookups allowed to wait on the quick lane (the larger of `queue` and [`QUICK_QUEUE`]).
+    pub quick_queue: usize,
     /// Jobs finished since start.
     pub done: u64,
     /// Requests turned away with a 503 because the queue was full.
@@ -196,6 +203,11 @@ impl Jobs {
         self.limits
     }
 
+    /// Lookups allowed to wait on the quick lane.
+    fn quick_queue(&self) -> usize {
+        self.limits.queue.max(QUICK_QUEUE)
+    }
+
     /// The counters now.
     pub fn stats(&self) -> JobStats {
         let admitted =
@@ -209,6 +221,7 @@ impl Jobs {
             running,
             background,
             waiting: admitted.saturating_sub(running + background),
+            quick_queue: self.quick_queue(),
             done: self.done.load(Ordering::Relaxed),
             rejected: self.rejected.load(Ordering::Relaxed),
             timed_out: self.timed_out.load(Ordering::Relaxed),
@@ -228,6 +241,7 @@ impl Jobs {
         self.run_on_for(
             &self.slots,
             &self.admitted,
+            self.limits.queue,
             what,
             self.limits.time_limit,
             job,
@@ -236,7 +250,9 @@ impl Jobs {
     }
 
     /// [`Jobs::run`] for work bounded by a few milliseconds (a lookup in a table already built, one step of a
-    /// solver on 81 cells): it runs on slots of its own, so it never waits behind a long search.
+    /// solver on 81 cells): it runs on slots of its own, so it never waits behind a long search, with a queue
+    /// of its own of at least [`QUICK_QUEUE`] (so that a busy page's lookups wait their millisecond rather than
+    /// being turned away).
     ///
     /// # Errors
     /// As [`Jobs::run`].
@@ -248,6 +264,7 @@ impl Jobs {
         self.run_on_for(
             &self.quick_slots,
             &self.quick_admitted,
+            self.quick_queue(),
             what,
             self.limits.time_limit,
             job,
@@ -289,6 +306,7 @@ impl Jobs {
         &self,
         slots: &Arc<Semaphore>,
         admitted_count: &Arc<AtomicUsize>,
+        queue: usize,
         what: &str,
         time_limit: Duration,
         job: F,
@@ -302,16 +320,16 @@ impl Jobs {
         }
         let started = Instant::now();
         let deadline = started + time_limit;
-        let capacity = self.limits.workers + self.limits.queue;
+        let capacity = self.limits.workers + queue;
         let before = admitted_count.fetch_add(1, Ordering::AcqRel);
         let admitted = Count(Arc::clone(admitted_count));
         if before >= capacity {
             drop(admitted);
             self.rejected.fetch_add(1, Ordering::Relaxed);
             return Err(ApiError::unavailable(format!(
-                "the server is busy: {} jobs are running and {} are waiting, the most it queues; try again in a \
-                 moment",
-                self.limits.workers, self.limits.queue
+                "the server is busy: {} jobs are running and {queue} are waiting, the most it queues; try again \
+                 in a moment",
+                self.limits.workers
             )));
         }
         let limit_text = format!("{:.1} s", self.limits.time_limit.as_secs_f64());
