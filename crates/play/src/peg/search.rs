@@ -140,6 +140,18 @@ impl Search {
     }
 }
 
+/// Ends its search as [`Ended::Dropped`] when dropped before the search ended (its task dropped unrun, or
+/// its task stopped by a panic outside the solver).
+struct EndIfDropped(Arc<Search>);
+
+impl Drop for EndIfDropped {
+    fn drop(&mut self) {
+        if self.0.ended().is_none() {
+            self.0.end(Ended::Dropped);
+        }
+    }
+}
+
 impl fmt::Debug for Search {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Search")
@@ -256,8 +268,12 @@ impl Searches {
         }
         let me = self.clone();
         let (board, task_search) = (board.clone(), Arc::clone(&search));
+        // A runner may drop the task without running it (a server whose pool is full): the search then ends
+        // as dropped, so that the next game to ask starts a new one instead of waiting for it for ever.
+        let guard = EndIfDropped(Arc::clone(&search));
         runner.run(Box::new(move || {
-            me.run(&board, finish, pos, key, &task_search)
+            let _guard = guard;
+            me.run(&board, finish, pos, key, &task_search);
         }));
         search
     }
@@ -344,5 +360,36 @@ impl fmt::Debug for Searches {
         f.debug_struct("Searches")
             .field("running", &self.running)
             .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::work::{Inline, Task};
+
+    /// A runner with no room: it drops every task unrun.
+    struct Full;
+
+    impl Runner for Full {
+        fn run(&self, _task: Task) {}
+    }
+
+    #[test]
+    fn a_search_whose_task_is_dropped_ends_and_the_next_ask_starts_again() {
+        let board = Board::english();
+        let start = board.default_start();
+        let searches = Searches::new(2);
+        let dropped = searches.start(&Full, &board, Finish::Anywhere, start, None);
+        assert_eq!(dropped.ended(), Some(&Ended::Dropped));
+        // Waiting for it returns at once.
+        let t = Instant::now();
+        dropped.wait_for(Duration::from_secs(5));
+        assert!(t.elapsed() < Duration::from_secs(1));
+        let again = searches.start(&Inline, &board, Finish::Anywhere, start, Some(50_000_000));
+        let Some(Ended::Way(moves)) = again.ended() else {
+            panic!("the search ran: {again:?}");
+        };
+        assert_eq!(moves.len(), 31);
     }
 }
