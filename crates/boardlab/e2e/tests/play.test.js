@@ -199,9 +199,12 @@ test('an exported game loads in the terminal\'s loader', { skip, timeout: 120000
   const dir = mkdtempSync(join(tmpdir(), 'boardlab-e2e-'));
   const file = join(dir, 'peg.json');
   await download.saveAs(file);
-  const saved = JSON.parse(readFileSync(file, 'utf8'));
+  const text = readFileSync(file, 'utf8');
+  const saved = JSON.parse(text);
   assert.equal(saved.format, 'boardlab-save');
-  assert.equal(saved.version, 3);
+  // The save format's version today (play::save::VERSION), written compact: one line, not pretty-printed.
+  assert.equal(saved.version, 4);
+  assert.equal(text.trim().split('\n').length, 1, text.slice(0, 200));
   assert.deepEqual(saved.state.moves, ['f4-d4']);
   // The terminal's own loader reads it: `boardlab play --load FILE` checks the save before it looks for a
   // terminal, so without one it stops at the terminal check (a damaged save would stop it earlier, saying so).
