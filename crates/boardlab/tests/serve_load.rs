@@ -12,6 +12,8 @@
 //! It asserts what must hold under load, not a speed: requests per second and latencies are printed (run
 //! `crates/boardlab/loadtest/run.sh` under the bench lock for figures).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails loudly on purpose
+
 mod server_common;
 
 use std::process::Command;
