@@ -368,6 +368,10 @@ struct Net {
     houses: Vec<u32>,
     /// For each side: the sides of other links, with no place in common, that one house holds with it.
     joined: Vec<u128>,
+    /// For each side: the digit's places outside it that see all its cells.
+    sees: Vec<CellSet>,
+    /// For each link: SE's sort key (kind, then house number) as one number.
+    key: Vec<u8>,
 }
 
 impl Default for Net {
@@ -377,6 +381,8 @@ impl Default for Net {
             links: Vec::new(),
             houses: Vec::new(),
             joined: Vec::new(),
+            sees: Vec::new(),
+            key: Vec::new(),
         }
     }
 }
@@ -391,9 +397,14 @@ impl Net {
         links_of(pos, &mut self.links);
         // At most 27 houses with two readings each: 108 sides, within a u128.
         self.houses.clear();
+        self.sees.clear();
+        self.key.clear();
         for l in &self.links {
             self.houses.push(houses_of(l.sides[0]));
             self.houses.push(houses_of(l.sides[1]));
+            self.sees.push(pos & seeing(l.sides[0]) & !l.sides[0]);
+            self.sees.push(pos & seeing(l.sides[1]) & !l.sides[1]);
+            self.key.push(l.kind * 16 + l.index);
         }
         // The sides each house holds, and for each link the sides of the links sharing a place with it (itself
         // included).
@@ -405,15 +416,21 @@ impl Net {
                 hs &= hs - 1;
             }
         }
+        // For each place: the sides of the links holding it.
+        let mut at = [0u128; 81];
+        for (m, l) in self.links.iter().enumerate() {
+            for c in Cells(l.places) {
+                at[c] |= 0b11 << (2 * m);
+            }
+        }
+        // At most two readings of each of 27 houses.
+        let mut clash = [0u128; 54];
+        for (x, l) in clash.iter_mut().zip(&self.links) {
+            *x = Cells(l.places).fold(0, |a, c| a | at[c]);
+        }
         self.joined.clear();
         for (a, &hs) in self.houses.iter().enumerate() {
-            let places = self.links[a / 2].places;
-            let mut clash = 0u128;
-            for (m, l) in self.links.iter().enumerate() {
-                if l.places & places != 0 {
-                    clash |= 0b11 << (2 * m);
-                }
-            }
+            let clash = clash[a / 2];
             let mut m = 0u128;
             let mut hs = hs;
             while hs != 0 {
@@ -429,10 +446,11 @@ impl Net {
 struct Search<'a> {
     n: usize,
     digit: u8,
-    pos: CellSet,
     links: &'a [Link],
     houses: &'a [u32],
     joined: &'a [u128],
+    sees: &'a [CellSet],
+    key: &'a [u8],
     perms: &'a [[u8; 4]],
     allowed: TechniqueSet,
     chain: [(usize, u8); 4],
@@ -440,37 +458,51 @@ struct Search<'a> {
 }
 
 impl Search<'_> {
-    fn extend(&mut self, depth: usize, used: CellSet) {
+    /// Extend the chain's first `depth` links. `open` holds the places a chain (not a loop) through them can
+    /// still eliminate: those that see the start outside the links' houses; `ring` whether they can still be
+    /// read as SE reads a loop (from the link with the smallest key, first side first). A chain that can be
+    /// neither is not followed, nor one whose last link's key is below its first's (SE reads it the other way).
+    fn extend(&mut self, depth: usize, used: CellSet, open: CellSet, ring: bool) {
         if depth == self.n {
             self.evaluate();
             return;
         }
         let (prev, po) = self.chain[depth - 1];
         let from = 2 * prev + usize::from(1 - po);
+        let first_key = self.key[self.chain[0].0];
+        let last = depth + 1 == self.n;
         let mut next = self.joined[from];
         while next != 0 {
             let t = next.trailing_zeros() as usize;
             next &= next - 1;
             let m = t / 2;
-            if self.links[m].places & used == 0 {
-                self.chain[depth] = (m, (t % 2) as u8);
-                self.extend(depth + 1, used | self.links[m].places);
+            let l = &self.links[m];
+            if l.places & used != 0 {
+                continue;
             }
+            let key = self.key[m];
+            let open2 = open & !HOUSE[usize::from(l.house)];
+            let ring2 = ring && key > first_key;
+            if last {
+                if key < first_key {
+                    continue;
+                }
+                let end = 2 * m + 1 - t % 2;
+                if !ring2 && open2 & self.sees[end] == 0 {
+                    continue;
+                }
+            } else if open2 == 0 && !ring2 {
+                continue;
+            }
+            self.chain[depth] = (m, (t % 2) as u8);
+            self.extend(depth + 1, used | l.places, open2, ring2);
         }
     }
 
     fn evaluate(&mut self) {
         let n = self.n;
-        let links: [Link; 4] = std::array::from_fn(|w| {
-            if w < n {
-                self.links[self.chain[w].0]
-            } else {
-                Link::default()
-            }
-        });
-        // SE's positions: the links sorted by kind, then house number.
         // SE's positions: the links sorted by kind, then house number (distinct houses: no ties).
-        let key = |w: usize| (links[w].kind, links[w].index);
+        let key = |w: usize| self.key[self.chain[w].0];
         let mut q = [0u8; 4];
         let mut order = [0usize; 4];
         for (w, qw) in q[..n].iter_mut().enumerate() {
@@ -482,22 +514,22 @@ impl Search<'_> {
             return;
         }
         let o: [u8; 4] = std::array::from_fn(|w| if w < n { self.chain[w].1 } else { 0 });
-        let side = |w: usize, s: u8| links[w].sides[usize::from(s)];
-        let side_houses = |w: usize, s: u8| self.houses[2 * self.chain[w].0 + usize::from(s)];
+        // Side `s` of the chain's link `w`, as an index into the net's per-side tables.
+        let side = |w: usize, s: u8| 2 * self.chain[w].0 + usize::from(s);
         let start = side(0, o[0]);
         let end = side(n - 1, 1 - o[n - 1]);
-        let link_cells = links[..n]
-            .iter()
-            .fold(0, |a, l| a | HOUSE[usize::from(l.house)]);
-        let ring = side_houses(0, o[0]) & side_houses(n - 1, 1 - o[n - 1]) != 0;
+        let link_cells = (0..n).fold(0, |a, w| {
+            a | HOUSE[usize::from(self.links[self.chain[w].0].house)]
+        });
+        let ring = self.houses[start] & self.houses[end] != 0;
         let (victims, count) = if ring {
             if q[0] != 0 || o[0] != 0 {
                 return;
             }
             let mut all = 0;
             let mut count = 0;
-            let mut add = |a: CellSet, b: CellSet| {
-                let v = self.pos & seeing(a) & seeing(b) & !a & !b & !link_cells;
+            let mut add = |a: usize, b: usize| {
+                let v = self.sees[a] & self.sees[b] & !link_cells;
                 all |= v;
                 count += v.count_ones();
             };
@@ -507,9 +539,13 @@ impl Search<'_> {
             }
             (all, count)
         } else {
-            let mut v = self.pos & seeing(start) & seeing(end) & !start & !end & !link_cells;
+            let mut v = self.sees[start] & self.sees[end] & !link_cells;
+            if v == 0 {
+                return;
+            }
             for w in 0..n - 1 {
-                if let Some(h) = pick_house(side_houses(w, 1 - o[w]) & side_houses(w + 1, o[w + 1]))
+                if let Some(h) =
+                    pick_house(self.houses[side(w, 1 - o[w])] & self.houses[side(w + 1, o[w + 1])])
                 {
                     v &= !HOUSE[usize::from(h)];
                 }
@@ -519,6 +555,13 @@ impl Search<'_> {
         if victims == 0 {
             return;
         }
+        let links: [Link; 4] = std::array::from_fn(|w| {
+            if w < n {
+                self.links[self.chain[w].0]
+            } else {
+                Link::default()
+            }
+        });
         let grouped = links[..n].iter().filter(|l| l.grouped).count();
         let mut in_chain: Vec<u8> = links[..n].iter().map(|l| l.kind).collect();
         if !is_lex(&in_chain) {
@@ -592,19 +635,25 @@ fn best_of_digit(
     let mut search = Search {
         n,
         digit: d,
-        pos: net.pos,
         links: &net.links,
         houses: &net.houses,
         joined: &net.joined,
+        sees: &net.sees,
+        key: &net.key,
         perms,
         allowed,
         chain: [(0, 0); 4],
         best: None,
     };
     for l in 0..net.links.len() {
+        let link = &net.links[l];
         for o in 0..2u8 {
+            let open = net.sees[2 * l + usize::from(o)] & !HOUSE[usize::from(link.house)];
+            if open == 0 && o != 0 {
+                continue;
+            }
             search.chain[0] = (l, o);
-            search.extend(1, net.links[l].places);
+            search.extend(1, link.places, open, o == 0);
         }
     }
     search.best
