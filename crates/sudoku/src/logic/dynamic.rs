@@ -392,7 +392,10 @@ struct Best {
 pub(crate) struct Memory {
     values: Vec<Run>,
     off: Run,
-    places: Vec<Run>,
+    /// The dynamic kinds: every candidate's "on" propagation (in cell order, then digit), with its contradiction;
+    /// each is read as a cell's chain, a region's chain and a contradiction.
+    on_runs: Vec<Run>,
+    on_absurd: Vec<Option<Absurd>>,
     /// Per digit: its places and the cells among them with no other candidate, and its best Nishio step (SE's
     /// place in the search: cell, kind). A Nishio chain stays on its digit, so nothing else changes it.
     nishio: [Option<NishioMemo>; 9],
@@ -406,7 +409,6 @@ type NishioMemo = (CellSet, CellSet, Option<(Best, usize)>);
 pub(crate) fn find(s: &Candidates, step: &mut Step, mode: Mode, memory: &mut Memory) -> bool {
     if memory.values.len() < 9 {
         memory.values.resize_with(9, Run::default);
-        memory.places.resize_with(9, Run::default);
     }
     let best = if mode == Mode::Nishio {
         let mut best: Option<(Best, usize, u8)> = None;
@@ -452,9 +454,31 @@ fn search(s: &Candidates, mode: Mode, memory: &mut Memory, only: Option<u8>) -> 
     let Memory {
         values,
         off,
-        places,
+        on_runs,
+        on_absurd,
         ..
     } = memory;
+    // The dynamic kinds read each candidate's "on" propagation up to four times (a cell's chains, the chains of
+    // the regions it is a place of, and the contradiction): each is run once, before the search.
+    let pre = mode != Mode::Nishio;
+    let mut on_index = [u16::MAX; 81 * 9];
+    if pre {
+        let mut k = 0;
+        for cell in Cells(s.unsolved()) {
+            for d in Digits(s.candidates(cell)) {
+                if on_runs.len() <= k {
+                    on_runs.push(Run::default());
+                    on_absurd.push(None);
+                }
+                let run = &mut on_runs[k];
+                run.clear();
+                run.add(pot(cell, d, true), &[]);
+                on_absurd[k] = e.propagate(run);
+                on_index[cell * 9 + usize::from(d - 1)] = k as u16;
+                k += 1;
+            }
+        }
+    }
     let mut best: Option<Best> = None;
     let (mut seen, mut stack) = (Vec::new(), Vec::new());
     macro_rules! consider {
@@ -486,14 +510,25 @@ fn search(s: &Candidates, mode: Mode, memory: &mut Memory, only: Option<u8>) -> 
             continue;
         }
         let digits: Vec<u8> = Digits(m).collect();
+        let base = if pre {
+            usize::from(on_index[cell * 9 + usize::from(digits[0] - 1)])
+        } else {
+            0
+        };
         for (vi, &d) in digits.iter().enumerate() {
             if only.is_some_and(|x| x != d) {
                 continue;
             }
-            let run = &mut values[vi];
-            run.clear();
-            run.add(pot(cell, d, true), &[]);
-            if let Some(a) = e.propagate(run) {
+            let absurd = if pre {
+                on_absurd[base + vi].take()
+            } else {
+                let run = &mut values[vi];
+                run.clear();
+                run.add(pot(cell, d, true), &[]);
+                e.propagate(run)
+            };
+            let run: &Run = if pre { &on_runs[base + vi] } else { &values[vi] };
+            if let Some(a) = absurd {
                 let n = absurd_count(run, &a, &mut seen, &mut stack);
                 consider!(
                     n,
@@ -524,7 +559,6 @@ fn search(s: &Candidates, mode: Mode, memory: &mut Memory, only: Option<u8>) -> 
             if mode == Mode::Nishio {
                 continue;
             }
-            let run = &values[vi];
             if card >= 3 {
                 for &i in run.on_order.iter().chain(run.off_order.iter()) {
                     let q = run.entries[i as usize].0;
@@ -558,25 +592,22 @@ fn search(s: &Candidates, mode: Mode, memory: &mut Memory, only: Option<u8>) -> 
                     .map(|&c| usize::from(c))
                     .filter(|&c| c != cell && places_of & bit(c) != 0)
                     .collect();
-                for (k, &o) in others.iter().enumerate() {
-                    let r = &mut places[k];
-                    r.clear();
-                    r.add(pot(o, d, true), &[]);
-                    e.propagate(r);
-                }
-                let run = &values[vi];
+                let places: Vec<&Run> = others
+                    .iter()
+                    .map(|&o| &on_runs[usize::from(on_index[o * 9 + usize::from(d - 1)])])
+                    .collect();
                 for &i in run.on_order.iter().chain(run.off_order.iter()) {
                     let q = run.entries[i as usize].0;
-                    if !worth(q) || !places[..others.len()].iter().all(|r| r.has(q)) {
+                    if !worth(q) || !places.iter().all(|r| r.has(q)) {
                         continue;
                     }
                     let mut n = run.count(q, None, &mut seen, &mut stack);
-                    for r in &places[..others.len()] {
+                    for r in &places {
                         n += r.count(q, None, &mut seen, &mut stack);
                     }
                     if best.as_ref().is_none_or(|b| (n, 6) < (b.count, b.key)) {
                         let mut chain = run.path(q);
-                        for r in &places[..others.len()] {
+                        for r in &places {
                             chain.extend(r.path(q));
                         }
                         let mut cells = vec![cell as u8];
@@ -591,6 +622,7 @@ fn search(s: &Candidates, mode: Mode, memory: &mut Memory, only: Option<u8>) -> 
         }
         // Every candidate of the cell.
         let k = digits.len();
+        let values = &on_runs[base..base + k];
         let first = &values[0];
         for &i in first.on_order.iter().chain(first.off_order.iter()) {
             let q = first.entries[i as usize].0;
