@@ -116,6 +116,23 @@ fn first_two(m: u16) -> (u16, u16) {
 /// The strong links of a digit whose places are `pos`, pushed onto `out`.
 fn links_of(pos: CellSet, out: &mut Vec<Link>) {
     out.clear();
+    // Each house's places as positions within it (bit `i` for its `i`th cell in reading order).
+    let mut locals = [0u16; 27];
+    for r in 0..9 {
+        let row = ((pos >> (9 * r)) & 0x1ff) as u16;
+        locals[r] = row;
+        let mut m = row;
+        while m != 0 {
+            let c = m.trailing_zeros() as usize;
+            m &= m - 1;
+            locals[9 + c] |= 1 << r;
+        }
+    }
+    for b in 0..9 {
+        let base = (b / 3) * 27 + (b % 3) * 3;
+        let third = |k: usize| ((pos >> (base + 9 * k)) & 0b111) as u16;
+        locals[18 + b] = third(0) | third(1) << 3 | third(2) << 6;
+    }
     for kind in 0..3u8 {
         for index in 0..9u8 {
             let h = match kind {
@@ -123,17 +140,12 @@ fn links_of(pos: CellSet, out: &mut Vec<Link>) {
                 1 => usize::from(index),
                 _ => 9 + usize::from(index),
             };
-            let places = pos & HOUSE[h];
-            let mut local = 0u16;
-            for (i, &c) in HOUSE_CELLS[h].iter().enumerate() {
-                if places & bit(usize::from(c)) != 0 {
-                    local |= 1 << i;
-                }
-            }
+            let local = locals[h];
             let n = local.count_ones();
             if !(2..=6).contains(&n) {
                 continue;
             }
+            let places = pos & HOUSE[h];
             let mut link = Link {
                 house: h as u8,
                 kind,
