@@ -353,10 +353,9 @@ impl Finder {
         strong_links!(2);
         scoped!(T::XYWing, T::XYWing, |sc| basic::xy_wing(s, step, sc));
         scoped!(T::XYZWing, T::XYZWing, |sc| basic::xyz_wing(s, step, sc));
-        tier!(
-            T::UniqueRectangle,
-            unique::unique_loops(s, step, &mut self.loops)
-        );
+        scoped!(T::UniqueRectangle, T::UniqueRectangle, |sc| {
+            unique::unique_loops(s, step, sc.cells, &mut self.loops)
+        });
         scoped!(T::NakedQuad, T::NakedQuad, |sc| basic::naked_subset(
             s, &views, step, 4, sc
         ));

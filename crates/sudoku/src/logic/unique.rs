@@ -70,6 +70,8 @@ struct LoopsFrom {
     cells: CellSet,
     masks: Vec<u16>,
     loops: Vec<Vec<u8>>,
+    /// For each loop: its cells and the cells they see.
+    reach: Vec<CellSet>,
 }
 
 impl Default for LoopMemo {
@@ -81,7 +83,17 @@ impl Default for LoopMemo {
 }
 
 /// Unique rectangles and loops: the easiest one (then the lowest type, then the first found).
-pub(crate) fn unique_loops(s: &Candidates, step: &mut Step, memo: &mut LoopMemo) -> bool {
+///
+/// `changed` holds the cells whose candidates changed since this search last found nothing (all cells the first
+/// time, or after a find). A loop's type and eliminations depend only on the candidates of the cells its cells see
+/// (and of its own cells), and a loop whose cells kept their candidates was found by that search too: so a loop
+/// whose cells and their peers are outside `changed` still has nothing to eliminate, and is not looked at again.
+pub(crate) fn unique_loops(
+    s: &Candidates,
+    step: &mut Step,
+    changed: CellSet,
+    memo: &mut LoopMemo,
+) -> bool {
     let mut best: Option<Found> = None;
     let mut path = Vec::with_capacity(MAX_LOOP);
     let mut core_by_pair: [Option<CellSet>; 36] = [None; 36];
@@ -129,18 +141,28 @@ pub(crate) fn unique_loops(s: &Candidates, step: &mut Step, memo: &mut LoopMemo)
                 [0, 0],
                 &mut loops,
             );
-            loops.retain(|lp| deadly(lp));
+            let reach = loops
+                .iter()
+                .map(|lp| {
+                    lp.iter()
+                        .fold(0, |a, &c| a | PEERS[usize::from(c)] | bit(usize::from(c)))
+                })
+                .collect();
             memo.by_start[cell] = Some(LoopsFrom {
                 pair: m,
                 cells: core,
                 masks: Cells(core).map(|c| s.candidates(c)).collect(),
                 loops,
+                reach,
             });
         }
         let Some(entry) = &memo.by_start[cell] else {
             continue;
         };
-        for lp in &entry.loops {
+        for (lp, &reach) in entry.loops.iter().zip(&entry.reach) {
+            if reach & changed == 0 {
+                continue;
+            }
             let extra: Vec<usize> = lp
                 .iter()
                 .map(|&c| usize::from(c))
@@ -281,7 +303,9 @@ impl Walk<'_> {
                 }
                 for next in Cells(HOUSE[house_of(t, cell)] & self.core) {
                     if next == self.start && path.len() >= 4 {
-                        out.push(path.clone());
+                        if deadly(path) {
+                            out.push(path.clone());
+                        }
                     } else if on_path & bit(next) == 0 {
                         let m = self.s.candidates(next);
                         let ex = (extras | m) & !self.pair;
@@ -366,6 +390,13 @@ fn type3(
     base: u8,
     consider: &mut impl FnMut(Found),
 ) {
+    let mut rem_digits = [0u8; 9];
+    let mut n_rem = 0;
+    for d in Digits(0x1ff & !pair & !extra) {
+        rem_digits[n_rem] = d;
+        n_rem += 1;
+    }
+    let rem = &rem_digits[..n_rem];
     for degree in 2..=7usize {
         for t in 0..3 {
             let h = house_of(t, c1);
@@ -437,6 +468,9 @@ fn type3(
                             elim.push(Candidate::new(c, d));
                         }
                     }
+                    if elim.is_empty() {
+                        return;
+                    }
                     consider(Found {
                         rating: base + (pop(union) as u8 - 1),
                         kind: 3,
@@ -449,7 +483,6 @@ fn type3(
             }
             // Hidden sets: a and b with degree - 2 other digits, on degree cells of the house (c2 left out).
             if degree * 2 < empty {
-                let rem: Vec<u8> = Digits(0x1ff & !pair & !extra).collect();
                 if degree - 2 <= rem.len() {
                     combinations(rem.len(), degree - 2, |mask| {
                         let mut values = 0u16;
@@ -477,6 +510,9 @@ fn type3(
                             for d in Digits(s.candidates(c) & !values) {
                                 elim.push(Candidate::new(c, d));
                             }
+                        }
+                        if elim.is_empty() {
+                            return;
                         }
                         consider(Found {
                             rating: base + (positions as u8).saturating_sub(1),
