@@ -67,7 +67,8 @@ pub(crate) struct WingMemo {
 /// array, and its digits) in SE's order.
 struct HouseSets {
     key: [u16; 9],
-    sets: Vec<([u8; 6], u16)>,
+    /// Each set: its cells (the first `n`), its digits, and its cells as a set.
+    sets: Vec<([u8; 6], u16, CellSet)>,
 }
 
 impl Default for WingMemo {
@@ -128,8 +129,8 @@ pub(crate) fn wing(
         let Some(entry) = slot.as_ref() else {
             continue;
         };
-        for &(cells, union) in &entry.sets {
-            if cells[..n].iter().all(|&k| hot & bit(usize::from(k)) == 0) {
+        for &(cells, union, mask) in &entry.sets {
+            if mask & hot == 0 {
                 continue;
             }
             set.clear();
@@ -170,7 +171,7 @@ impl Search<'_> {
         in_box: bool,
         set: &mut Vec<usize>,
         union: u16,
-        out: &mut Vec<([u8; 6], u16)>,
+        out: &mut Vec<([u8; 6], u16, CellSet)>,
     ) {
         let n = self.n;
         for (i, &c) in fits.iter().enumerate().skip(from) {
@@ -187,10 +188,12 @@ impl Search<'_> {
                     && (in_box || !set.iter().all(|&k| box_of(k) == box_of(set[0])))
                 {
                     let mut cells = [0u8; 6];
+                    let mut mask = 0;
                     for (x, &k) in cells.iter_mut().zip(set.iter()) {
                         *x = k as u8;
+                        mask |= bit(k);
                     }
-                    out.push((cells, u));
+                    out.push((cells, u, mask));
                 }
             } else {
                 self.grow(fits, i + 1, in_box, set, u, out);
@@ -245,7 +248,7 @@ fn pincers(
         let (Some(x), Some(z)) = (it.next(), it.next()) else {
             continue;
         };
-        let restricted = |d: u8| als.iter().all(|&k| !s.has(k, d) || PEERS[y] & bit(k) != 0);
+        let restricted = |d: u8| mine & s.positions(d) & !PEERS[y] == 0;
         let (rx, rz) = (restricted(x), restricted(z));
         if !rx && !rz {
             continue;
