@@ -125,10 +125,16 @@ pub(crate) fn unique_loops(
         };
         if !fresh {
             let mut loops = Vec::new();
+            // A loop through an earlier start cell of the same pair was found from there, in both directions,
+            // which rate as every reading of it does; found again from here it would come later among equals and
+            // never be taken. So the search from here leaves those cells out.
+            let earlier = Cells(core & (bit(cell) - 1))
+                .filter(|&c| s.candidates(c) == m)
+                .fold(0, |a, c| a | bit(c));
             let start = Walk {
                 s,
                 pair: m,
-                core,
+                core: core & !earlier,
                 start: cell,
             };
             start.grow(
