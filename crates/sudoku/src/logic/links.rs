@@ -264,28 +264,38 @@ fn is_lex(q: &[u8]) -> bool {
     q.iter().cmp(q.iter().rev()) != std::cmp::Ordering::Greater
 }
 
-/// SE's name of a sequence of link kinds (the part of its suffix after the number of grouped links).
-fn line_name(set: &[u8]) -> Vec<u8> {
+/// SE's name of a sequence of link kinds (the part of its suffix after the number of grouped links), in the
+/// first `set.len()` entries (at most four).
+fn line_name(set: &[u8]) -> [u8; 4] {
+    let n = set.len();
+    let mut out = [0u8; 4];
     let any_row = set.contains(&1);
     if !any_row {
-        return set.iter().map(|&k| if k == 2 { 1 } else { k }).collect();
+        for (o, &k) in out.iter_mut().zip(set) {
+            *o = if k == 2 { 1 } else { k };
+        }
+        return out;
     }
     let swap = |k: u8| match k {
         1 => 2,
         2 => 1,
         k => k,
     };
-    let current: Vec<u8> = set.iter().map(|&k| swap(k)).collect();
-    let reversed: Vec<u8> = set.iter().rev().map(|&k| swap(k)).collect();
-    let swapped = if reversed > current {
+    let (mut current, mut reversed) = ([0u8; 4], [0u8; 4]);
+    for (i, &k) in set.iter().enumerate() {
+        current[i] = swap(k);
+        reversed[n - 1 - i] = swap(k);
+    }
+    let swapped = if reversed[..n] > current[..n] {
         current
     } else {
         reversed
     };
-    if set > swapped.as_slice() {
+    if set > &swapped[..n] {
         swapped
     } else {
-        set.to_vec()
+        out[..n].copy_from_slice(set);
+        out
     }
 }
 
@@ -575,11 +585,15 @@ impl Search<'_> {
             }
         });
         let grouped = links[..n].iter().filter(|l| l.grouped).count();
-        let mut in_chain: Vec<u8> = links[..n].iter().map(|l| l.kind).collect();
-        if !is_lex(&in_chain) {
-            in_chain.reverse();
+        let mut in_chain = [0u8; 4];
+        for (k, l) in in_chain.iter_mut().zip(&links[..n]) {
+            *k = l.kind;
         }
-        let name = line_name(&in_chain);
+        if !is_lex(&in_chain[..n]) {
+            in_chain[..n].reverse();
+        }
+        let name = line_name(&in_chain[..n]);
+        let name = &name[..n];
         let base = match n {
             2 => 40,
             3 => 54,
@@ -590,13 +604,13 @@ impl Search<'_> {
         } else {
             base + u8::from(name.contains(&0)) + u8::from(name.contains(&2))
         };
-        let technique = technique_of(n, grouped > 0, &name);
+        let technique = technique_of(n, grouped > 0, name);
         if !self.allowed.contains(technique) {
             return;
         }
         let mut suffix = [u8::MAX; 5];
         suffix[0] = grouped as u8;
-        suffix[1..=n].copy_from_slice(&name);
+        suffix[1..=n].copy_from_slice(name);
         let mut kinds = [0u8; 4];
         for (i, &w) in order[..n].iter().rev().enumerate() {
             kinds[i] = links[w].kind;
@@ -798,11 +812,11 @@ mod tests {
 
     #[test]
     fn line_names_as_se() {
-        assert_eq!(line_name(&[1, 1, 1]), vec![1, 1, 1]);
-        assert_eq!(line_name(&[2, 2, 2]), vec![1, 1, 1]);
-        assert_eq!(line_name(&[0, 1, 1]), vec![0, 1, 1]);
-        assert_eq!(line_name(&[0, 2, 2]), vec![0, 1, 1]);
-        assert_eq!(line_name(&[1, 2]), vec![1, 2]);
-        assert_eq!(line_name(&[2, 1, 1, 2]), vec![1, 2, 2, 1]);
+        assert_eq!(line_name(&[1, 1, 1])[..3], [1, 1, 1]);
+        assert_eq!(line_name(&[2, 2, 2])[..3], [1, 1, 1]);
+        assert_eq!(line_name(&[0, 1, 1])[..3], [0, 1, 1]);
+        assert_eq!(line_name(&[0, 2, 2])[..3], [0, 1, 1]);
+        assert_eq!(line_name(&[1, 2])[..2], [1, 2]);
+        assert_eq!(line_name(&[2, 1, 1, 2]), [1, 2, 2, 1]);
     }
 }
