@@ -392,8 +392,11 @@ struct Net {
     joined: Vec<u128>,
     /// For each side: the digit's places outside it that see all its cells.
     sees: Vec<CellSet>,
-    /// For each link: SE's sort key (kind, then house number) as one number.
+    /// For each link: SE's sort key (kind, then house number) as one number. The links are built in that order,
+    /// so a link's key is above another's exactly when it comes later and is not another reading of its house.
     key: Vec<u8>,
+    /// For each link: the sides of the links sharing a place with it (itself included).
+    clash: Vec<u128>,
 }
 
 impl Default for Net {
@@ -405,6 +408,7 @@ impl Default for Net {
             joined: Vec::new(),
             sees: Vec::new(),
             key: Vec::new(),
+            clash: Vec::new(),
         }
     }
 }
@@ -445,14 +449,13 @@ impl Net {
                 at[c] |= 0b11 << (2 * m);
             }
         }
-        // At most two readings of each of 27 houses.
-        let mut clash = [0u128; 54];
-        for (x, l) in clash.iter_mut().zip(&self.links) {
-            *x = Cells(l.places).fold(0, |a, c| a | at[c]);
+        self.clash.clear();
+        for l in &self.links {
+            self.clash.push(Cells(l.places).fold(0, |a, c| a | at[c]));
         }
         self.joined.clear();
         for (a, &hs) in self.houses.iter().enumerate() {
-            let clash = clash[a / 2];
+            let clash = self.clash[a / 2];
             let mut m = 0u128;
             let mut hs = hs;
             while hs != 0 {
@@ -473,6 +476,7 @@ struct Search<'a> {
     joined: &'a [u128],
     sees: &'a [CellSet],
     key: &'a [u8],
+    clash: &'a [u128],
     perms: &'a [[u8; 4]],
     allowed: TechniqueSet,
     chain: [(usize, u8); 4],
@@ -484,31 +488,29 @@ impl Search<'_> {
     /// still eliminate: those that see the start outside the links' houses; `ring` whether they can still be
     /// read as SE reads a loop (from the link with the smallest key, first side first). A chain that can be
     /// neither is not followed, nor one whose last link's key is below its first's (SE reads it the other way).
-    fn extend(&mut self, depth: usize, used: CellSet, open: CellSet, ring: bool) {
+    fn extend(&mut self, depth: usize, banned: u128, open: CellSet, ring: bool) {
         if depth == self.n {
             self.evaluate();
             return;
         }
         let (prev, po) = self.chain[depth - 1];
         let from = 2 * prev + usize::from(1 - po);
-        let first_key = self.key[self.chain[0].0];
+        let first = self.chain[0].0;
+        let first_key = self.key[first];
         let last = depth + 1 == self.n;
-        let mut next = self.joined[from];
+        let mut next = self.joined[from] & !banned;
+        if last {
+            // The sides of the links after the first (by key; its other reading shares its places).
+            next &= u128::MAX << (2 * first + 2);
+        }
         while next != 0 {
             let t = next.trailing_zeros() as usize;
             next &= next - 1;
             let m = t / 2;
-            let l = &self.links[m];
-            if l.places & used != 0 {
-                continue;
-            }
             let key = self.key[m];
-            let open2 = open & !HOUSE[usize::from(l.house)];
+            let open2 = open & !HOUSE[usize::from(self.links[m].house)];
             let ring2 = ring && key > first_key;
             if last {
-                if key < first_key {
-                    continue;
-                }
                 let end = 2 * m + 1 - t % 2;
                 if !ring2 && open2 & self.sees[end] == 0 {
                     continue;
@@ -517,7 +519,7 @@ impl Search<'_> {
                 continue;
             }
             self.chain[depth] = (m, (t % 2) as u8);
-            self.extend(depth + 1, used | l.places, open2, ring2);
+            self.extend(depth + 1, banned | self.clash[m], open2, ring2);
         }
     }
 
@@ -666,6 +668,7 @@ fn best_of_digit(
         joined: &net.joined,
         sees: &net.sees,
         key: &net.key,
+        clash: &net.clash,
         perms,
         allowed,
         chain: [(0, 0); 4],
@@ -679,7 +682,7 @@ fn best_of_digit(
                 continue;
             }
             search.chain[0] = (l, o);
-            search.extend(1, link.places, open, o == 0);
+            search.extend(1, net.clash[l], open, o == 0);
         }
     }
     search.best
