@@ -419,6 +419,15 @@ impl Net {
         if self.pos == pos {
             return;
         }
+        if self.links.capacity() == 0 {
+            // At most two readings of each house: room for every link and side at once.
+            self.links.reserve(54);
+            self.key.reserve(54);
+            self.clash.reserve(54);
+            self.houses.reserve(108);
+            self.joined.reserve(108);
+            self.sees.reserve(108);
+        }
         self.pos = pos;
         links_of(pos, &mut self.links);
         // At most 27 houses with two readings each: 108 sides, within a u128.

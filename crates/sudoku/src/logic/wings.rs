@@ -119,7 +119,9 @@ pub(crate) fn wing(
                 let k = s.candidates(c).count_ones() as usize;
                 (2..=n + 1).contains(&k)
             }));
-            let mut sets = Vec::new();
+            // The set list of the house's last search, emptied, holds the new one.
+            let mut sets = slot.take().map(|e| e.sets).unwrap_or_default();
+            sets.clear();
             set.clear();
             if fits.len() >= n {
                 search.grow(&fits, 0, h >= 18, &mut set, 0, &mut sets);
