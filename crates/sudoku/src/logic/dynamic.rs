@@ -527,7 +527,11 @@ fn search(s: &Candidates, mode: Mode, memory: &mut Memory, only: Option<u8>) -> 
                 run.add(pot(cell, d, true), &[]);
                 e.propagate(run)
             };
-            let run: &Run = if pre { &on_runs[base + vi] } else { &values[vi] };
+            let run: &Run = if pre {
+                &on_runs[base + vi]
+            } else {
+                &values[vi]
+            };
             if let Some(a) = absurd {
                 let n = absurd_count(run, &a, &mut seen, &mut stack);
                 consider!(

@@ -488,48 +488,46 @@ fn type3(
                 });
             }
             // Hidden sets: a and b with degree - 2 other digits, on degree cells of the house (c2 left out).
-            if degree * 2 < empty {
-                if degree - 2 <= rem.len() {
-                    combinations(rem.len(), degree - 2, |mask| {
-                        let mut values = 0u16;
-                        for (i, &d) in rem.iter().enumerate() {
-                            if mask & (1 << i) != 0 {
-                                values |= 1 << (d - 1);
-                            }
+            if degree * 2 < empty && degree - 2 <= rem.len() {
+                combinations(rem.len(), degree - 2, |mask| {
+                    let mut values = 0u16;
+                    for (i, &d) in rem.iter().enumerate() {
+                        if mask & (1 << i) != 0 {
+                            values |= 1 << (d - 1);
                         }
-                        values |= pair;
-                        let mut union: CellSet = 0;
-                        for d in Digits(values) {
-                            let p = s.positions(d) & HOUSE[h] & !bit(c2);
-                            if p == 0 {
-                                return;
-                            }
-                            union |= p;
-                        }
-                        if union.count_ones() as usize != degree {
+                    }
+                    values |= pair;
+                    let mut union: CellSet = 0;
+                    for d in Digits(values) {
+                        let p = s.positions(d) & HOUSE[h] & !bit(c2);
+                        if p == 0 {
                             return;
                         }
-                        let mut elim = Vec::new();
-                        let mut positions = 0;
-                        for c in Cells(union & !bit(c1) & !bit(c2)) {
-                            positions += 1;
-                            for d in Digits(s.candidates(c) & !values) {
-                                elim.push(Candidate::new(c, d));
-                            }
+                        union |= p;
+                    }
+                    if union.count_ones() as usize != degree {
+                        return;
+                    }
+                    let mut elim = Vec::new();
+                    let mut positions = 0;
+                    for c in Cells(union & !bit(c1) & !bit(c2)) {
+                        positions += 1;
+                        for d in Digits(s.candidates(c) & !values) {
+                            elim.push(Candidate::new(c, d));
                         }
-                        if elim.is_empty() {
-                            return;
-                        }
-                        consider(Found {
-                            rating: base + (positions as u8).saturating_sub(1),
-                            kind: 3,
-                            cells: lp.to_vec(),
-                            digits: pair,
-                            elim,
-                            house: Some(h),
-                        });
+                    }
+                    if elim.is_empty() {
+                        return;
+                    }
+                    consider(Found {
+                        rating: base + (positions as u8).saturating_sub(1),
+                        kind: 3,
+                        cells: lp.to_vec(),
+                        digits: pair,
+                        elim,
+                        house: Some(h),
                     });
-                }
+                });
             }
         }
     }
