@@ -7,6 +7,7 @@ export const DEFAULTS = {
   highlightSame: true, // sudoku: the digit under the cursor highlighted everywhere
   showConflicts: true, // sudoku: clashing digits marked
   showTimer: true, // sudoku: the clock shown
+  removeCandidates: true, // sudoku: a digit placed takes its pencil marks out of its row, column and box
 };
 
 const listeners = new Set();
@@ -52,6 +53,7 @@ export function openSettings() {
       ['light', 'dark', 'system'].map((t) => h('label', { class: 'check' }, h('input', { type: 'radio', name: 'theme', id: 'set-theme-' + t, value: t, checked: s.theme === t, onchange: () => setSetting('theme', t) }), ' ', t === 'system' ? 'as the system' : t))),
     h('fieldset', {}, h('legend', {}, 'Sudoku'),
       check('highlightSame', 'Highlight the digit under the cursor everywhere'),
+      check('removeCandidates', 'Remove a placed digit from the pencil marks of its row, column and box'),
       check('showConflicts', 'Show conflicts'),
       check('showTimer', 'Show the timer')),
     h('form', { method: 'dialog' }, button('Close', null, { type: 'submit', class: 'primary', id: 'settings-close' })));

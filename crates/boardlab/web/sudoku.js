@@ -73,6 +73,11 @@ function act(action) {
   return g.game.act(action);
 }
 
+// A digit placed; the setting says whether it takes its pencil marks out of its houses (the server does it).
+function place(cell, digit) {
+  return act({ digit: settings().removeCandidates ? { cell, digit } : { cell, digit, tidy: false } });
+}
+
 function onAnswer(ans, quiet, before) {
   if (!g) return;
   // A game that ends here is counted in the player's stats (a solution shown counts as not solved).
@@ -149,7 +154,7 @@ function onKey(e) {
     e.preventDefault();
     if (e.ctrlKey || e.altKey || g.mode === 'centre') act({ mark: { cell: c, digit: d, kind: 'centre' } });
     else if (e.shiftKey || g.mode === 'corner') act({ mark: { cell: c, digit: d, kind: 'corner' } });
-    else act({ digit: { cell: c, digit: d } });
+    else place(c, d);
     return;
   }
   if (k === 'Backspace' || k === 'Delete' || k === '0') { e.preventDefault(); act({ digit: { cell: c, digit: 0 } }); return; }
@@ -235,7 +240,7 @@ function pad() {
   return h('div', { class: 'pad', role: 'group', 'aria-label': 'Digits' },
     [1, 2, 3, 4, 5, 6, 7, 8, 9].map((d) => button(String(d), () => {
       const c = g.cursor;
-      if (g.mode === 'digit') act({ digit: { cell: c, digit: d } });
+      if (g.mode === 'digit') place(c, d);
       else act({ mark: { cell: c, digit: d, kind: g.mode } });
     }, { 'aria-label': `${g.mode === 'digit' ? 'digit' : g.mode + ' mark'} ${d}${counts[d] === 9 ? ', all nine placed' : ''}`, class: counts[d] === 9 ? 'done' : '', id: 'pad-' + d })),
     button('Erase', () => act({ digit: { cell: g.cursor, digit: 0 } }), { id: 'erase' }),

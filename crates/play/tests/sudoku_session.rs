@@ -702,6 +702,79 @@ fn centre_marks_are_kept_cleared_and_saved() {
     assert!(o.to_state()["board"].get("centre").is_none());
 }
 
+/// The player's setting "remove a placed digit from the pencil marks of its row, column and box" (issue 37):
+/// on (`enter`, and `enter_with(.., true)`), the digit leaves every peer's corner and centre marks and nothing
+/// else changes; off, every other cell's marks stay as they were. Either way the cell's own marks go.
+#[test]
+fn a_placed_digit_tidies_its_peers_marks_only_when_asked() {
+    let (env, _) = env();
+    let mut s = fixed(&env);
+    let sol = s.puzzle().unwrap().solution;
+    s.fill_marks().unwrap();
+    let sees = |a: usize, b: usize| {
+        a != b && (a / 9 == b / 9 || a % 9 == b % 9 || (a / 27 == b / 27 && a % 9 / 3 == b % 9 / 3))
+    };
+    // An empty at whose digit is a corner mark of a peer; a centre mark of that digit in another empty peer.
+    let (at, peer) = (0..81)
+        .filter(|&c| s.view().givens[c] == 0)
+        .find_map(|c| {
+            let d = sol[c];
+            (0..81)
+                .find(|&o| sees(c, o) && s.view().marks[o] & (1 << (d - 1)) != 0)
+                .map(|o| (c, o))
+        })
+        .expect("a peer with the digit among its marks");
+    let digit = sol[at];
+    let bitd = 1u16 << (digit - 1);
+    let centre_peer = (0..81)
+        .find(|&o| o != peer && sees(at, o) && s.view().values[o] == 0)
+        .expect("another empty peer");
+    if s.view().centre[centre_peer] & bitd == 0 {
+        s.toggle_centre_mark(centre_peer, digit).unwrap();
+    }
+    let before = s.view();
+    assert!(before.marks[at] != 0, "the at has marks of its own");
+
+    // Off: only the at itself changes.
+    s.enter_with(at, digit, false).unwrap();
+    let off = s.view();
+    assert_eq!(
+        (off.values[at], off.marks[at], off.centre[at]),
+        (digit, 0, 0)
+    );
+    for o in (0..81).filter(|&o| o != at) {
+        assert_eq!(
+            (off.marks[o], off.centre[o]),
+            (before.marks[o], before.centre[o]),
+            "{} kept its marks",
+            cell(o)
+        );
+    }
+    assert!(off.marks[peer] & bitd != 0 && off.centre[centre_peer] & bitd != 0);
+
+    // On: the digit leaves exactly its peers' marks.
+    s.undo().unwrap();
+    assert_eq!(s.view().marks, before.marks);
+    s.enter_with(at, digit, true).unwrap();
+    let on = s.view();
+    assert_eq!((on.values[at], on.marks[at], on.centre[at]), (digit, 0, 0));
+    for o in (0..81).filter(|&o| o != at) {
+        let keep = if sees(at, o) { !bitd } else { u16::MAX };
+        assert_eq!(
+            (on.marks[o], on.centre[o]),
+            (before.marks[o] & keep, before.centre[o] & keep),
+            "{}",
+            cell(o)
+        );
+    }
+    assert!(on.marks[peer] & bitd == 0 && on.centre[centre_peer] & bitd == 0);
+
+    // `enter` is the setting on.
+    s.undo().unwrap();
+    s.enter(at, digit).unwrap();
+    assert_eq!((s.view().marks, s.view().centre), (on.marks, on.centre));
+}
+
 /// A hint shown when the game is saved is shown again when it is loaded, and applying it then does what it
 /// would have done (the web server answers each request from the saved state).
 #[test]

@@ -200,6 +200,51 @@ test('settings are kept in the browser: they survive a reload', { skip, timeout:
   assert.deepEqual(page.errors, []);
 });
 
+test('the setting "remove a placed digit from the pencil marks of its houses" is kept and followed', { skip, timeout: 120000 }, async () => {
+  const page = await newPage(browser, desktop);
+  await start.sudoku(page);
+  await page.click('#auto');
+  await idle(page);
+  const solution = await page.evaluate(() => JSON.parse(localStorage.getItem('boardlab.sudoku')).state.puzzle.solution);
+  // An empty cell, its digit, and a peer (same row, column or box) with that digit among its marks.
+  const [cell, digit, peer] = await page.$$eval('[data-cell]', (els, sol) => {
+    const empty = els.filter((e) => !e.querySelector('.digit')).map((e) => Number(e.dataset.cell));
+    const sees = (a, b) => a !== b && (Math.floor(a / 9) === Math.floor(b / 9) || a % 9 === b % 9
+      || (Math.floor(a / 27) === Math.floor(b / 27) && Math.floor((a % 9) / 3) === Math.floor((b % 9) / 3)));
+    for (const c of empty) {
+      const d = sol[c];
+      const p = empty.find((o) => sees(c, o) && els[o].querySelector('.corner').textContent.includes(d));
+      if (p !== undefined) return [c, d, p];
+    }
+    return [null, null, null];
+  }, solution);
+  assert.notEqual(cell, null, 'a cell whose digit is a mark of a peer');
+  const peerMarks = () => page.textContent(`[data-cell="${peer}"] .corner`);
+  await page.click('#settings-button');
+  assert.equal(await page.isChecked('#set-removeCandidates'), true, 'on by default');
+  await page.uncheck('#set-removeCandidates');
+  await page.click('#settings-close');
+  await page.reload();
+  await page.waitForSelector('.sgrid');
+  await idle(page);
+  await page.click(`[data-cell="${cell}"]`);
+  await page.keyboard.press(digit);
+  await idle(page);
+  assert.equal(await page.textContent(`[data-cell="${cell}"] .digit`), digit);
+  assert.ok((await peerMarks()).includes(digit), 'off: the peer keeps its mark');
+  await page.click('#undo');
+  await idle(page);
+  await page.click('#settings-button');
+  assert.equal(await page.isChecked('#set-removeCandidates'), false, 'kept over a reload');
+  await page.check('#set-removeCandidates');
+  await page.click('#settings-close');
+  await page.click(`[data-cell="${cell}"]`);
+  await page.keyboard.press(digit);
+  await idle(page);
+  assert.ok(!(await peerMarks()).includes(digit), 'on: the mark is gone from the peer');
+  assert.deepEqual(page.errors, []);
+});
+
 for (const [vpName, vp] of [['desktop', desktop], ['phone', phone]]) {
   test(`${vpName} (${vp.viewport.width}x${vp.viewport.height}): each game's board and action bar lie inside the window`, { skip, timeout: 180000 }, async () => {
     for (const game of ['mouse', 'peg', 'sudoku']) {

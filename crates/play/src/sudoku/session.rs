@@ -332,6 +332,21 @@ impl SudokuSession {
     /// # Errors
     /// The game is over or not started, the cell or digit is out of range, the cell holds a clue.
     pub fn enter(&mut self, cell: usize, digit: u8) -> Result<Message, SudokuError> {
+        self.enter_with(cell, digit, true)
+    }
+
+    /// [`SudokuSession::enter`], where `tidy` says whether a digit placed takes its pencil marks out of the
+    /// cell's row, column and box (a player's setting, on by default; off, the marks stay as the player left
+    /// them).
+    ///
+    /// # Errors
+    /// As [`SudokuSession::enter`].
+    pub fn enter_with(
+        &mut self,
+        cell: usize,
+        digit: u8,
+        tidy: bool,
+    ) -> Result<Message, SudokuError> {
         let p = self.playing()?;
         if cell >= 81 {
             return Err(SudokuError::NoCell(cell));
@@ -365,9 +380,11 @@ impl SudokuSession {
         next.centre[cell] = 0;
         // The digit is no longer a candidate for the cell's row, column and box.
         let peers = PEERS[cell];
-        for other in (0..81).filter(|&o| peers & bit(o) != 0) {
-            next.marks[other] &= !(1 << (digit - 1));
-            next.centre[other] &= !(1 << (digit - 1));
+        if tidy {
+            for other in (0..81).filter(|&o| peers & bit(o) != 0) {
+                next.marks[other] &= !(1 << (digit - 1));
+                next.centre[other] &= !(1 << (digit - 1));
+            }
         }
         let clash = (0..81).find(|&o| peers & bit(o) != 0 && next.values[o] == digit);
         let values = next.values;

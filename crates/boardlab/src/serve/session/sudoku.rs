@@ -40,11 +40,15 @@ struct CellDigit {
     digit: u8,
     #[serde(default)]
     kind: Option<String>,
+    /// For a digit: whether it takes its pencil marks out of its row, column and box (by default it does).
+    #[serde(default)]
+    tidy: Option<bool>,
 }
 
 /// A sudoku game. Actions: `{"new": {"mode": "graded", "difficulty": "easy", "symmetry": "180", "seed": 1}}`,
 /// `{"new": {"mode": "classic", "hide": 27, "unique": false}}`, `{"new": {"puzzle": "81 characters or 9
-/// lines"}}`, `{"digit": {"cell": 0, "digit": 5}}` (0 erases), `{"mark": {"cell": 0, "digit": 5, "kind":
+/// lines"}}`, `{"digit": {"cell": 0, "digit": 5}}` (0 erases; `"tidy": false` leaves the digit's pencil marks in its
+/// houses), `{"mark": {"cell": 0, "digit": 5, "kind":
 /// "corner"}}` (or `centre`), `"auto"` (every empty cell's candidates as corner marks), `"hint"` (the next
 /// logical step, in `view.hint`), `"apply"` (carry out the hint shown), `"check"`, `"reveal"`, `{"conflicts":
 /// false}`, `"undo"`, `"redo"`, `"view"`. Cells are 0-80, row by row. The game is `play`'s `SudokuSession`, as
@@ -124,7 +128,8 @@ impl Route for SudokuSession {
                         "action digit: a digit has no kind (marks do: {\"mark\": {...}})",
                     ));
                 }
-                self.enter(cd.cell, cd.digit).map_err(e)
+                self.enter_with(cd.cell, cd.digit, cd.tidy.unwrap_or(true))
+                    .map_err(e)
             }),
             "mark" => arg::<CellDigit>(a, "mark").and_then(|cd| match cd.kind.as_deref() {
                 None | Some("corner") => self.toggle_mark(cd.cell, cd.digit).map_err(e),
