@@ -1126,6 +1126,70 @@ async fn sudoku_session_is_finished_by_typing_digits_with_a_hint_applied() {
     )
     .await;
     let fresh = fresh["save"].clone();
+    // A seed is a string, as on every route (a number is still read): the same puzzle either way.
+    let by_text = act(
+        &app,
+        "sudoku",
+        &Value::Null,
+        json!({"new": {"difficulty": "easy", "seed": "9"}}),
+    )
+    .await;
+    assert_eq!(by_text["save"]["state"]["puzzle"], fresh["state"]["puzzle"]);
+    assert_error(
+        refused(
+            &app,
+            "sudoku",
+            &Value::Null,
+            json!({"new": {"seed": "nine"}}),
+        )
+        .await,
+        StatusCode::BAD_REQUEST,
+        "the seed \"nine\" is not a whole number",
+    );
+    // A digit placed takes its pencil marks out of its row, column and box, unless `"tidy": false`.
+    let marked = act(&app, "sudoku", &fresh, json!("auto")).await;
+    let fsol = fresh["state"]["puzzle"]["solution"]
+        .as_str()
+        .expect("s")
+        .as_bytes()
+        .to_vec();
+    let (at, peer) = (0..81)
+        .filter(|&c| marked["view"]["values"][c] == 0)
+        .find_map(|c| {
+            let bit = 1u64 << (fsol[c] - b'1');
+            (0..81)
+                .find(|&o| {
+                    o != c
+                        && (o / 9 == c / 9
+                            || o % 9 == c % 9
+                            || (o / 27 == c / 27 && o % 9 / 3 == c % 9 / 3))
+                        && marked["view"]["marks"][o].as_u64().expect("marks") & bit != 0
+                })
+                .map(|o| (c, o))
+        })
+        .expect("a peer with the digit among its marks");
+    let digit = fsol[at] - b'0';
+    let bit = 1u64 << (digit - 1);
+    let kept = act(
+        &app,
+        "sudoku",
+        &marked["save"],
+        json!({"digit": {"cell": at, "digit": digit, "tidy": false}}),
+    )
+    .await;
+    assert_eq!(kept["view"]["marks"][peer].as_u64().expect("m") & bit, bit);
+    assert_eq!(kept["view"]["marks"][at], 0);
+    for tidy in [
+        json!({"cell": at, "digit": digit}),
+        json!({"cell": at, "digit": digit, "tidy": true}),
+    ] {
+        let tidied = act(&app, "sudoku", &marked["save"], json!({ "digit": tidy })).await;
+        assert_eq!(
+            tidied["view"]["marks"][peer].as_u64().expect("m") & bit,
+            0,
+            "{tidy}"
+        );
+    }
     let clue = fresh["state"]["puzzle"]["givens"]
         .as_str()
         .expect("g")

@@ -19,6 +19,7 @@ use super::view::{EngineView, MouseView, ScoreView, TablesView};
 use super::{MouseError, MouseOptions};
 use crate::game::{GameSession, Refusal};
 use crate::history::History;
+use crate::text::plural;
 use crate::work::{Outcome, Pending, submit};
 use crate::{Env, GameKind, Message, NextAction};
 
@@ -351,10 +352,10 @@ impl MouseSession {
     fn searched_answer(&mut self, want: Want, r: &SearchResult<SizedMove>) -> Message {
         let turn = self.position().turn();
         let says = match r.score {
-            Score::Win(n) => format!("the {} win{} in {n} plies", turn, plural_s(turn)),
+            Score::Win(n) => format!("the {} win{} in {}", turn, plural_s(turn), plural(n, "ply")),
             Score::Loss(n) => {
                 let w = turn.opponent();
-                format!("the {w} win{} in {n} plies", plural_s(w))
+                format!("the {w} win{} in {}", plural_s(w), plural(n, "ply"))
             }
             Score::Eval(v) => format!(
                 "no forced win within {} plies; it scores {v:+} for the {turn}",
@@ -591,9 +592,9 @@ impl MouseSession {
                     "you lose"
                 };
                 let text = format!(
-                    "With best play from here the {winner} win{} in {} plies ({you}).",
+                    "With best play from here the {winner} win{} in {} ({you}).",
                     plural_s(winner),
-                    value.plies()
+                    plural(value.plies(), "ply")
                 );
                 if winner == self.opts.player {
                     Message::good(text)
@@ -610,9 +611,10 @@ impl MouseSession {
                 };
                 let mv = advice.best;
                 let why = match advice.value {
-                    Value::Win(n) => format!("it keeps your win (in {n} plies)"),
+                    Value::Win(n) => format!("it keeps your win (in {})", plural(n, "ply")),
                     Value::Loss(n) => format!(
-                        "you cannot win against best play; it holds out longest ({n} plies)"
+                        "you cannot win against best play; it holds out longest ({})",
+                        plural(n, "ply")
                     ),
                 };
                 self.hint = Some(mv);

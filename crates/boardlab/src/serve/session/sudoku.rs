@@ -26,7 +26,8 @@ pub(crate) struct SudokuNew {
     hide: Option<usize>,
     #[serde(default)]
     unique: bool,
-    #[serde(default)]
+    /// A seed as a decimal string (a number is still read), as every route takes one.
+    #[serde(default, deserialize_with = "crate::serve::fields::seed")]
     seed: Option<u64>,
     #[serde(default)]
     puzzle: Option<String>,
@@ -45,7 +46,7 @@ struct CellDigit {
     tidy: Option<bool>,
 }
 
-/// A sudoku game. Actions: `{"new": {"mode": "graded", "difficulty": "easy", "symmetry": "180", "seed": 1}}`,
+/// A sudoku game. Actions: `{"new": {"mode": "graded", "difficulty": "easy", "symmetry": "180", "seed": "1"}}`,
 /// `{"new": {"mode": "classic", "hide": 27, "unique": false}}`, `{"new": {"puzzle": "81 characters or 9
 /// lines"}}`, `{"digit": {"cell": 0, "digit": 5}}` (0 erases; `"tidy": false` leaves the digit's pencil marks in its
 /// houses), `{"mark": {"cell": 0, "digit": 5, "kind":
