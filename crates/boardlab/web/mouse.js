@@ -328,12 +328,14 @@ function panel() {
   rows.push(['Probes', `${fmt(t.probes)}: ${fmt(t.hits)} hits; ${fmt(t.stores)} stores`]);
   rows.push(['Collisions', `${fmt(t.lock_mismatches)} detected by the lock; ${fmt(t.collisions)} overwrites of another position`]);
   if (v.hint) rows.push(['Hint', v.hint]);
-  // On a phone the panel is folded away under the board; open, it stays open.
+  // On a phone the engine panel is folded away under the board (open, it stays open); the moves stay in sight, as
+  // the way into the replay.
   if (g.panelOpen === undefined) g.panelOpen = !narrow();
-  return h('details', { class: 'panel fold', open: g.panelOpen, ontoggle: (e) => { g.panelOpen = e.target.open; } },
-    h('summary', {}, h('h2', {}, 'Engine')),
-    h('dl', {}, rows.map(([k, val]) => [h('dt', {}, k), h('dd', {}, val)])),
-    h('h3', {}, 'Moves'), moveList(v));
+  return h('div', { class: 'side' },
+    h('details', { class: 'panel fold', open: g.panelOpen, ontoggle: (e) => { g.panelOpen = e.target.open; } },
+      h('summary', {}, h('h2', {}, 'Engine')),
+      h('dl', {}, rows.map(([k, val]) => [h('dt', {}, k), h('dd', {}, val)]))),
+    h('section', { class: 'panel movebox', 'aria-label': 'Moves' }, h('h2', {}, 'Moves'), moveList(v)));
 }
 
 

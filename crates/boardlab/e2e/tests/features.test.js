@@ -1,47 +1,32 @@
 // What players expect of the pages (issue 37): rules and help on every page, links that carry the game, settings
-// kept in the browser, both viewports with the board and the action bar on screen, and an accessibility scan.
-import { test, before, after } from 'node:test';
+// kept in the browser, the board and the action bar on screen, an accessibility scan, the daily puzzles, stats, the
+// replay and hints drawn on candidates; each at the desktop and the phone viewport.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { startServer, launch, newPage, shot, shots, idle, haveChromium } from './helpers.js';
+import { serverAndBrowser, eachViewport, shot, shots, idle, statusText } from './helpers.js';
 
-const skip = haveChromium() ? false : 'chromium is missing (/usr/bin/chromium): the browser tests are skipped';
-let srv, browser;
-
-before(async () => {
-  if (skip) return;
-  srv = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  if (browser) await browser.close();
-  if (srv) await srv.stop();
-});
-
-const desktop = { viewport: { width: 1280, height: 800 } };
-const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
-const statusText = async (page) => (await page.textContent('#status')) || '';
+const env = serverAndBrowser();
 
 // A game of each kind, started the way a player starts one.
 const start = {
   async mouse(page) {
-    await page.goto(srv.url + '/mouse');
+    await page.goto(env.srv.url + '/mouse');
     await page.selectOption('#opt-level', '2');
     await page.click('#mouse-new');
     await idle(page);
     await page.waitForSelector('.mouse-board');
   },
   async peg(page) {
-    await page.goto(srv.url + '/peg');
+    await page.goto(env.srv.url + '/peg');
     await page.selectOption('#opt-board', 'english');
     await page.click('#peg-new');
     await idle(page);
     await page.waitForSelector('.peg-board');
   },
   async sudoku(page) {
-    await page.goto(srv.url + '/sudoku');
+    await page.goto(env.srv.url + '/sudoku');
     await page.selectOption('#opt-difficulty', 'easy');
     await page.click('#sudoku-new');
     await idle(page);
@@ -50,12 +35,12 @@ const start = {
 };
 const boardOf = { mouse: '.mouse-board', peg: '.peg-board', sudoku: '.sgrid' };
 
-test('? opens the rules (play\'s own text) and the keys on every page; each game has a rules page', { skip, timeout: 120000 }, async () => {
-  const page = await newPage(browser, desktop);
-  await page.goto(srv.url + '/');
+eachViewport('? opens the rules (play\'s own text) and the keys on every page; each game has a rules page', { timeout: 120000 }, async (vp) => {
+  const page = await env.page(vp);
+  await page.goto(env.srv.url + '/');
   const menus = await page.evaluate(() => fetch('/api/menus').then((r) => r.json()));
   for (const [path, key] of [['/', null], ['/mouse', 'mouse'], ['/peg', 'peg'], ['/peg/analysis', 'peg'], ['/sudoku', 'sudoku']]) {
-    await page.goto(srv.url + path);
+    await page.goto(env.srv.url + path);
     await idle(page);
     await page.waitForSelector('main h1');
     await page.keyboard.press('?');
@@ -68,7 +53,7 @@ test('? opens the rules (play\'s own text) and the keys on every page; each game
     } else {
       for (const x of menus.games) assert.ok(text.includes(x.name), `${path}: ${x.name}`);
     }
-    if (path === '/sudoku') await shot(page, 'help-sudoku');
+    if (path === '/sudoku') await shot(page, `help-sudoku-${vp.name}`);
     await page.click('#help-close');
     assert.equal(await page.$('dialog#help[open]'), null);
   }
@@ -76,17 +61,17 @@ test('? opens the rules (play\'s own text) and the keys on every page; each game
   await page.click('#help-button');
   await page.waitForSelector('dialog#help[open]');
   await page.click('#help-close');
-  await page.goto(srv.url + '/rules/mouse');
+  await page.goto(env.srv.url + '/rules/mouse');
   await page.waitForSelector('main h1');
   assert.match(await page.textContent('main h1'), /Mouse & Cats: rules/);
   assert.ok((await page.textContent('main')).includes(menus.games[0].rules[0]));
   assert.deepEqual(page.errors, []);
 });
 
-test('a link carries the game: copied, it opens the same game in a fresh page', { skip, timeout: 240000 }, async () => {
-  const ctx = { ...desktop, permissions: ['clipboard-read', 'clipboard-write'] };
+eachViewport('a link carries the game: copied, it opens the same game in a fresh page', { timeout: 240000 }, async (vp) => {
+  const ctx = { ...vp, permissions: ['clipboard-read', 'clipboard-write'] };
   // Sudoku: the clues.
-  let page = await newPage(browser, ctx);
+  let page = await env.page(ctx);
   await start.sudoku(page);
   const givens = await page.evaluate(() => JSON.parse(localStorage.getItem('boardlab.sudoku')).state.puzzle.givens);
   await page.click('#copy-link');
@@ -94,13 +79,13 @@ test('a link carries the game: copied, it opens the same game in a fresh page', 
   const sudokuLink = await page.evaluate(() => navigator.clipboard.readText());
   assert.equal(sudokuLink, await page.evaluate(() => location.href));
   assert.ok(sudokuLink.includes(givens.replace(/\./g, '.')), sudokuLink);
-  let fresh = await newPage(browser, desktop);
+  let fresh = await env.page(vp);
   await fresh.goto(sudokuLink);
   await fresh.waitForSelector('.sgrid');
   await idle(fresh);
   assert.equal(await fresh.evaluate(() => JSON.parse(localStorage.getItem('boardlab.sudoku')).state.puzzle.givens), givens);
   // Peg: the board, its start and the jumps played.
-  page = await newPage(browser, ctx);
+  page = await env.page(ctx);
   await start.peg(page);
   for (const [a, b] of [['d2', 'd4'], ['f3', 'd3']]) {
     await page.click(`[data-hole="${a}"]`);
@@ -110,14 +95,14 @@ test('a link carries the game: copied, it opens the same game in a fresh page', 
   const pegLink = await page.evaluate(() => location.href);
   assert.match(pegLink, /board=english/);
   assert.match(pegLink, /jumps=d2-d4%2Cf3-d3|jumps=d2-d4,f3-d3/);
-  fresh = await newPage(browser, desktop);
+  fresh = await env.page(vp);
   await fresh.goto(pegLink);
   await fresh.waitForSelector('.peg-board');
   await idle(fresh);
   assert.equal(await fresh.textContent('#pegs-left'), '30 pegs left');
   assert.deepEqual(await fresh.evaluate(() => JSON.parse(localStorage.getItem('boardlab.peg')).state.moves), ['d2-d4', 'f3-d3']);
   // Mouse: the options and the moves, the engine's included.
-  page = await newPage(browser, ctx);
+  page = await env.page(ctx);
   await start.mouse(page);
   const mouse = await page.getAttribute('[data-sq] .piece.mouse >> xpath=..', 'data-sq');
   await page.click(`[data-sq="${mouse}"]`);
@@ -127,7 +112,7 @@ test('a link carries the game: copied, it opens the same game in a fresh page', 
   const moves = await page.evaluate(() => JSON.parse(localStorage.getItem('boardlab.mouse')).state.moves);
   assert.equal(moves.length, 2);
   const mouseLink = await page.evaluate(() => location.href);
-  fresh = await newPage(browser, desktop);
+  fresh = await env.page(vp);
   await fresh.goto(mouseLink);
   await fresh.waitForSelector('.mouse-board');
   await idle(fresh);
@@ -136,7 +121,7 @@ test('a link carries the game: copied, it opens the same game in a fresh page', 
   assert.deepEqual([...page.errors, ...fresh.errors], []);
 });
 
-test('a bad link gets a clear message, never a broken page', { skip, timeout: 120000 }, async () => {
+eachViewport('a bad link gets a clear message, never a broken page', { timeout: 120000 }, async (vp) => {
   const bad = [
     ['/sudoku?puzzle=123', /link does not hold a game.*(81|puzzle)/i, '#sudoku-new'],
     ['/sudoku?puzzle=11' + '.'.repeat(79), /link does not hold a game/i, '#sudoku-new'],
@@ -146,8 +131,8 @@ test('a bad link gets a clear message, never a broken page', { skip, timeout: 12
     ['/mouse?moves=E1-E2', /link does not hold a game.*E1/i, '#mouse-new'],
   ];
   for (const [path, re, form] of bad) {
-    const page = await newPage(browser, desktop);
-    await page.goto(srv.url + path);
+    const page = await env.page(vp);
+    await page.goto(env.srv.url + path);
     await page.waitForSelector(form);
     await idle(page);
     const text = await statusText(page);
@@ -157,8 +142,8 @@ test('a bad link gets a clear message, never a broken page', { skip, timeout: 12
   }
 });
 
-test('settings are kept in the browser: they survive a reload', { skip, timeout: 120000 }, async () => {
-  const page = await newPage(browser, desktop);
+eachViewport('settings are kept in the browser: they survive a reload', { timeout: 120000 }, async (vp) => {
+  const page = await env.page(vp);
   await start.sudoku(page);
   assert.ok(await page.$('#timer'));
   await page.click('#settings-button');
@@ -200,8 +185,8 @@ test('settings are kept in the browser: they survive a reload', { skip, timeout:
   assert.deepEqual(page.errors, []);
 });
 
-test('the setting "remove a placed digit from the pencil marks of its houses" is kept and followed', { skip, timeout: 120000 }, async () => {
-  const page = await newPage(browser, desktop);
+eachViewport('the setting "remove a placed digit from the pencil marks of its houses" is kept and followed', { timeout: 120000 }, async (vp) => {
+  const page = await env.page(vp);
   await start.sudoku(page);
   await page.click('#auto');
   await idle(page);
@@ -245,42 +230,39 @@ test('the setting "remove a placed digit from the pencil marks of its houses" is
   assert.deepEqual(page.errors, []);
 });
 
-for (const [vpName, vp] of [['desktop', desktop], ['phone', phone]]) {
-  test(`${vpName} (${vp.viewport.width}x${vp.viewport.height}): each game's board and action bar lie inside the window`, { skip, timeout: 180000 }, async () => {
-    for (const game of ['mouse', 'peg', 'sudoku']) {
-      const page = await newPage(browser, vp);
-      await start[game](page);
-      await page.evaluate(() => window.scrollTo(0, 0));
-      const inside = async (sel) => {
-        const r = await page.$eval(sel, (e) => e.getBoundingClientRect().toJSON());
-        assert.ok(r.x >= 0 && r.y >= 0 && r.x + r.width <= vp.viewport.width + 0.5 && r.y + r.height <= vp.viewport.height + 0.5,
-          `${game} on the ${vpName}: ${sel} at ${JSON.stringify(r)} is outside the window`);
-        return r;
-      };
-      const board = await inside(boardOf[game]);
-      const bar = await inside('.actionbar');
-      assert.ok(board.y + board.height <= bar.y + 0.5, `${game} on the ${vpName}: the action bar covers the board`);
-      for (const id of ['#undo', '#new-game', game === 'peg' ? '#show-solution' : '#hint']) {
-        const b = await page.$eval(`.actionbar ${id}`, (e) => e.getBoundingClientRect().toJSON());
-        assert.ok(b.width >= 40 && b.height >= 40, `${game} ${id}: a touch target of ${b.width}x${b.height}`);
-      }
-      if (game === 'sudoku') {
-        await inside('.pad');
-        const cell = await page.$eval('[data-cell="0"]', (e) => e.getBoundingClientRect().toJSON());
-        assert.ok(cell.width >= 39.5, `a sudoku cell is ${cell.width} wide`);
-      }
-      if (game === 'mouse') {
-        const open = await page.$eval('details.panel', (d) => d.open);
-        assert.equal(open, vpName === 'desktop', 'the engine panel folds away on a phone');
-      }
-      await shot(page, `${game}-${vpName}`);
-      assert.deepEqual(page.errors, [], game);
-      await page.context().close();
+eachViewport('each game\'s board and action bar lie inside the window', { timeout: 180000 }, async (vp) => {
+  for (const game of ['mouse', 'peg', 'sudoku']) {
+    const page = await env.page(vp);
+    await start[game](page);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const inside = async (sel) => {
+      const r = await page.$eval(sel, (e) => e.getBoundingClientRect().toJSON());
+      assert.ok(r.x >= 0 && r.y >= 0 && r.x + r.width <= vp.viewport.width + 0.5 && r.y + r.height <= vp.viewport.height + 0.5,
+        `${game} on the ${vp.name}: ${sel} at ${JSON.stringify(r)} is outside the window`);
+      return r;
+    };
+    const board = await inside(boardOf[game]);
+    const bar = await inside('.actionbar');
+    assert.ok(board.y + board.height <= bar.y + 0.5, `${game} on the ${vp.name}: the action bar covers the board`);
+    for (const id of ['#undo', '#new-game', game === 'peg' ? '#show-solution' : '#hint']) {
+      const b = await page.$eval(`.actionbar ${id}`, (e) => e.getBoundingClientRect().toJSON());
+      assert.ok(b.width >= 40 && b.height >= 40, `${game} ${id}: a touch target of ${b.width}x${b.height}`);
     }
-  });
-}
+    if (game === 'sudoku') {
+      await inside('.pad');
+      const cell = await page.$eval('[data-cell="0"]', (e) => e.getBoundingClientRect().toJSON());
+      assert.ok(cell.width >= 39.5, `a sudoku cell is ${cell.width} wide`);
+    }
+    if (game === 'mouse') {
+      const open = await page.$eval('details.panel', (d) => d.open);
+      assert.equal(open, vp.name === 'desktop', 'the engine panel folds away on a phone');
+    }
+    await shot(page, `${game}-${vp.name}`);
+    assert.deepEqual(page.errors, [], game);
+  }
+});
 
-test('axe-core finds no serious or critical violation on any page', { skip, timeout: 240000 }, async () => {
+eachViewport('axe-core finds no serious or critical violation on any page', { timeout: 240000 }, async (vp) => {
   const require = createRequire(import.meta.url);
   const axe = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
   const results = {};
@@ -289,59 +271,59 @@ test('axe-core finds no serious or critical violation on any page', { skip, time
     const r = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
     results[name] = r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help }));
   };
-  for (const vp of [desktop, phone]) {
-    const tag = vp === desktop ? 'desktop' : 'phone';
-    const page = await newPage(browser, vp);
-    await page.goto(srv.url + '/');
-    await page.waitForSelector('.cards');
-    await scan(page, `title ${tag}`);
-    for (const game of ['mouse', 'peg', 'sudoku']) {
-      await start[game](page);
-      await scan(page, `${game} ${tag}`);
-    }
-    await page.click('#hint');
-    await idle(page);
-    await scan(page, `sudoku with a hint ${tag}`);
-    await page.keyboard.press('?');
-    await page.waitForSelector('dialog#help[open]');
-    await scan(page, `sudoku rules dialog ${tag}`);
-    await page.click('#help-close');
-    await page.click('#settings-button');
-    await scan(page, `settings ${tag}`);
-    await page.goto(srv.url + '/peg/analysis');
-    await page.selectOption('#opt-board', 'triangle');
-    await page.click('#count');
-    await page.waitForSelector('svg.chart');
-    await scan(page, `peg analysis ${tag}`);
-    await page.goto(srv.url + '/rules/sudoku');
-    await page.waitForSelector('main h1');
-    await scan(page, `rules page ${tag}`);
-    for (const theme of ['dark']) {
-      await page.evaluate((t) => localStorage.setItem('boardlab.settings', JSON.stringify({ theme: t })), theme);
-      await page.goto(srv.url + '/sudoku');
-      await page.waitForSelector('.sgrid');
-      await idle(page);
-      await scan(page, `sudoku ${theme} ${tag}`);
-      await page.evaluate(() => localStorage.removeItem('boardlab.settings'));
-    }
-    await page.context().close();
+  const page = await env.page(vp);
+  await page.goto(env.srv.url + '/');
+  await page.waitForSelector('.cards');
+  await scan(page, 'title');
+  for (const game of ['mouse', 'peg', 'sudoku']) {
+    await start[game](page);
+    await scan(page, game);
   }
-  writeFileSync(join(shots, 'axe.json'), JSON.stringify(results, null, 2) + '\n');
+  await page.click('#hint');
+  await idle(page);
+  await scan(page, 'sudoku with a hint');
+  await page.keyboard.press('?');
+  await page.waitForSelector('dialog#help[open]');
+  await scan(page, 'sudoku rules dialog');
+  await page.click('#help-close');
+  await page.click('#settings-button');
+  await scan(page, 'settings');
+  await page.goto(env.srv.url + '/peg/analysis');
+  await page.selectOption('#opt-board', 'triangle');
+  await page.click('#count');
+  await page.waitForSelector('svg.chart');
+  await scan(page, 'peg analysis');
+  for (const path of ['/rules/mouse', '/rules/peg', '/rules/sudoku', '/stats']) {
+    await page.goto(env.srv.url + path);
+    await page.waitForSelector('main h1');
+    await idle(page);
+    await scan(page, path);
+  }
+  await page.evaluate(() => localStorage.setItem('boardlab.settings', JSON.stringify({ theme: 'dark' })));
+  for (const [game, sel] of Object.entries(boardOf)) {
+    await page.goto(env.srv.url + '/' + game);
+    await page.waitForSelector(sel);
+    await idle(page);
+    await scan(page, `${game} dark`);
+  }
+  await page.evaluate(() => localStorage.removeItem('boardlab.settings'));
+  writeFileSync(join(shots, `axe-${vp.name}.json`), JSON.stringify(results, null, 2) + '\n');
   const bad = Object.entries(results).flatMap(([name, vs]) => vs.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${name}: ${v.id} (${v.impact}, ${v.nodes} nodes): ${v.help}`));
   assert.deepEqual(bad, []);
+  assert.ok(Object.keys(results).length >= 15, Object.keys(results).join(', '));
 });
 
-test('the daily puzzles are the same in two fresh pages', { skip, timeout: 180000 }, async () => {
+eachViewport('the daily puzzles are the same in two fresh pages', { timeout: 180000 }, async (vp) => {
   const got = [];
   for (let i = 0; i < 2; i++) {
-    const page = await newPage(browser, desktop);
-    await page.goto(srv.url + '/sudoku');
+    const page = await env.page(vp);
+    await page.goto(env.srv.url + '/sudoku');
     await page.click('#daily');
     await idle(page);
     await page.waitForSelector('.sgrid');
     assert.match(await statusText(page), /daily sudoku of \d{4}-\d\d-\d\d/);
     const sudoku = await page.evaluate(() => JSON.parse(localStorage.getItem('boardlab.sudoku')).state.puzzle.givens);
-    await page.goto(srv.url + '/peg');
+    await page.goto(env.srv.url + '/peg');
     await page.waitForSelector('#daily');
     if (!(await page.$('details.setup[open]'))) await page.click('details.setup summary');
     await page.click('#daily');
@@ -356,12 +338,12 @@ test('the daily puzzles are the same in two fresh pages', { skip, timeout: 18000
   assert.equal(got[0].start.length, 1);
 });
 
-test('stats count a finished game', { skip, timeout: 180000 }, async () => {
-  const page = await newPage(browser, desktop);
-  await page.goto(srv.url + '/stats');
+eachViewport('stats count a finished game', { timeout: 180000 }, async (vp) => {
+  const page = await env.page(vp);
+  await page.goto(env.srv.url + '/stats');
   await page.waitForSelector('#stats-peg');
   assert.match(await page.textContent('#stats-peg'), /No Peg solitaire game finished yet/);
-  await page.goto(srv.url + '/peg');
+  await page.goto(env.srv.url + '/peg');
   await page.selectOption('#opt-board', 'triangle');
   await page.click('#peg-new');
   await idle(page);
@@ -379,13 +361,13 @@ test('stats count a finished game', { skip, timeout: 180000 }, async () => {
   assert.equal(cells[0], '1', 'played');
   assert.equal(cells[1], '1', 'solved');
   assert.match(cells[2], /^\d+:\d\d$/, 'a best time');
-  await shot(page, 'stats');
+  await shot(page, `stats-${vp.name}`);
   assert.deepEqual(page.errors, []);
 });
 
-test('replay a finished Mouse & Cats game move by move', { skip, timeout: 180000 }, async () => {
-  const page = await newPage(browser, desktop);
-  await page.goto(srv.url + '/mouse');
+eachViewport('replay a finished Mouse & Cats game move by move', { timeout: 180000 }, async (vp) => {
+  const page = await env.page(vp);
+  await page.goto(env.srv.url + '/mouse');
   await page.selectOption('#opt-size', '6');
   await page.selectOption('#opt-level', '2');
   await page.click('#mouse-new');
@@ -422,15 +404,15 @@ test('replay a finished Mouse & Cats game move by move', { skip, timeout: 180000
   await page.click('#replay-next');
   await idle(page);
   assert.match(await page.textContent('#replay-at'), /After move 2/);
-  await shot(page, 'mouse-replay');
+  await shot(page, `mouse-replay-${vp.name}`);
   await page.click('#replay-exit');
   assert.equal(await page.$('#replay-at'), null);
   assert.equal(await page.getAttribute('[data-sq] .piece.mouse >> xpath=..', 'data-sq'), final);
   assert.deepEqual(page.errors, []);
 });
 
-test('a hint is drawn on the candidates: the digit it places, the digits it removes', { skip, timeout: 120000 }, async () => {
-  const page = await newPage(browser, desktop);
+eachViewport('a hint is drawn on the candidates: the digit it places, the digits it removes', { timeout: 120000 }, async (vp) => {
+  const page = await env.page(vp);
   await start.sudoku(page);
   const solution = await page.evaluate(() => JSON.parse(localStorage.getItem('boardlab.sudoku')).state.puzzle.solution);
   await page.click('#hint');
@@ -448,6 +430,6 @@ test('a hint is drawn on the candidates: the digit it places, the digits it remo
     for (const p of d.place) assert.equal(p, solution[d.cell], `the digit placed in cell ${d.cell} is the solution's`);
     for (const e of d.elim) assert.notEqual(e, solution[d.cell], `a digit removed from cell ${d.cell} is not the solution's`);
   }
-  await shot(page, 'sudoku-hint-on-candidates');
+  await shot(page, `sudoku-hint-on-candidates-${vp.name}`);
   assert.deepEqual(page.errors, []);
 });

@@ -1,4 +1,6 @@
-// Shared set-up: the boardlab server on a free loopback port, and Debian's chromium driven by playwright-core.
+// Shared set-up: the boardlab server on a free loopback port, Debian's chromium driven by playwright-core, the two
+// viewports every page is tested at, and the test wrappers that run a test once per viewport.
+import { test, before, after, afterEach } from 'node:test';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -19,6 +21,57 @@ export function binary() {
 
 export function haveChromium() {
   return existsSync(CHROMIUM);
+}
+
+// Every browser test is skipped, with this reason, where the machine has no chromium.
+export const skip = haveChromium() ? false : `chromium is missing (${CHROMIUM}): the browser tests are skipped`;
+
+// The two viewports of the issue: a desktop window and a phone.
+export const desktop = { name: 'desktop', viewport: { width: 1280, height: 800 } };
+export const phone = { name: 'phone', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+export const VIEWPORTS = [desktop, phone];
+
+// The server and the browser of one test file: started before its first test, stopped after its last; the pages a
+// test opens are closed after it. Answers {srv, browser, page(options), url(path)} (srv and browser once started).
+export function serverAndBrowser(extraArgs = []) {
+  const env = {
+    srv: null,
+    browser: null,
+    contexts: [],
+    async page(opts = {}) {
+      const page = await newPage(env.browser, opts);
+      env.contexts.push(page.context());
+      return page;
+    },
+    url: (path) => env.srv.url + path,
+  };
+  if (skip) console.error('notice: ' + skip);
+  before(async () => {
+    if (skip) return;
+    env.srv = await startServer(extraArgs);
+    env.browser = await launch();
+  });
+  afterEach(async () => {
+    for (const c of env.contexts.splice(0)) await c.close().catch(() => {});
+  });
+  after(async () => {
+    if (env.browser) await env.browser.close();
+    if (env.srv) await env.srv.stop();
+  });
+  return env;
+}
+
+// One test per viewport: `name [desktop 1280x800]`, `name [phone 390x844]`; `fn(vp)` gets the viewport's options
+// (for env.page) and vp.name (for screenshot names).
+export function eachViewport(name, opts, fn, viewports = VIEWPORTS) {
+  for (const vp of viewports) {
+    test(`${name} [${vp.name} ${vp.viewport.width}x${vp.viewport.height}]`, { skip, ...opts }, () => fn(vp));
+  }
+}
+
+// The status line's text.
+export async function statusText(page) {
+  return (await page.textContent('#status')) || '';
 }
 
 // Start `boardlab serve` on 127.0.0.1 with a port of the system's choosing; answers {url, proc, stop}.
@@ -50,7 +103,9 @@ export async function launch() {
 }
 
 export async function newPage(browser, opts = {}) {
-  const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, acceptDownloads: true, bypassCSP: true, ...opts });
+  const contextOpts = { ...opts };
+  delete contextOpts.name; // the viewport's name, not a context option
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, acceptDownloads: true, bypassCSP: true, ...contextOpts });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -63,7 +118,7 @@ export async function shot(page, name) {
   await page.screenshot({ path: join(shots, name + '.png'), fullPage: true });
 }
 
-// The status line's text once the page is idle.
+// Once the page has no request in flight.
 export async function idle(page) {
   await page.waitForFunction(() => !document.body.classList.contains('busy'));
 }

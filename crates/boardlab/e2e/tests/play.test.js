@@ -1,31 +1,18 @@
-// End-to-end: the pages played as a person would, in Debian's chromium. Screenshots go to target/e2e-screenshots.
-import { test, before, after } from 'node:test';
+// End-to-end: the pages played as a person would, in Debian's chromium, at the desktop viewport (the defect and feature
+// tests run at the phone's too). Screenshots go to target/e2e-screenshots.
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, launch, newPage, shot, idle, haveChromium, binary } from './helpers.js';
+import { serverAndBrowser, desktop, shot, idle, skip, binary, statusText } from './helpers.js';
 
-const skip = haveChromium() ? false : 'chromium is missing (/usr/bin/chromium): the browser tests are skipped';
-if (skip) console.error('notice: ' + skip);
-let srv, browser;
-
-before(async () => {
-  if (skip) return;
-  srv = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  if (browser) await browser.close();
-  if (srv) await srv.stop();
-});
-
-async function statusText(page) { return (await page.textContent('#status')) || ''; }
+const env = serverAndBrowser();
 
 test('a whole Mouse & Cats game against the engine, to its end', { skip, timeout: 120000 }, async () => {
-  const page = await newPage(browser);
-  await page.goto(srv.url + '/');
+  const page = await env.page(desktop);
+  await page.goto(env.srv.url + '/');
   await shot(page, 'title');
   await page.click('a.btn[href="/mouse"]');
   await page.selectOption('#opt-level', '3');
@@ -72,8 +59,8 @@ test('a whole Mouse & Cats game against the engine, to its end', { skip, timeout
 });
 
 test('a 6x6 Mouse & Cats game under the region rule: the board, the exact verdict, a hinted move', { skip, timeout: 120000 }, async () => {
-  const page = await newPage(browser);
-  await page.goto(srv.url + '/mouse');
+  const page = await env.page(desktop);
+  await page.goto(env.srv.url + '/mouse');
   await page.selectOption('#opt-size', '6');
   // The start squares follow the board, with its default start (C1, gilith/solve's 6x6 start) chosen.
   assert.deepEqual(await page.$$eval('#opt-mouse_start option', (els) => els.map((e) => e.value)), ['A1', 'C1', 'E1']);
@@ -105,8 +92,8 @@ test('a 6x6 Mouse & Cats game under the region rule: the board, the exact verdic
 });
 
 test('a peg game finished with "show me a solution"', { skip, timeout: 400000 }, async () => {
-  const page = await newPage(browser);
-  await page.goto(srv.url + '/peg');
+  const page = await env.page(desktop);
+  await page.goto(env.srv.url + '/peg');
   await page.selectOption('#opt-board', 'english');
   await page.click('#peg-new');
   await idle(page);
@@ -142,8 +129,8 @@ test('a peg game finished with "show me a solution"', { skip, timeout: 400000 },
 });
 
 test('a sudoku finished by typing digits, with one hint; a reload resumes it', { skip, timeout: 180000 }, async () => {
-  const page = await newPage(browser, { viewport: { width: 420, height: 900 } });
-  await page.goto(srv.url + '/sudoku');
+  const page = await env.page({ viewport: { width: 420, height: 900 } });
+  await page.goto(env.srv.url + '/sudoku');
   await page.selectOption('#opt-difficulty', 'beginner');
   await page.click('#sudoku-new');
   await idle(page);
@@ -188,8 +175,8 @@ test('a sudoku finished by typing digits, with one hint; a reload resumes it', {
 });
 
 test('an exported game loads in the terminal\'s loader', { skip, timeout: 120000 }, async () => {
-  const page = await newPage(browser);
-  await page.goto(srv.url + '/peg');
+  const page = await env.page(desktop);
+  await page.goto(env.srv.url + '/peg');
   await page.click('#peg-new');
   await idle(page);
   await page.click('[data-hole="f4"]');
