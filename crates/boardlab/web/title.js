@@ -1,13 +1,13 @@
 // The title page: choose a game, resume a saved one, or import a save file.
-import { h, button, status, busy } from './ui.js';
+import { h, button, status, busy, plural } from './ui.js';
 import { loadGame, pickSave, saveGame } from './store.js';
 import { go } from './app.js';
 import { menus } from './game.js';
 
 function summary(key, st) {
   if (!st) return null;
-  if (key === 'mouse') return `${(st.moves || []).length} plies played, as the ${st.options && st.options.player}, level ${st.options && st.options.level}`;
-  if (key === 'peg') return `${st.board} board, ${(st.moves || []).length} jumps played`;
+  if (key === 'mouse') return `${plural((st.moves || []).length, 'ply', 'plies')} played, as the ${st.options && st.options.player}, level ${st.options && st.options.level}`;
+  if (key === 'peg') return `${st.board} board, ${plural((st.moves || []).length, 'jump')} played`;
   if (key === 'sudoku') return `${st.puzzle && st.puzzle.label}${st.end ? ' (' + st.end + ')' : ''}`;
   return null;
 }

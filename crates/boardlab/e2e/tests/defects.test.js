@@ -312,6 +312,17 @@ eachViewport('defect 11: counts are written with their plurals; errors are sente
   await page.goto(env.srv.url + '/peg');
   await newPeg(page, 'triangle');
   assert.equal(await page.textContent('#pegs-left'), '14 pegs left');
+  // One jump: the title page's card for the game in progress says "1 jump played".
+  await page.fill('#jump', '4-1');
+  await page.press('#jump', 'Enter');
+  await idle(page);
+  assert.equal(await page.textContent('#pegs-left'), '13 pegs left');
+  await page.goto(env.srv.url + '/');
+  await page.waitForSelector('.cards');
+  assert.match(await page.textContent('main'), /triangle board, 1 jump played/);
+  await page.goto(env.srv.url + '/peg');
+  await page.waitForSelector('.peg-board');
+  await idle(page);
   await page.click('#show-solution');
   await idle(page);
   await page.waitForSelector('.solution');
