@@ -192,7 +192,8 @@ function clickHole(name) {
 function scale(v) {
   const tri = v.lattice === 'triangular';
   const dx = tri ? 30 : 56, dy = tri ? 56 : 62;
-  return { dx, dy, w: (v.size[0] + 1) * dx + 20, hgt: (v.size[1] + 0.5) * dy + 20 };
+  // Hole centres at 30 + column * dx, 30 + line * dy; a ring of radius 19 and the hole's name under it.
+  return { dx, dy, w: 60 + (v.size[0] - 1) * dx, hgt: 70 + (v.size[1] - 1) * dy };
 }
 
 // The hole the arrow `key` leads to from `cur`: left and right along its row; up and down to the nearest row that
@@ -248,6 +249,8 @@ function boardSvg() {
       'aria-label': `${x.name}, ${x.peg ? 'peg' : 'empty'}${x.name === v.finish ? ', the finish' : ''}${tg.includes(x.name) ? ', a jump target' : ''}`,
       'aria-pressed': x.name === g.selected ? 'true' : 'false',
       onclick: () => clickHole(x.name) },
+    // The area a finger may touch: as wide as the space between holes allows (the ring alone is small on a phone).
+    s('circle', { cx, cy, r: 27, class: 'touch' }),
     s('circle', { cx, cy, r: 19, class: 'ring' }),
     x.peg ? s('circle', { cx, cy, r: 13, class: 'peg' }) : null,
     s('text', { x: cx, y: cy + 33, 'text-anchor': 'middle', class: 'holename', text: x.name })));

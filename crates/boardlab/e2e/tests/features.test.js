@@ -244,7 +244,7 @@ eachViewport('each game\'s board and action bar lie inside the window', { timeou
     const board = await inside(boardOf[game]);
     const bar = await inside('.actionbar');
     assert.ok(board.y + board.height <= bar.y + 0.5, `${game} on the ${vp.name}: the action bar covers the board`);
-    for (const id of ['#undo', '#new-game', game === 'peg' ? '#show-solution' : '#hint']) {
+    for (const id of ['#undo', '#new-game', ...(game === 'peg' ? ['#show-solution'] : ['#hint']), ...(game === 'sudoku' ? ['#check'] : [])]) {
       const b = await page.$eval(`.actionbar ${id}`, (e) => e.getBoundingClientRect().toJSON());
       assert.ok(b.width >= 40 && b.height >= 40, `${game} ${id}: a touch target of ${b.width}x${b.height}`);
     }
@@ -256,6 +256,16 @@ eachViewport('each game\'s board and action bar lie inside the window', { timeou
     if (game === 'mouse') {
       const open = await page.$eval('details.panel', (d) => d.open);
       assert.equal(open, vp.name === 'desktop', 'the engine panel folds away on a phone');
+    }
+    if (vp.name === 'phone') {
+      // Every control a finger touches is 40 pixels across at least: the menu, the fold-outs, the fields, the
+      // board's squares, holes and cells, every button (inline links in sentences aside).
+      const small = await page.$$eval(['nav a', 'button', 'summary', 'select', 'input:not([type=checkbox]):not([type=radio])', '.check',
+        '[data-hole]', '[data-sq]', '[role=gridcell]'].join(', '), (els) => els.map((e) => {
+        const r = e.getBoundingClientRect();
+        return { what: e.id || e.getAttribute('data-hole') || e.getAttribute('data-sq') || e.textContent.trim().slice(0, 24) || e.tagName, w: r.width, h: r.height };
+      }).filter((r) => r.w > 0 && r.h > 0 && (r.w < 39.5 || r.h < 39.5)).map((r) => `${r.what} ${Math.round(r.w)}x${Math.round(r.h)}`));
+      assert.deepEqual(small, [], `${game}: touch targets under 40 pixels`);
     }
     await shot(page, `${game}-${vp.name}`);
     assert.deepEqual(page.errors, [], game);
