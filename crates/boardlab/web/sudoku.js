@@ -181,6 +181,9 @@ function grid() {
   // The hint drawn on the candidates: the digits it removes struck through, the digit it places marked, in the
   // cells' own candidate places (shown there even where the player has no marks).
   const removes = (i) => new Set(hint ? hint.remove.filter((p) => p[0] === i).map((p) => p[1]) : []);
+  // The pattern's candidates highlighted; the step's cells show the candidates it read, where the player has no marks.
+  const lit = (i) => new Set(hint && hint.highlight ? hint.highlight.filter((p) => p[0] === i).map((p) => p[1]) : []);
+  const stepCands = new Map(hint && hint.candidates ? hint.candidates : []);
   const table = h('div', { class: 'sgrid', role: 'grid', 'aria-label': 'Sudoku grid' });
   for (let r = 0; r < 9; r++) {
     const row = h('div', { role: 'row', class: 'srow' });
@@ -214,14 +217,17 @@ function grid() {
         // Corner marks keep their digit's place in a 3x3 grid; with centre marks too, they go along the top and
         // bottom edges, so that the centre marks in the middle cover none of them.
         const half = Math.ceil(corner.length / 2);
-        const gone = removes(i), put = stepPlace.get(i);
+        const gone = removes(i), put = stepPlace.get(i), pat = lit(i);
+        const shown = corner.length || centre.length || !stepCands.has(i) ? corner : bits(stepCands.get(i));
+        if (shown !== corner) label += `, candidates ${shown.join(' ')} for the hint`;
+        if (pat.size) label += `, the hint's pattern ${[...pat].join(' ')}`;
         if (gone.size) label += `, the hint removes ${[...gone].join(' ')}`;
         if (put) label += `, the hint places ${put}`;
         content = [
           centre.length
             ? h('span', { class: 'corner edge' }, h('i', {}, corner.slice(0, half).join('')), h('i', {}, corner.slice(half).join('')))
-            : h('span', { class: 'corner' }, [1, 2, 3, 4, 5, 6, 7, 8, 9].map((d) => h('i', { class: gone.has(d) ? 'elim' : put === d ? 'place' : null },
-              corner.includes(d) || gone.has(d) || put === d ? String(d) : ''))),
+            : h('span', { class: 'corner' + (shown !== corner ? ' for-hint' : '') }, [1, 2, 3, 4, 5, 6, 7, 8, 9].map((d) => h('i', { class: gone.has(d) ? 'elim' : put === d ? 'place' : pat.has(d) ? 'pat' : null },
+              shown.includes(d) || gone.has(d) || put === d || pat.has(d) ? String(d) : ''))),
           centre.length ? h('span', { class: 'centre' }, centre.join('')) : null,
         ];
       }

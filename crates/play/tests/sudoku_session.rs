@@ -775,6 +775,70 @@ fn a_placed_digit_tidies_its_peers_marks_only_when_asked() {
     assert_eq!((s.view().marks, s.view().centre), (on.marks, on.centre));
 }
 
+/// A hint drawn on the candidates (issue 37): the naked pair 4 8 in r8c1 and r9c3 of a grid without pencil marks.
+/// The hint names the pattern's candidates and gives every cell of the step its candidates, which are, with no
+/// marks, the digits its row, column and box leave (counted here the slow way).
+#[test]
+fn a_hint_carries_its_patterns_candidates_and_its_cells_candidates() {
+    let text = "..9341.6.3476592811562879436..92531.531764829.92813.56915478632.6359217....136.9.";
+    let values: [u8; 81] = std::array::from_fn(|i| {
+        text.as_bytes()[i]
+            .checked_sub(b'0')
+            .filter(|d| (1..=9).contains(d))
+            .unwrap_or(0)
+    });
+    let h = play::sudoku::hint(&values, &values, &[0; 81]);
+    assert_eq!(h.kind, HintKind::Step);
+    assert!(
+        h.text
+            .starts_with("Naked pair: in box 7, r8c1 and r9c3 hold only 4 and 8"),
+        "{}",
+        h.text
+    );
+    let (r8c1, r9c3) = (63, 74);
+    let mut lit = h.highlight.clone();
+    lit.sort_unstable();
+    assert_eq!(lit, [(r8c1, 4), (r8c1, 8), (r9c3, 4), (r9c3, 8)]);
+    let left = |c: usize| -> u16 {
+        let seen = (0..81)
+            .filter(|&o| {
+                o / 9 == c / 9 || o % 9 == c % 9 || (o / 27 == c / 27 && o % 9 / 3 == c % 9 / 3)
+            })
+            .fold(0u16, |m, o| {
+                if values[o] == 0 {
+                    m
+                } else {
+                    m | 1 << (values[o] - 1)
+                }
+            });
+        0x1ff & !seen
+    };
+    let mut cells: Vec<usize> = h.pattern.iter().chain(&h.targets).copied().collect();
+    cells.sort_unstable();
+    assert_eq!(
+        h.candidates.iter().map(|&(c, _)| c).collect::<Vec<_>>(),
+        cells
+    );
+    for &(c, mask) in &h.candidates {
+        assert_eq!(mask, left(c), "{}", cell(c));
+    }
+    for &(c, d) in h.highlight.iter().chain(&h.remove) {
+        let mask = h.candidates.iter().find(|x| x.0 == c).map(|x| x.1).unwrap();
+        assert!(
+            mask & 1 << (d - 1) != 0,
+            "{d} is a candidate of {}",
+            cell(c)
+        );
+    }
+    assert!(!h.remove.is_empty());
+    assert!(h.remove.iter().all(|&(_, d)| d == 4 || d == 8));
+    // A hint that only points at a cell carries neither.
+    let mut wrong = values;
+    wrong[0] = 1;
+    let m = play::sudoku::hint(&values, &wrong, &[0; 81]);
+    assert!(m.highlight.is_empty() && m.candidates.is_empty(), "{m:?}");
+}
+
 /// A hint shown when the game is saved is shown again when it is loaded, and applying it then does what it
 /// would have done (the web server answers each request from the saved state).
 #[test]

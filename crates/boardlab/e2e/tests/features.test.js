@@ -249,7 +249,8 @@ eachViewport('each game\'s board and action bar lie inside the window', { timeou
       assert.ok(b.width >= 40 && b.height >= 40, `${game} ${id}: a touch target of ${b.width}x${b.height}`);
     }
     if (game === 'sudoku') {
-      await inside('.pad');
+      const pad = await inside('.pad');
+      assert.ok(pad.y + pad.height <= bar.y + 0.5, `sudoku on the ${vp.name}: the action bar covers the digit pad`);
       const cell = await page.$eval('[data-cell="0"]', (e) => e.getBoundingClientRect().toJSON());
       assert.ok(cell.width >= 39.5, `a sudoku cell is ${cell.width} wide`);
     }
@@ -440,6 +441,28 @@ eachViewport('a hint is drawn on the candidates: the digit it places, the digits
     for (const p of d.place) assert.equal(p, solution[d.cell], `the digit placed in cell ${d.cell} is the solution's`);
     for (const e of d.elim) assert.notEqual(e, solution[d.cell], `a digit removed from cell ${d.cell} is not the solution's`);
   }
+  // A pattern: the naked pair 4 8 in r8c1 and r9c3, in a grid where the player has no pencil marks.
+  await page.goto(env.srv.url + '/sudoku?puzzle=..9341.6.3476592811562879436..92531.531764829.92813.56915478632.6359217....136.9.');
+  await page.waitForSelector('.sgrid');
+  await idle(page);
+  await page.click('#hint');
+  await idle(page);
+  await page.waitForSelector('.hint');
+  assert.match(await page.textContent('#hint-text'), /^Naked pair: in box 7, r8c1 and r9c3 hold only 4 and 8/);
+  const corner = (cell, cls) => page.$$eval(`[data-cell="${cell}"] .corner i${cls}`, (is) => is.map((i) => i.textContent).filter(Boolean).join(''));
+  assert.equal(await corner(63, '.pat'), '48', 'the pair highlighted in r8c1');
+  assert.equal(await corner(74, '.pat'), '48', 'and in r9c3');
+  // Each cell of the step shows its candidates (the digits its row, column and box leave), the pattern's and the
+  // eliminated ones marked.
+  const grid = await page.$$eval('[data-cell]', (els) => els.map((e) => (e.querySelector('.digit') || {}).textContent || '.').join(''));
+  const left = (c) => [1, 2, 3, 4, 5, 6, 7, 8, 9].filter((d) => ![...grid].some((x, o) => x === String(d)
+    && (Math.floor(o / 9) === Math.floor(c / 9) || o % 9 === c % 9 || (Math.floor(o / 27) === Math.floor(c / 27) && Math.floor((o % 9) / 3) === Math.floor((c % 9) / 3))))).join('');
+  const elims = await page.$$eval('.corner i.elim', (is) => is.map((i) => [Number(i.closest('[data-cell]').dataset.cell), i.textContent]));
+  assert.ok(elims.length > 0 && elims.every(([, d]) => d === '4' || d === '8'), JSON.stringify(elims));
+  const stepCells = new Set([63, 74, ...elims.map(([c]) => c)]);
+  for (const c of stepCells) assert.equal(await corner(c, ''), left(c), `the candidates of cell ${c}`);
+  const others = await page.$$eval('[data-cell]', (els, step) => els.filter((e) => !step.includes(Number(e.dataset.cell)) && e.querySelector('.corner') && e.querySelector('.corner').textContent).map((e) => e.dataset.cell), [...stepCells]);
+  assert.deepEqual(others, [], 'only the step\'s cells show candidates the player did not write');
   await shot(page, `sudoku-hint-on-candidates-${vp.name}`);
   assert.deepEqual(page.errors, []);
 });

@@ -57,6 +57,11 @@ pub struct Hint {
     pub place: Vec<(usize, u8)>,
     /// Pencil marks to remove, (cell, digit).
     pub remove: Vec<(usize, u8)>,
+    /// The candidates the step's pattern is made of, (cell, digit): drawn highlighted.
+    pub highlight: Vec<(usize, u8)>,
+    /// The candidates of the step's cells (the pattern's and the targets') in the grid it was read from, (cell,
+    /// bit `d - 1` for digit `d`): drawn for the hint even in a cell where the player has no pencil marks.
+    pub candidates: Vec<(usize, u16)>,
     /// The logical solver's step, for [`HintKind::Step`].
     #[serde(skip)]
     pub step: Option<Step>,
@@ -72,6 +77,8 @@ impl Hint {
             targets: Vec::new(),
             place: Vec::new(),
             remove: Vec::new(),
+            highlight: Vec::new(),
+            candidates: Vec::new(),
             step: None,
         }
     }
@@ -183,8 +190,9 @@ fn solvable(values: &[u8; 81]) -> bool {
     Grid::from_digits(*values).is_ok_and(|g| g.count_solutions(1) > 0)
 }
 
-/// The logical solver's next step for a grid with pencil marks (a cell without marks counts as every digit).
-fn next_step(values: &[u8; 81], marks: &[u16; 81]) -> EngineHint {
+/// The logical solver's next step for a grid with pencil marks (a cell without marks counts as every digit), and
+/// the candidates it was read from.
+fn next_step(values: &[u8; 81], marks: &[u16; 81]) -> (EngineHint, Option<Candidates>) {
     let mut all = *marks;
     for m in all.iter_mut() {
         if *m == 0 {
@@ -192,14 +200,15 @@ fn next_step(values: &[u8; 81], marks: &[u16; 81]) -> EngineHint {
         }
     }
     match Candidates::from_pencil_marks(values, &all) {
-        Ok(state) => rate::hint_from(&state),
-        Err(c) => EngineHint::Contradiction(c),
+        Ok(state) => (rate::hint_from(&state), Some(state)),
+        Err(c) => (EngineHint::Contradiction(c), None),
     }
 }
 
 /// The next logical step for a grid with pencil marks, put in words with the cells it involves.
 fn hint_for_marks(values: &[u8; 81], marks: &[u16; 81]) -> Hint {
-    match next_step(values, marks) {
+    let (next, state) = next_step(values, marks);
+    match next {
         EngineHint::Step(step) => {
             let place: Vec<(usize, u8)> = step
                 .placements
@@ -223,6 +232,22 @@ fn hint_for_marks(values: &[u8; 81], marks: &[u16; 81]) -> Hint {
                 .collect();
             pattern.sort_unstable();
             pattern.dedup();
+            let highlight = step
+                .highlights
+                .iter()
+                .map(|h| (usize::from(h.cell), h.digit))
+                .collect();
+            let mut cells: Vec<usize> = pattern.iter().chain(&targets).copied().collect();
+            cells.sort_unstable();
+            let candidates = state
+                .map(|st| {
+                    cells
+                        .iter()
+                        .filter(|&&c| values[c] == 0)
+                        .map(|&c| (c, st.candidates(c)))
+                        .collect()
+                })
+                .unwrap_or_default();
             Hint {
                 kind: HintKind::Step,
                 text: format!("{step}."),
@@ -230,6 +255,8 @@ fn hint_for_marks(values: &[u8; 81], marks: &[u16; 81]) -> Hint {
                 targets,
                 place,
                 remove,
+                highlight,
+                candidates,
                 step: Some(step),
             }
         }
