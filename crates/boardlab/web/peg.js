@@ -147,6 +147,7 @@ function act(action) {
 function onAnswer(ans, quiet, before) {
   if (!g) return;
   const v = ans.view;
+  if (!quiet) g.replay = null;
   if (!v.moves.length) g.startedAt = Date.now();
   // A game that ends here is counted in the player's stats, by board.
   if (before && !before.over && v.over) {
@@ -172,6 +173,7 @@ function jumpTo(from, to) {
 }
 
 function clickHole(name) {
+  if (g.replay) return;
   g.cursor = name;
   if (g.selected && targets(g.selected).includes(name)) {
     act({ jump: jumpTo(g.selected, name) });
@@ -259,6 +261,48 @@ function boardSvg() {
   return svg;
 }
 
+// The jumps, numbered; each is a button: the position after it.
+function jumpList(v) {
+  if (!v.moves.length) return h('p', { class: 'moves', id: 'moves' }, 'Jumps: none yet');
+  const at = g.replay ? g.replay.ply : v.moves.length;
+  return h('ol', { class: 'moves', id: 'moves', 'aria-label': 'Jumps (choose one to see the position after it)' },
+    names(v.moves).map((m, i) => h('li', {}, h('button', { type: 'button', class: 'move', 'data-ply': i + 1, 'aria-current': i + 1 === at ? 'step' : false, onclick: () => showPly(i + 1) }, m))));
+}
+
+// Replay: the position after `ply` jumps, as the server replays the game's first jumps from a save of them. The
+// whole game ends the replay.
+async function showPly(ply) {
+  const v = g.view;
+  if (!v) return;
+  stopAuto();
+  if (ply >= v.moves.length) { g.replay = null; draw(); return; }
+  const k = Math.max(0, ply);
+  const save = JSON.parse(JSON.stringify(g.save));
+  save.state.moves = save.state.moves.slice(0, k);
+  save.state.undo = [];
+  save.state.redo = [];
+  const ans = await busy(() => session('peg', save, 'view'));
+  if (!ans || !g) return;
+  g.replay = { ply: k, view: ans.view };
+  g.selected = null;
+  draw();
+}
+
+function replayBar() {
+  const n = g.view.moves.length, k = g.replay.ply;
+  return h('div', { class: 'replay', role: 'group', 'aria-label': 'Replay' },
+    h('span', { id: 'replay-at' }, k === 0 ? `The start, before jump 1 of ${n}` : `After jump ${k} of ${n}: ${names(g.view.moves)[k - 1]}`),
+    button('◀ Back', () => showPly(k - 1), { id: 'replay-prev', disabled: k === 0, 'aria-label': 'One jump back' }),
+    button('Forward ▶', () => showPly(k + 1), { id: 'replay-next', 'aria-label': 'One jump forward' }),
+    button('Back to the game', () => { g.replay = null; draw(); }, { id: 'replay-exit', class: 'primary' }));
+}
+
+function withView(view, f) {
+  const live = g.view;
+  g.view = view;
+  try { return f(); } finally { g.view = live; }
+}
+
 // The live indicator, as the session answers it: possible, impossible (and why), or not known yet.
 function indicator() {
   const v = g.view;
@@ -299,7 +343,7 @@ function draw(keepFocus) {
     indicator(),
     over ? h('div', { class: 'gameover', role: 'alert' }, over) : null,
     v.solution && v.solution.length ? h('p', { class: 'solution' }, 'Solution from here: ', names(v.solution).join(' ')) : null,
-    h('p', { class: 'moves' }, 'Jumps: ', v.moves.length ? names(v.moves).join(' ') : 'none yet'),
+    jumpList(v),
     h('p', {}, `${v.description}: ${v.holes.length} holes; ${v.start_text}; finish: ${v.finish_text}.`),
     v.table_note ? h('p', { class: 'note' }, v.table_note) : null);
   const controls = actionBar('Game actions',
@@ -329,7 +373,9 @@ function draw(keepFocus) {
     if (t) act({ jump: t });
     e.target.reset();
   } }, h('label', { for: 'jump' }, 'Type a jump '), h('input', { id: 'jump', name: 'jump', placeholder: exampleJump(v), autocomplete: 'off', size: 8 }), h('button', { type: 'submit' }, 'Jump'));
-  root.append(h('div', { class: 'play' }, h('div', {}, boardSvg(), typed), info), controls, more);
+  // In a replay the board shows the position then; the panel and the jumps stay the game's.
+  const board = g.replay ? withView(g.replay.view, boardSvg) : boardSvg();
+  root.append(...[g.replay ? replayBar() : null, h('div', { class: 'play' }, h('div', {}, board, typed), info), controls, more].filter(Boolean));
   if (keepFocus) { const el = root.querySelector(`[data-hole="${g.cursor}"]`); if (el) el.focus(); }
 }
 

@@ -422,6 +422,53 @@ eachViewport('replay a finished Mouse & Cats game move by move', { timeout: 1800
   assert.deepEqual(page.errors, []);
 });
 
+eachViewport('replay a finished peg game jump by jump', { timeout: 180000 }, async (vp) => {
+  const page = await env.page(vp);
+  await page.goto(env.srv.url + '/peg');
+  await page.selectOption('#opt-board', 'triangle');
+  await page.click('#peg-new');
+  await idle(page);
+  await page.click('#show-solution');
+  await idle(page);
+  await page.waitForSelector('.solution');
+  for (let i = 0; i < 14 && !(await page.$('.gameover')); i++) {
+    await page.click('#step');
+    await idle(page);
+  }
+  await page.waitForSelector('.gameover');
+  const moves = await page.evaluate(() => JSON.parse(localStorage.getItem('boardlab.peg')).state.moves);
+  assert.equal(moves.length, 13);
+  // Numbered, one button a jump, in the game's notation.
+  const listed = await page.$$eval('#moves li .move', (b) => b.map((x) => x.textContent));
+  assert.deepEqual(listed, moves);
+  const pegs = () => page.$$eval('.peg-board .hole.has-peg', (x) => x.length);
+  assert.equal(await pegs(), 1);
+  await page.click('#moves .move[data-ply="1"]');
+  await idle(page);
+  assert.match(await page.textContent('#replay-at'), new RegExp(`After jump 1 of 13: ${moves[0]}`));
+  assert.equal(await pegs(), 13);
+  // A hole clicked in a replay plays nothing.
+  const before = await page.evaluate(() => localStorage.getItem('boardlab.peg'));
+  await page.click('.peg-board .hole.has-peg');
+  assert.equal(await page.evaluate(() => localStorage.getItem('boardlab.peg')), before);
+  await page.click('#replay-prev');
+  await idle(page);
+  assert.match(await page.textContent('#replay-at'), /The start/);
+  assert.equal(await pegs(), 14);
+  for (let k = 1; k <= 2; k++) {
+    await page.click('#replay-next');
+    await idle(page);
+  }
+  assert.match(await page.textContent('#replay-at'), /After jump 2 of 13/);
+  assert.equal(await pegs(), 12);
+  await shot(page, `peg-replay-${vp.name}`);
+  await page.click('#replay-exit');
+  assert.equal(await page.$('#replay-at'), null);
+  assert.equal(await pegs(), 1);
+  assert.equal(await page.textContent('#pegs-left'), '1 peg left');
+  assert.deepEqual(page.errors, []);
+});
+
 eachViewport('a hint is drawn on the candidates: the digit it places, the digits it removes', { timeout: 120000 }, async (vp) => {
   const page = await env.page(vp);
   await start.sudoku(page);
