@@ -208,7 +208,7 @@ function grid() {
         label += given ? `clue ${val}` : `${val}`;
         if (conflicts.has(i)) label += ', in conflict';
         if (flagged.has(i)) label += ', flagged';
-        content = h('span', { class: 'digit' }, String(val));
+        content = h('span', { class: 'digit', 'aria-hidden': 'true' }, String(val));
       } else {
         const corner = bits(v.marks[i]), centre = bits(v.centre[i]);
         label += 'empty';
@@ -225,14 +225,15 @@ function grid() {
         if (put) label += `, the hint places ${put}`;
         content = [
           centre.length
-            ? h('span', { class: 'corner edge' }, h('i', {}, corner.slice(0, half).join('')), h('i', {}, corner.slice(half).join('')))
-            : h('span', { class: 'corner' + (shown !== corner ? ' for-hint' : '') }, [1, 2, 3, 4, 5, 6, 7, 8, 9].map((d) => h('i', { class: gone.has(d) ? 'elim' : put === d ? 'place' : pat.has(d) ? 'pat' : null },
+            ? h('span', { class: 'corner edge', 'aria-hidden': 'true' }, h('i', {}, corner.slice(0, half).join('')), h('i', {}, corner.slice(half).join('')))
+            : h('span', { class: 'corner' + (shown !== corner ? ' for-hint' : ''), 'aria-hidden': 'true' }, [1, 2, 3, 4, 5, 6, 7, 8, 9].map((d) => h('i', { class: gone.has(d) ? 'elim' : put === d ? 'place' : pat.has(d) ? 'pat' : null },
               shown.includes(d) || gone.has(d) || put === d || pat.has(d) ? String(d) : ''))),
-          centre.length ? h('span', { class: 'centre' }, centre.join('')) : null,
+          centre.length ? h('span', { class: 'centre', 'aria-hidden': 'true' }, centre.join('')) : null,
         ];
       }
-      row.append(h('div', { role: 'gridcell', class: cls.join(' '), 'data-cell': i, tabindex: i === g.cursor ? 0 : -1, 'aria-label': label,
-        'aria-selected': i === g.cursor ? 'true' : 'false', onclick: () => { g.cursor = i; draw(true); } }, content));
+      // The cell's name is its text for a screen reader (the digits and marks drawn are hidden from it).
+      row.append(h('div', { role: 'gridcell', class: cls.join(' '), 'data-cell': i, tabindex: i === g.cursor ? 0 : -1,
+        'aria-selected': i === g.cursor ? 'true' : 'false', onclick: () => { g.cursor = i; draw(true); } }, h('span', { class: 'sr' }, label), content));
     }
     table.append(row);
   }
