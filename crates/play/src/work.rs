@@ -26,6 +26,12 @@ pub trait Runner: Send + Sync {
     /// by the session as a failure.
     fn run(&self, task: Task);
 
+    /// Run `task`, work a player waits for (a search whose progress the game shows), as [`Runner::run`] does,
+    /// unless the runner keeps long background work apart: then this work must not wait behind that work.
+    fn run_waited_for(&self, task: Task) {
+        self.run(task);
+    }
+
     /// Whether every task runs at once on the calling thread (then work that could go on for long is given a
     /// budget, so that an action still returns).
     fn works_inline(&self) -> bool {

@@ -115,6 +115,8 @@ pub struct Jobs {
     quick_admitted: Arc<AtomicUsize>,
     /// Slots for background work ([`Jobs::run_background`]).
     background: Arc<Semaphore>,
+    /// Slots for the background work a player waits for ([`Jobs::run_waited_for`]), apart from the tables.
+    waited_for: Arc<Semaphore>,
     background_running: Arc<AtomicUsize>,
     /// Jobs admitted and not yet finished (waiting or running).
     admitted: Arc<AtomicUsize>,
@@ -164,6 +166,7 @@ impl Jobs {
             quick_slots: Arc::new(Semaphore::new(limits.workers)),
             quick_admitted: Arc::new(AtomicUsize::new(0)),
             background: Arc::new(Semaphore::new(limits.workers)),
+            waited_for: Arc::new(Semaphore::new(limits.workers)),
             background_running: Arc::new(AtomicUsize::new(0)),
             admitted: Arc::new(AtomicUsize::new(0)),
             running: Arc::new(AtomicUsize::new(0)),
@@ -183,6 +186,7 @@ impl Jobs {
         self.slots.close();
         self.quick_slots.close();
         self.background.close();
+        self.waited_for.close();
         for flag in self
             .live
             .lock()
@@ -277,6 +281,17 @@ impl Jobs {
     /// queue as the jobs, and is dropped when the queue is full or the pool is closed (the session that wanted
     /// it then answers without it, and a later one asks again). It has no deadline: it ends when its work does.
     pub async fn run_background(&self, job: impl FnOnce() + Send + 'static) {
+        self.run_background_on(&self.background, job).await;
+    }
+
+    /// Background work that a player waits for (a peg search whose progress the page shows): as
+    /// [`Jobs::run_background`], on `workers` slots of its own, so that it never waits behind the long table
+    /// builds (a French game's search waited about two minutes behind two of them).
+    pub async fn run_waited_for(&self, job: impl FnOnce() + Send + 'static) {
+        self.run_background_on(&self.waited_for, job).await;
+    }
+
+    async fn run_background_on(&self, slots: &Arc<Semaphore>, job: impl FnOnce() + Send + 'static) {
         let capacity = self.limits.workers + self.limits.queue;
         let before = self.admitted.fetch_add(1, Ordering::AcqRel);
         let admitted = Count(Arc::clone(&self.admitted));
@@ -285,7 +300,7 @@ impl Jobs {
             self.rejected.fetch_add(1, Ordering::Relaxed);
             return;
         }
-        let Ok(permit) = Arc::clone(&self.background).acquire_owned().await else {
+        let Ok(permit) = Arc::clone(slots).acquire_owned().await else {
             return;
         };
         let running = Arc::clone(&self.background_running);

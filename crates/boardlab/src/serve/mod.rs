@@ -103,6 +103,13 @@ impl play::Runner for PoolRunner {
             jobs.run_background(task).await;
         });
     }
+
+    fn run_waited_for(&self, task: play::Task) {
+        let jobs = Arc::clone(&self.jobs);
+        self.runtime.spawn(async move {
+            jobs.run_waited_for(task).await;
+        });
+    }
 }
 
 /// Where the peg sessions' background work runs: the pool, when there is a runtime to reach it; else nothing

@@ -271,7 +271,7 @@ impl Searches {
         // A runner may drop the task without running it (a server whose pool is full): the search then ends
         // as dropped, so that the next game to ask starts a new one instead of waiting for it for ever.
         let guard = EndIfDropped(Arc::clone(&search));
-        runner.run(Box::new(move || {
+        runner.run_waited_for(Box::new(move || {
             let _guard = guard;
             me.run(&board, finish, pos, key, &task_search);
         }));
