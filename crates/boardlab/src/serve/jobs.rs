@@ -286,7 +286,7 @@ impl Jobs {
 
     /// Background work that a player waits for (a peg search whose progress the page shows): as
     /// [`Jobs::run_background`], on `workers` slots of its own, so that it never waits behind the long table
-    /// builds (a French game's search waited about two minutes behind two of them).
+    /// builds.
     pub async fn run_waited_for(&self, job: impl FnOnce() + Send + 'static) {
         self.run_background_on(&self.waited_for, job).await;
     }
