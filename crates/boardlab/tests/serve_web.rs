@@ -1,5 +1,6 @@
 //! What the web page relies on from the API: the menus route (generated from `play::menus`), one board-size type
-//! on every Mouse & Cats route, seeds as strings both ways, and a JSON error body for every error status.
+//! on every Mouse & Cats route, seeds as strings both ways, a JSON error body for every error status, and the
+//! positions of a replay.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails loudly on purpose
 
@@ -180,6 +181,8 @@ async fn the_daily_puzzles_follow_the_date() {
         v,
         serde_json::to_value(play::menus::Daily::of("2026-11-28").unwrap()).unwrap()
     );
+    // The seed is a string, as every seed the API sends (issue 37, defect 5).
+    assert_eq!(v["sudoku_seed"], "20261128");
     // The daily sudoku is the generator's puzzle of that seed: the same in two sessions.
     let new = json!({"action": {"new": {"mode": "graded", "difficulty": v["sudoku_difficulty"],
         "symmetry": v["sudoku_symmetry"], "seed": v["sudoku_seed"]}}});
@@ -206,4 +209,94 @@ async fn the_daily_puzzles_follow_the_date() {
         assert_eq!(s, StatusCode::BAD_REQUEST, "{bad}: {v}");
         assert!(v["error"].is_string());
     }
+}
+
+/// A replay (issue 37): `{"at": k}` answers the game as it stood after its first k moves, and the save sent,
+/// unchanged; the page cuts no move list and swaps no side itself.
+#[tokio::test]
+async fn a_replay_is_the_servers_answer() {
+    let app = app();
+    // Peg: two jumps on the triangle.
+    let (s, mut a) = post(
+        &app,
+        "/api/peg/session",
+        json!({"action": {"new": {"board": "triangle"}}}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{a}");
+    for jump in ["4-1", "6-4"] {
+        let (s, next) = post(
+            &app,
+            "/api/peg/session",
+            json!({"save": a["save"], "action": {"jump": jump}}),
+        )
+        .await;
+        assert_eq!(s, StatusCode::OK, "{next}");
+        a = next;
+    }
+    for (k, pegs) in [(0, 14), (1, 13), (2, 12)] {
+        let (s, r) = post(
+            &app,
+            "/api/peg/session",
+            json!({"save": a["save"], "action": {"at": k}}),
+        )
+        .await;
+        assert_eq!(s, StatusCode::OK, "{r}");
+        assert_eq!(r["view"]["pegs"], pegs, "after {k} jumps");
+        assert_eq!(r["view"]["moves"].as_array().unwrap().len(), k);
+        assert_eq!(r["save"], a["save"], "the save comes back unchanged");
+    }
+    let (s, r) = post(
+        &app,
+        "/api/peg/session",
+        json!({"save": a["save"], "action": {"at": 3}}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        r["error"],
+        "at: there is no jump 3: the game has 2 jumps played"
+    );
+    // Mouse & Cats: after the mouse's first move the cats are to move, and the engine does not answer.
+    let (s, m) = post(
+        &app,
+        "/api/mouse/session",
+        json!({"action": {"new": {"level": 1}}}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{m}");
+    let (s, m) = post(
+        &app,
+        "/api/mouse/session",
+        json!({"save": m["save"], "action": {"move": "E1-F2"}}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{m}");
+    assert_eq!(m["view"]["moves"].as_array().unwrap().len(), 2, "{m}");
+    let (s, r) = post(
+        &app,
+        "/api/mouse/session",
+        json!({"save": m["save"], "action": {"at": 1}}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{r}");
+    assert_eq!(r["view"]["mouse"], "F2");
+    assert_eq!(r["view"]["turn"], "cats");
+    assert_eq!(r["view"]["moves"], json!(["E1-F2"]));
+    assert_eq!(r["save"], m["save"]);
+    // A sudoku has no move list to replay.
+    let (_, z) = post(
+        &app,
+        "/api/sudoku/session",
+        json!({"action": {"new": {"difficulty": "easy", "seed": "1"}}}),
+    )
+    .await;
+    let (s, r) = post(
+        &app,
+        "/api/sudoku/session",
+        json!({"save": z["save"], "action": {"at": 0}}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert_eq!(r["error"], "at: a sudoku game has no move list to replay");
 }

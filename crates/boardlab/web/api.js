@@ -1,4 +1,6 @@
 // The JSON API: every call answers the parsed body, or throws an Error with the server's one-line message.
+import { capitalised } from './ui.js';
+
 export async function api(path, body) {
   const opts = body === undefined
     ? { method: 'GET' }
@@ -23,7 +25,7 @@ export function forPerson(msg) {
   let t = String(msg);
   for (let m; (m = /^(?:[a-z_]+(?:\.[a-z_]+|\[\d+\])*|action [a-z_]+): (.+)$/s.exec(t));) t = m[1];
   // A sentence starts with a capital; a name (d2-d4, r1c1) keeps its case.
-  return /^[a-z]+(?=[\s,:;'"]|$)/.test(t) ? t.charAt(0).toUpperCase() + t.slice(1) : t;
+  return capitalised(t);
 }
 
 // One action on a game held by the page as its save file: answers {save, view, message, tone, extra}.

@@ -1,10 +1,11 @@
 // Mouse & Cats: the board in SVG, play by click, drag or keyboard against the engine; the engine panel; hint,
 // who wins, and the exact solution's picture of the board. The game is play's MouseSession on the server (the
 // terminal's): the page keeps its save file and draws its view; the engine answers in the reply to each move.
-import { api, session } from './api.js';
+import { api } from './api.js';
 import { h, s, status, select, button, fmt, plural, busy, onNext, actionBar, moreActions, newGameButton, narrow } from './ui.js';
 import { bindGame, menus, copyLinkButton, withMoves } from './game.js';
 import { record } from './stats.js';
+import { replayer } from './replay.js';
 
 const FILES = 'ABCDEFGHIJKLMNOP';
 let SQ = 60;
@@ -41,8 +42,9 @@ const link = {
 
 export async function render(main) {
   root = main;
-  g = { save: null, view: null, selected: null, cursor: 'E1', map: null, showMap: false };
+  g = { save: null, view: null, selected: null, cursor: 'E1', map: null, showMap: false, replay: null };
   g.game = bindGame('mouse', g, { onAnswer, link });
+  g.replayer = replayer({ kind: 'mouse', g, noun: 'move', texts: (v) => v.moves.map(notation), perItem: 2, redraw: () => draw() });
   const all = await busy(menus);
   menu = all ? all.mouse : null;
   if (!menu) { main.append(h('p', { class: 'error' }, 'The server did not send the game\'s menus; reload the page.')); return () => { g = null; }; }
@@ -264,49 +266,6 @@ const notation = (m) => {
   return x ? `${x[1].toUpperCase()}${x[2]}-${x[3].toUpperCase()}${x[4]}` : m;
 };
 
-// The moves, numbered, the two moves of a turn together (a turn starts with the side that moved first).
-function moveList(v) {
-  if (!v.moves.length) return h('p', { class: 'moves', id: 'moves' }, 'No move yet.');
-  const turns = [];
-  for (let i = 0; i < v.moves.length; i += 2) turns.push(v.moves.slice(i, i + 2));
-  const at = g.replay ? g.replay.ply : v.moves.length;
-  // Each move is a button: the position after it.
-  return h('ol', { class: 'moves', id: 'moves', 'aria-label': 'Moves (choose one to see the position after it)' },
-    turns.map((t, i) => h('li', {}, t.map((m, j) => {
-      const ply = 2 * i + j + 1;
-      return h('button', { type: 'button', class: 'move', 'data-ply': ply, 'aria-current': ply === at ? 'step' : false, onclick: () => showPly(ply) }, notation(m));
-    }))));
-}
-
-// Replay: the position after `ply` moves, as the server replays the game's first moves (asked as a game in which
-// the side to move is the player's, so that the engine does not answer). Ply = the whole game ends the replay.
-async function showPly(ply) {
-  const v = g.view;
-  if (!v) return;
-  if (ply >= v.moves.length) { g.replay = null; draw(); return; }
-  const k = Math.max(0, ply);
-  const save = JSON.parse(JSON.stringify(g.save));
-  const first = v.options.first;
-  save.state.moves = save.state.moves.slice(0, k);
-  for (const key of ['undo', 'redo']) if (Array.isArray(save.state[key])) save.state[key] = [];
-  save.state.options.player = k % 2 === 0 ? first : (first === 'mouse' ? 'cats' : 'mouse');
-  const ans = await busy(() => session('mouse', save, 'view'));
-  if (!ans || !g) return;
-  g.replay = { ply: k, view: ans.view };
-  g.selected = null;
-  draw();
-}
-
-// The board as it stood at the replayed move.
-function replayBar() {
-  const n = g.view.moves.length, k = g.replay.ply;
-  return h('div', { class: 'replay', role: 'group', 'aria-label': 'Replay' },
-    h('span', { id: 'replay-at' }, k === 0 ? `The start, before move 1 of ${n}` : `After move ${k} of ${n}: ${notation(g.view.moves[k - 1])}`),
-    button('◀ Back', () => showPly(k - 1), { id: 'replay-prev', disabled: k === 0, 'aria-label': 'One move back' }),
-    button('Forward ▶', () => showPly(k + 1), { id: 'replay-next', 'aria-label': 'One move forward' }),
-    button('Back to the game', () => { g.replay = null; draw(); }, { id: 'replay-exit', class: 'primary' }));
-}
-
 function panel() {
   const v = g.view, t = v.tables;
   // The engine's last search stays shown after a hint or "who wins?", which do not search with the engine.
@@ -316,7 +275,6 @@ function panel() {
     ['You play', `the ${v.options.player} against level ${v.level_text}`],
     ['Board', `${v.size}x${v.size}, ${v.rule_text} rule${v.exact ? '' : ': no exact value is available on this board (hints come from a search)'}`],
     ['To move', v.winner ? 'game over' : `${v.turn}${myTurn() ? ' (you)' : ' (the engine)'}`],
-    ['Hash / lock', `${v.hash} / ${v.lock}`],
   ];
   if (e) {
     rows.push(['Engine', `the ${e.side}${e.perfect ? ', perfect play' : `, depth ${e.depth}`}`]);
@@ -324,18 +282,25 @@ function panel() {
     rows.push(['Variation', e.pv.map(notation).join(' ') || '—']);
     rows.push(['Nodes', fmt(e.nodes)]);
   }
-  rows.push(['Tables', `2 × 2^${t.index_bits} entries, ${t.lock_bits}-bit locks`]);
-  rows.push(['Probes', `${fmt(t.probes)}: ${fmt(t.hits)} hits; ${fmt(t.stores)} stores`]);
-  rows.push(['Collisions', `${fmt(t.lock_mismatches)} detected by the lock; ${fmt(t.collisions)} overwrites of another position`]);
-  if (v.hint) rows.push(['Hint', v.hint]);
+  if (v.hint) rows.push(['Hint', notation(v.hint)]);
+  // The engine's memory, for those who study it: folded away.
+  const tables = [
+    ['Hash / lock', `${v.hash} / ${v.lock}`],
+    ['Tables', `2 × 2^${t.index_bits} entries, ${t.lock_bits}-bit locks`],
+    ['Probes', `${fmt(t.probes)}: ${fmt(t.hits)} hits; ${fmt(t.stores)} stores`],
+    ['Collisions', `${fmt(t.lock_mismatches)} detected by the lock; ${fmt(t.collisions)} overwrites of another position`],
+  ];
+  const dl = (list) => h('dl', {}, list.map(([k, val]) => [h('dt', {}, k), h('dd', {}, val)]));
   // On a phone the engine panel is folded away under the board (open, it stays open); the moves stay in sight, as
   // the way into the replay.
   if (g.panelOpen === undefined) g.panelOpen = !narrow();
   return h('div', { class: 'side' },
     h('details', { class: 'panel fold', open: g.panelOpen, ontoggle: (e) => { g.panelOpen = e.target.open; } },
       h('summary', {}, h('h2', {}, 'Engine')),
-      h('dl', {}, rows.map(([k, val]) => [h('dt', {}, k), h('dd', {}, val)]))),
-    h('section', { class: 'panel movebox', 'aria-label': 'Moves' }, h('h2', {}, 'Moves'), moveList(v)));
+      dl(rows),
+      h('details', { class: 'fold tables', open: g.tablesOpen, ontoggle: (e) => { g.tablesOpen = e.target.open; } },
+        h('summary', {}, 'Hash tables'), dl(tables))),
+    h('section', { class: 'panel movebox', 'aria-label': 'Moves' }, h('h2', {}, 'Moves'), g.replayer.list(v)));
 }
 
 
@@ -374,15 +339,9 @@ function draw(keepFocus) {
   const legend = g.showMap ? h('p', { class: 'legend' }, h('span', { class: 'key win-mouse' }, 'M n'), ' the mouse would win in n plies from that square; ',
     h('span', { class: 'key win-cats' }, 'C n'), ' the cats would (same cats, same side to move). Hover a square for the plies.') : null;
   // In a replay the board shows the position then; the panel and the moves stay the game's.
-  const board = g.replay ? withView(g.replay.view, boardSvg) : boardSvg();
-  root.append(...[over, g.replay ? replayBar() : null, h('div', { class: 'play' }, h('div', {}, board, legend, typed), panel()), controls, more].filter(Boolean));
+  const board = g.replayer.drawing(boardSvg);
+  root.append(...[over, g.replay ? g.replayer.bar() : null, h('div', { class: 'play' }, h('div', {}, board, legend, typed), panel()), controls, more].filter(Boolean));
   if (had) focusCursor();
-}
-
-function withView(view, f) {
-  const live = g.view;
-  g.view = view;
-  try { return f(); } finally { g.view = live; }
 }
 
 function importSave() { return g.game.importFile(); }

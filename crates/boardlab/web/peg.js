@@ -1,9 +1,10 @@
 // Peg solitaire: every built-in board and pasted layouts, start and finish, legal jumps on selecting a peg, the
 // live solvable indicator, a solution step by step, undo/redo; and the analysis page (counts per level).
 import { api, session } from './api.js';
-import { h, s, status, select, button, fmt, plural, busy, onNext, actionBar, moreActions, newGameButton } from './ui.js';
+import { h, s, status, select, button, fmt, plural, busy, onNext, actionBar, moreActions, newGameButton, capitalised } from './ui.js';
 import { bindGame, menus, copyLinkButton, withMoves, daily } from './game.js';
 import { record } from './stats.js';
+import { replayer } from './replay.js';
 
 let g = null;
 let root = null;
@@ -41,8 +42,9 @@ const link = {
 // The game is play's PegSession on the server; the page keeps its save file and draws its view.
 export async function render(main) {
   root = main;
-  g = { save: null, view: null, selected: null, cursor: null, auto: null, recheck: null };
+  g = { save: null, view: null, selected: null, cursor: null, auto: null, recheck: null, replay: null };
   g.game = bindGame('peg', g, { onAnswer, link });
+  g.replayer = replayer({ kind: 'peg', g, noun: 'jump', texts: (v) => names(v.moves), redraw: () => draw(), onShow: stopAuto });
   const all = await busy(menus);
   menu = all ? all.peg : null;
   if (!menu) { main.append(h('p', { class: 'error' }, 'The server did not send the game\'s menus; reload the page.')); return () => { g = null; }; }
@@ -91,12 +93,12 @@ function setupForm() {
     if (fin && fin !== 'anywhere') spec.finish = fin;
     newGame(spec);
   } },
-  select('Board', 'board', [...menu.boards.map((b) => [b.name, `${b.name}: ${b.description} (${b.holes} holes)`]), ['pasted', 'a pasted layout']], st.layout ? 'pasted' : (st.board || menu.default_board)),
+  select('Board', 'board', [...menu.boards.map((b) => [b.name, capitalised(b.description)]), ['pasted', 'A layout of your own (below)']], st.layout ? 'pasted' : (st.board || menu.default_board)),
   h('label', { class: 'field', for: 'opt-start' }, h('span', {}, 'Empty at the start'), h('input', { id: 'opt-start', name: 'start', placeholder: 'the standard vacancy', value: (st.start || []).join(' ') }), h('small', {}, 'Hole names such as d4 (1, 2, … on the triangle); several with spaces.')),
   h('label', { class: 'field', for: 'opt-finish' }, h('span', {}, 'Finish on'), h('input', { id: 'opt-finish', name: 'finish', placeholder: 'anywhere', value: st.finish || '' })),
-  h('label', { class: 'field wide', for: 'opt-layout' }, h('span', {}, 'Layout (for a pasted board)'), h('textarea', { id: 'opt-layout', name: 'layout', rows: 7, cols: 24, spellcheck: 'false', placeholder: '  ooo\n  ooo\nooooooo\nooo.ooo\nooooooo\n  ooo\n  ooo' }, st.layout || ''),
+  h('label', { class: 'field wide', for: 'opt-layout' }, h('span', {}, 'Your own layout'), h('textarea', { id: 'opt-layout', name: 'layout', rows: 7, cols: 24, spellcheck: 'false', placeholder: '  ooo\n  ooo\nooooooo\nooo.ooo\nooooooo\n  ooo\n  ooo' }, st.layout || ''),
     h('small', {}, 'o a peg, . an empty hole, a space no hole.')),
-  select('Lattice (pasted)', 'lattice', menu.lattices.map((x) => [x.value, x.label]), st.lattice || menu.lattices[0].value),
+  select('Lattice of your layout', 'lattice', menu.lattices.map((x) => [x.value, x.label]), st.lattice || menu.lattices[0].value),
   h('button', { type: 'submit', class: 'primary', id: 'peg-new' }, 'New game'),
   button('Today\'s game', playDaily, { id: 'daily' }));
   // Another board: its standard vacancy (from the server's menu) as the start, and any finish hole.
@@ -118,7 +120,9 @@ onNext({
   },
   undo: () => { stopAuto(); act('undo'); },
   restart: () => { stopAuto(); act('restart'); },
-  play_solution: () => act('step'),
+  // The button's name on this page.
+  play_solution: { label: 'Play the next jump', run: () => act('step') },
+  play_all: { label: 'Play it all', run: () => playAll() },
 });
 
 // The daily peg game: today's board and start, the same for everyone today.
@@ -135,6 +139,18 @@ async function newGame(spec) {
   stopAuto();
   g.daily = null;
   await g.game.start(spec);
+}
+
+// Play the solution's jumps one after another, until the end or Stop.
+function playAll() {
+  if (!g || g.auto) return;
+  g.auto = setInterval(async () => {
+    if (!g || g.view.over) { stopAuto(); if (g) draw(); return; }
+    if (document.body.classList.contains('busy')) return;
+    const a = await act('step');
+    if (!a || a.tone === 'warn') stopAuto();
+  }, 400);
+  draw();
 }
 
 function stopAuto() { if (g && g.auto) { clearInterval(g.auto); g.auto = null; } }
@@ -261,65 +277,22 @@ function boardSvg() {
   return svg;
 }
 
-// The jumps, numbered; each is a button: the position after it.
-function jumpList(v) {
-  if (!v.moves.length) return h('p', { class: 'moves', id: 'moves' }, 'Jumps: none yet');
-  const at = g.replay ? g.replay.ply : v.moves.length;
-  return h('ol', { class: 'moves', id: 'moves', 'aria-label': 'Jumps (choose one to see the position after it)' },
-    names(v.moves).map((m, i) => h('li', {}, h('button', { type: 'button', class: 'move', 'data-ply': i + 1, 'aria-current': i + 1 === at ? 'step' : false, onclick: () => showPly(i + 1) }, m))));
-}
-
-// Replay: the position after `ply` jumps, as the server replays the game's first jumps from a save of them. The
-// whole game ends the replay.
-async function showPly(ply) {
-  const v = g.view;
-  if (!v) return;
-  stopAuto();
-  if (ply >= v.moves.length) { g.replay = null; draw(); return; }
-  const k = Math.max(0, ply);
-  const save = JSON.parse(JSON.stringify(g.save));
-  save.state.moves = save.state.moves.slice(0, k);
-  save.state.undo = [];
-  save.state.redo = [];
-  const ans = await busy(() => session('peg', save, 'view'));
-  if (!ans || !g) return;
-  g.replay = { ply: k, view: ans.view };
-  g.selected = null;
-  draw();
-}
-
-function replayBar() {
-  const n = g.view.moves.length, k = g.replay.ply;
-  return h('div', { class: 'replay', role: 'group', 'aria-label': 'Replay' },
-    h('span', { id: 'replay-at' }, k === 0 ? `The start, before jump 1 of ${n}` : `After jump ${k} of ${n}: ${names(g.view.moves)[k - 1]}`),
-    button('◀ Back', () => showPly(k - 1), { id: 'replay-prev', disabled: k === 0, 'aria-label': 'One jump back' }),
-    button('Forward ▶', () => showPly(k + 1), { id: 'replay-next', 'aria-label': 'One jump forward' }),
-    button('Back to the game', () => { g.replay = null; draw(); }, { id: 'replay-exit', class: 'primary' }));
-}
-
-function withView(view, f) {
-  const live = g.view;
-  g.view = view;
-  try { return f(); } finally { g.view = live; }
-}
-
 // The live indicator, as the session answers it: possible, impossible (and why), or not known yet.
 function indicator() {
   const v = g.view;
   const i = v.indicator;
   const goal = v.finish_text;
   if (v.solved) return h('p', { class: 'indicator good', id: 'solvable' }, 'Solved!');
-  if (i.state === 'possible') return h('p', { class: 'indicator good', id: 'solvable' }, `✔ ${goal}: still possible`);
+  if (i.state === 'possible') return h('p', { class: 'indicator good', id: 'solvable' }, `✔ ${capitalised(goal)}: still possible`);
   if (i.state === 'impossible') {
     const since = i.since === null || i.since === undefined ? '' : i.since === 0 ? ', from the start' : `, since jump ${i.since}`;
-    return h('p', { class: 'indicator bad', id: 'solvable' }, `✘ ${goal}: no longer possible (${WHY[i.why] || i.why}${since})`);
+    return h('p', { class: 'indicator bad', id: 'solvable' }, `✘ ${capitalised(goal)}: no longer possible (${v.why_text}${since})`);
   }
   if (i.state === 'unknown') return h('p', { class: 'indicator', id: 'solvable' }, `? Not known: the solver gave up after ${fmt(i.nodes)} positions`);
   if (i.nodes) return h('p', { class: 'indicator', id: 'solvable' }, `? Not known yet whether one peg can still be left: searching, ${fmt(i.nodes)} positions examined`);
   return h('p', { class: 'indicator', id: 'solvable' }, '? Not known yet whether one peg can still be left');
 }
 
-const WHY = { class: 'position class', wronghole: 'the last peg is not on the finish', stuck: 'no jump left', earlier: 'lost earlier', table: 'by the complete table', search: 'the solver tried every way on' };
 
 function overText(v) {
   if (!v.over) return null;
@@ -343,8 +316,10 @@ function draw(keepFocus) {
     indicator(),
     over ? h('div', { class: 'gameover', role: 'alert' }, over) : null,
     v.solution && v.solution.length ? h('p', { class: 'solution' }, 'Solution from here: ', names(v.solution).join(' ')) : null,
-    jumpList(v),
-    h('p', {}, `${v.description}: ${v.holes.length} holes; ${v.start_text}; finish: ${v.finish_text}.`),
+    g.replayer.list(v),
+    // The game's set-up, as the terminal's panel shows it (play's words).
+    h('dl', { class: 'facts' }, [['Board', capitalised(v.description)], ['Start', v.start_text], ['Goal', capitalised(v.finish_text)]]
+      .map(([k, val]) => [h('dt', {}, k), h('dd', {}, val)])),
     v.table_note ? h('p', { class: 'note' }, v.table_note) : null);
   const controls = actionBar('Game actions',
     button('Undo', () => { stopAuto(); act('undo'); }, { disabled: !v.can_undo, id: 'undo' }),
@@ -354,16 +329,7 @@ function draw(keepFocus) {
     newGameButton());
   const more = moreActions('More actions',
     button('Restart', () => { stopAuto(); act('restart'); }, { disabled: !v.moves.length, id: 'restart' }),
-    button(g.auto ? 'Stop' : 'Play it all', () => {
-      if (g.auto) { stopAuto(); draw(); return; }
-      g.auto = setInterval(async () => {
-        if (!g || g.view.over) { stopAuto(); if (g) draw(); return; }
-        if (document.body.classList.contains('busy')) return;
-        const a = await act('step');
-        if (!a || a.tone === 'warn') stopAuto();
-      }, 400);
-      draw();
-    }, { disabled: v.over, id: 'play-all' }),
+    button(g.auto ? 'Stop' : 'Play it all', () => { if (g.auto) { stopAuto(); draw(); } else playAll(); }, { disabled: v.over, id: 'play-all' }),
     copyLinkButton(link, g),
     button('Export', () => g.game.exportFile(), { id: 'export' }),
     button('Import…', importSave));
@@ -374,8 +340,8 @@ function draw(keepFocus) {
     e.target.reset();
   } }, h('label', { for: 'jump' }, 'Type a jump '), h('input', { id: 'jump', name: 'jump', placeholder: exampleJump(v), autocomplete: 'off', size: 8 }), h('button', { type: 'submit' }, 'Jump'));
   // In a replay the board shows the position then; the panel and the jumps stay the game's.
-  const board = g.replay ? withView(g.replay.view, boardSvg) : boardSvg();
-  root.append(...[g.replay ? replayBar() : null, h('div', { class: 'play' }, h('div', {}, board, typed), info), controls, more].filter(Boolean));
+  const board = g.replayer.drawing(boardSvg);
+  root.append(...[g.replay ? g.replayer.bar() : null, h('div', { class: 'play' }, h('div', {}, board, typed), info), controls, more].filter(Boolean));
   if (keepFocus) { const el = root.querySelector(`[data-hole="${g.cursor}"]`); if (el) el.focus(); }
 }
 
@@ -408,7 +374,7 @@ export async function renderAnalysis(main) {
     if (c) { showCount(out, c); status(`Counted in ${(c.elapsed_ms / 1000).toFixed(2)} s${c.cached ? ' (from the server\'s cache)' : ''}.`, 'good'); }
     else out.append(h('p', {}, 'No count.'));
   } },
-  select('Board', 'board', boards.map((b) => [b.name, `${b.name} (${b.holes} holes)`]), 'triangle'),
+  select('Board', 'board', boards.map((b) => [b.name, capitalised(b.description)]), 'triangle'),
   h('label', { class: 'field', for: 'c-start' }, h('span', {}, 'Empty at the start'), h('input', { id: 'c-start', name: 'start', placeholder: 'the standard vacancy' })),
   h('label', { class: 'field', for: 'c-finish' }, h('span', {}, 'Finish on'), h('input', { id: 'c-finish', name: 'finish', placeholder: 'anywhere' })),
   h('button', { type: 'submit', class: 'primary', id: 'count' }, 'Count'));

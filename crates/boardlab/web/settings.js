@@ -1,5 +1,5 @@
 // The player's settings, kept in this browser (localStorage): how the pages look and help, never the game.
-import { h, button } from './ui.js';
+import { h, button, capitalised } from './ui.js';
 
 const KEY = 'boardlab.settings';
 export const DEFAULTS = {
@@ -50,7 +50,7 @@ export function openSettings() {
     h('h2', { id: 'settings-title' }, 'Settings'),
     h('p', { class: 'note' }, 'Kept in this browser.'),
     h('fieldset', {}, h('legend', {}, 'Theme'),
-      ['light', 'dark', 'system'].map((t) => h('label', { class: 'check' }, h('input', { type: 'radio', name: 'theme', id: 'set-theme-' + t, value: t, checked: s.theme === t, onchange: () => setSetting('theme', t) }), ' ', t === 'system' ? 'as the system' : t))),
+      ['light', 'dark', 'system'].map((t) => h('label', { class: 'check' }, h('input', { type: 'radio', name: 'theme', id: 'set-theme-' + t, value: t, checked: s.theme === t, onchange: () => setSetting('theme', t) }), ' ', t === 'system' ? 'As the system' : capitalised(t)))),
     h('fieldset', {}, h('legend', {}, 'Sudoku'),
       check('highlightSame', 'Highlight the digit under the cursor everywhere'),
       check('removeCandidates', 'Remove a placed digit from the pencil marks of its row, column and box'),

@@ -1,6 +1,6 @@
 // The player's record, kept in this browser: each finished game with its category (difficulty, board, level),
 // whether it was won, its time, mistakes and hints; and the /stats page that sums it up.
-import { h } from './ui.js';
+import { h, capitalised } from './ui.js';
 import { menus } from './game.js';
 
 const KEY = 'boardlab.stats';
@@ -52,15 +52,15 @@ export function summary(game) {
 
 export function table(game, name) {
   const rows = summary(game);
-  const wonWord = game === 'mouse' ? 'won' : 'solved';
+  const wonWord = game === 'mouse' ? 'Won' : 'Solved';
   if (!rows.length) return h('p', { class: 'note', id: `stats-${game}` }, `No ${name} game finished yet in this browser.`);
   return h('table', { class: 'counts stats-table', id: `stats-${game}` },
     h('caption', {}, name),
-    h('thead', {}, h('tr', {}, ['', 'played', wonWord, 'best time', 'median time', 'mistakes'].map((t) => h('th', { scope: 'col' }, t)))),
-    h('tbody', {}, rows.map((r) => h('tr', { 'data-category': r.category }, h('th', { scope: 'row' }, r.category),
+    h('thead', {}, h('tr', {}, ['', 'Played', wonWord, 'Best time', 'Median time', 'Mistakes'].map((t) => h('th', { scope: 'col' }, t)))),
+    h('tbody', {}, rows.map((r) => h('tr', { 'data-category': r.category }, h('th', { scope: 'row' }, capitalised(r.category)),
       h('td', {}, r.played), h('td', { class: 'won' }, r.won),
       h('td', {}, r.best === null ? '—' : clock(r.best)), h('td', {}, r.median === null ? '—' : clock(r.median)),
-      h('td', {}, r.counted ? `${r.mistakes} in all, ${(r.mistakes / r.counted).toFixed(1)} a game` : '—')))));
+      h('td', {}, r.counted ? `${r.mistakes} (${(r.mistakes / r.counted).toFixed(1)} a game)` : '—')))));
 }
 
 // The page /stats.

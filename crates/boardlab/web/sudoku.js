@@ -2,7 +2,7 @@
 // and centre pencil marks, automatic candidates; same-digit highlighting; conflicts; explained hints; check,
 // solution, timer, cells left and mistakes; the grid as an 81-character line. The game is play's SudokuSession on
 // the server (the terminal's); the page keeps its save file and draws its view.
-import { h, status, select, button, plural, busy, onNext, actionBar, moreActions, newGameButton } from './ui.js';
+import { h, status, select, button, plural, busy, onNext, actionBar, moreActions, newGameButton, capitalised } from './ui.js';
 import { saveGame } from './store.js';
 import { bindGame, menus, copyLinkButton, daily } from './game.js';
 import { settings, onSettings } from './settings.js';
@@ -66,7 +66,8 @@ function clock(ms) {
 
 onNext({
   undo: () => act('undo'),
-  fill_marks: () => act('auto'),
+  // The button's name on this page.
+  fill_marks: { label: 'Auto candidates', run: () => act('auto') },
 });
 
 function act(action) {
@@ -115,7 +116,7 @@ function newForm() {
       status(x.message, 'error');
     }
   } },
-  select('Puzzle', 'mode', [...items(menu.modes), ['pasted', 'a pasted puzzle']], setup.mode),
+  select('Puzzle', 'mode', [...items(menu.modes), ['pasted', 'A puzzle of your own (pasted below)']], setup.mode),
   select('Difficulty', 'difficulty', items(menu.difficulties), setup.difficulty),
   select('Symmetry', 'symmetry', items(menu.symmetries), setup.symmetry),
   h('label', { class: 'field', for: 'opt-hide' }, h('span', {}, 'Classic: cells hidden'), h('input', { id: 'opt-hide', name: 'hide', type: 'number', min: 0, max: menu.max_hide, value: setup.hide || menu.default_hide })),
@@ -262,7 +263,7 @@ function draw(keepFocus) {
   if (!g.view) { root.append(button('Import a save file…', importSave)); return; }
   const v = g.view;
   const stats = h('div', { class: 'stats' },
-    h('span', {}, v.label),
+    h('span', {}, capitalised(v.label)),
     settings().showTimer ? h('span', {}, 'Time ', h('b', { id: 'timer' }, clock(elapsed()))) : null,
     h('span', {}, 'Cells left ', h('b', { id: 'cells-left' }, v.cells_left)),
     h('span', {}, 'Mistakes ', h('b', { id: 'mistakes' }, v.mistakes)),

@@ -1,14 +1,18 @@
 // The title page: choose a game, resume a saved one, or import a save file.
-import { h, button, status, busy, plural } from './ui.js';
+import { h, button, status, busy, plural, capitalised } from './ui.js';
 import { loadGame, pickSave, saveGame } from './store.js';
 import { go } from './app.js';
 import { menus } from './game.js';
 
-function summary(key, st) {
+// A saved game in a few words: its board (as the server's menu describes it) or puzzle, and how far it went.
+function summary(key, st, all) {
   if (!st) return null;
   if (key === 'mouse') return `${plural((st.moves || []).length, 'ply', 'plies')} played, as the ${st.options && st.options.player}, level ${st.options && st.options.level}`;
-  if (key === 'peg') return `${st.board} board, ${plural((st.moves || []).length, 'jump')} played`;
-  if (key === 'sudoku') return `${st.puzzle && st.puzzle.label}${st.end ? ' (' + st.end + ')' : ''}`;
+  if (key === 'peg') {
+    const b = all && all.peg.boards.find((x) => x.name === st.board);
+    return `${b ? capitalised(b.description) : 'A layout of your own'}, ${plural((st.moves || []).length, 'jump')} played`;
+  }
+  if (key === 'sudoku') return `${capitalised(String(st.puzzle && st.puzzle.label))}${st.end ? ' (' + st.end + ')' : ''}`;
   return null;
 }
 
@@ -19,7 +23,7 @@ export async function render(main) {
   const list = h('div', { class: 'cards' });
   for (const g of games) {
     const saved = loadGame(g.key);
-    const sum = summary(g.key, saved && saved.state);
+    const sum = summary(g.key, saved && saved.state, all);
     list.append(h('section', { class: 'card', 'aria-labelledby': 'card-' + g.key },
       h('h2', { id: 'card-' + g.key }, g.name),
       h('p', {}, g.description),

@@ -32,9 +32,20 @@ export function s(tag, attrs = {}, ...children) {
 }
 
 // What the player can do next, as the server names it in an answer ({action, label}): each page says how it
-// does each action, and the status line offers a button for it.
+// does each action (a function, or {label, run} where the page's own button for it has another name), and the
+// status line offers a button for it.
 let nextHandlers = {};
 export function onNext(handlers) { nextHandlers = handlers; }
+
+// A label as a button writes it: "new game" becomes "New game" (a name such as d2-d4 or r1c1 keeps its case).
+export function capitalised(t) {
+  return /^[a-z]+(?=[\s,:;'"]|$)/.test(t) ? t.charAt(0).toUpperCase() + t.slice(1) : t;
+}
+
+const EVERY_PAGE = {
+  rules: () => import('./help.js').then((m) => m.openHelp()),
+  leave: { label: 'Title page', run: () => import('./app.js').then((m) => m.go('/')) },
+};
 
 export function status(text, tone = 'info', next = []) {
   const el = document.getElementById('status');
@@ -42,9 +53,12 @@ export function status(text, tone = 'info', next = []) {
   el.textContent = text || '';
   el.dataset.tone = tone;
   for (const n of next || []) {
-    // Reading the rules is the same on every page.
-    const run = nextHandlers[n.action] || (n.action === 'rules' ? () => import('./help.js').then((m) => m.openHelp()) : null);
-    if (run) el.append(' ', button(n.label, run, { class: 'next' }));
+    // Reading the rules and leaving for the title page are the same on every page.
+    const how = nextHandlers[n.action] || EVERY_PAGE[n.action];
+    if (!how) continue;
+    const run = typeof how === 'function' ? how : how.run;
+    const label = typeof how === 'function' ? capitalised(n.label) : how.label;
+    el.append(' ', button(label, run, { class: 'next', 'data-action': n.action }));
   }
 }
 

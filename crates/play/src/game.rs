@@ -48,6 +48,15 @@ pub trait GameSession: Sized {
     /// Everything a front end draws.
     fn view(&self) -> Self::View;
 
+    /// The game as it stood after its first `ply` moves, to draw in a replay of its move list (nothing is
+    /// played, searched or changed); `None` for a game without a move list to replay (a sudoku).
+    ///
+    /// # Errors
+    /// A one-line reason: `ply` is past the moves played.
+    fn view_at(&self, _ply: usize) -> Option<Result<Self::View, String>> {
+        None
+    }
+
     /// What to tell the player about the game as it stands when it is opened (a finished Mouse & Cats or peg
     /// game says how it ended); `None` when there is nothing to say.
     fn standing(&self) -> Option<Message>;

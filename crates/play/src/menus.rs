@@ -203,7 +203,7 @@ fn mouse_menu() -> MouseMenu {
                     .collect(),
                 rules: Rule::ALL
                     .into_iter()
-                    .map(|r| Item::new(r.name(), rule_label_for(r, size)))
+                    .map(|r| Item::new(r.name(), capitalised(&rule_label_for(r, size))))
                     .collect(),
             }
         })
@@ -212,8 +212,8 @@ fn mouse_menu() -> MouseMenu {
     MouseMenu {
         boards,
         sides: vec![
-            Item::new("mouse", "the mouse"),
-            Item::new("cats", "the cats"),
+            Item::new("mouse", "The mouse"),
+            Item::new("cats", "The cats"),
         ],
         default_size: defaults.size.n(),
         default_player: defaults.player.to_string(),
@@ -247,19 +247,27 @@ fn peg_menu() -> PegMenu {
         default_board: boards.first().map(|b| b.name.clone()).unwrap_or_default(),
         boards,
         lattices: vec![
-            Item::new("square", "square"),
-            Item::new("triangular", "triangular"),
+            Item::new("square", "Square"),
+            Item::new("triangular", "Triangular"),
         ],
     }
 }
 
+/// A menu's label: the name with a capital first ("easy" is "Easy").
+fn capitalised(name: &str) -> String {
+    let mut c = name.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
 fn symmetry_label(s: Symmetry) -> &'static str {
     match s {
-        Symmetry::None => "none",
-        Symmetry::Rotate180 => "half turn",
-        Symmetry::Rotate90 => "quarter turn",
-        Symmetry::Mirror => "mirror",
-        Symmetry::Diagonal => "diagonal",
+        Symmetry::None => "None",
+        Symmetry::Rotate180 => "Half turn",
+        Symmetry::Rotate90 => "Quarter turn",
+        Symmetry::Mirror => "Mirror",
+        Symmetry::Diagonal => "Diagonal",
     }
 }
 
@@ -267,12 +275,12 @@ fn sudoku_menu() -> SudokuMenu {
     let d = Setup::default();
     SudokuMenu {
         modes: vec![
-            Item::new("graded", "a new puzzle of a difficulty"),
-            Item::new("classic", "the classic shuffle (ZX-81)"),
+            Item::new("graded", "A new puzzle of the difficulty below"),
+            Item::new("classic", "The classic shuffle (ZX-81)"),
         ],
         difficulties: Difficulty::ALL
             .iter()
-            .map(|x| Item::new(x.name(), x.name()))
+            .map(|x| Item::new(x.name(), capitalised(x.name())))
             .collect(),
         symmetries: Symmetry::ALL
             .iter()
@@ -295,8 +303,9 @@ pub struct Daily {
     pub sudoku_difficulty: String,
     /// ...with this symmetry...
     pub sudoku_symmetry: String,
-    /// ...made by the generator from this seed (the date's digits, `20261128`).
-    pub sudoku_seed: u64,
+    /// ...made by the generator from this seed: the date's digits, `"20261128"`, as a decimal string (as every
+    /// seed the API sends or takes: a JSON number loses the digits of a large one in JavaScript).
+    pub sudoku_seed: String,
     /// The daily peg game: this board (one with a complete table, so that its indicator answers at once)...
     pub peg_board: String,
     /// ...with this hole empty at the start (one from which one peg can be left).
@@ -365,7 +374,7 @@ impl Daily {
             date: format!("{y:04}-{m:02}-{d:02}"),
             sudoku_difficulty: difficulty.name().to_string(),
             sudoku_symmetry: Symmetry::Rotate180.name().to_string(),
-            sudoku_seed: seed,
+            sudoku_seed: seed.to_string(),
             peg_board: board_name.to_string(),
             peg_start: board.hole_name(start).to_string(),
         })
@@ -380,7 +389,9 @@ mod tests {
     fn a_date_makes_one_daily_game_of_each_kind() {
         let a = Daily::of("2026-11-28").unwrap();
         assert_eq!(a, Daily::of(" 2026-11-28 ").unwrap());
-        assert_eq!(a.sudoku_seed, 20_261_128);
+        assert_eq!(a.sudoku_seed, "20261128");
+        let json = serde_json::to_value(&a).unwrap();
+        assert_eq!(json["sudoku_seed"], "20261128", "a string in the API");
         let b = Daily::of("2026-11-29").unwrap();
         assert_ne!(a.sudoku_seed, b.sudoku_seed);
         // Every start is one the position class lets end with one peg, on a board with a complete table.
@@ -417,7 +428,7 @@ mod tests {
             assert_eq!(b.default_start, size.default_mouse().to_string());
             assert!(b.starts.contains(&b.default_start));
             assert_eq!(b.levels.len(), if b.exact { 10 } else { 9 });
-            assert_eq!(b.rules[0].label, format!("row {}", b.size));
+            assert_eq!(b.rules[0].label, format!("Row {}", b.size));
         }
         let six = m.boards.iter().find(|b| b.size == 6).unwrap();
         assert_eq!(six.starts, ["A1", "C1", "E1"]);
@@ -464,6 +475,17 @@ mod tests {
             assert!(x.value.parse::<Symmetry>().is_ok());
         }
         assert_eq!(s.default_difficulty, "medium");
+        // Labels are written as a menu shows them, the values as a request sends them.
+        let medium = s.difficulties.iter().find(|d| d.value == "medium").unwrap();
+        assert_eq!(medium.label, "Medium");
+        assert!(
+            s.symmetries
+                .iter()
+                .chain(&s.modes)
+                .all(|x| x.label.starts_with(char::is_uppercase)),
+            "{:?}",
+            s.symmetries
+        );
         assert!(s.classic_hide.iter().all(|&h| h <= s.max_hide));
     }
 

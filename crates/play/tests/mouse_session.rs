@@ -137,6 +137,42 @@ fn a_game_against_perfect_play_ends_with_the_mouse_trapped_after_44_plies() {
     assert!(s.moves().len() < 44);
 }
 
+/// A replay (issue 37): the position after each of the first moves of a finished game, replayed move by move
+/// here with the engine crate's own game, and nothing played or searched meanwhile.
+#[test]
+fn a_finished_game_is_replayed_move_by_move() {
+    let mut s = MouseSession::new(opts(Side::Mouse, 10), env()).unwrap();
+    play_out(&mut s);
+    let before = s.save();
+    let moves = s.moves().to_vec();
+    let mut g = Game::new(SizedPosition::from(Position::start()), Rule::FarRow);
+    for k in 0..=moves.len() {
+        let v = s.view_at(k).unwrap();
+        let pos = g.position();
+        assert_eq!(v.mouse, pos.mouse().to_string(), "after {k} moves");
+        let cats: Vec<String> = pos.cat_squares().iter().map(|c| c.to_string()).collect();
+        assert_eq!(v.cats, cats);
+        assert_eq!(v.turn, pos.turn().to_string());
+        assert_eq!(v.moves.len(), k);
+        assert_eq!(v.legal.len(), g.legal_moves().len());
+        assert_eq!(
+            v.winner.is_some(),
+            k == moves.len(),
+            "only the whole game is won"
+        );
+        assert!(!v.thinking && v.hint.is_none());
+        if let Some(&m) = moves.get(k) {
+            g.play(m).unwrap();
+        }
+    }
+    assert_eq!(s.view_at(moves.len()).unwrap().mouse, s.view().mouse);
+    assert_eq!(
+        s.view_at(moves.len() + 1).unwrap_err(),
+        "there is no move 45: the game has 44 moves played"
+    );
+    assert_eq!(s.save(), before, "a replay changes nothing");
+}
+
 #[test]
 fn the_cats_win_against_the_engines_mouse() {
     // Playing the cats with the exact solution beats the engine's mouse at any level; here level 3, from C1

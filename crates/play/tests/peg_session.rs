@@ -48,6 +48,44 @@ fn finish_with_the_solution(s: &mut PegSession) -> usize {
     n
 }
 
+/// A replay (issue 37): the position after each of the first jumps of a finished game, as the engine crate's
+/// positions give it, with no solution shown and nothing changed.
+#[test]
+fn a_finished_game_is_replayed_jump_by_jump() {
+    let env = env();
+    let mut s = PegSession::new(problem("triangle", &[], None), &env).unwrap();
+    let n = finish_with_the_solution(&mut s);
+    let before = s.save();
+    let jumps = s.played().to_vec();
+    assert_eq!(jumps.len(), n);
+    let mut pos = s.problem().start();
+    for k in 0..=n {
+        let v = s.view_at(k).unwrap();
+        assert_eq!(v.pegs, pos.pegs(), "after {k} jumps");
+        for (h, hole) in v.holes.iter().enumerate() {
+            assert_eq!(
+                hole.peg,
+                pos.has_peg(h),
+                "hole {} after {k} jumps",
+                hole.name
+            );
+        }
+        assert_eq!(v.moves.len(), k);
+        assert_eq!(v.over, k == n);
+        assert_eq!(v.why_text, "", "a solution's positions can all finish");
+        assert!(v.solution.is_none() && !v.waiting);
+        if let Some(&m) = jumps.get(k) {
+            pos = pos.apply(m);
+        }
+    }
+    assert_eq!(s.view_at(n).unwrap().holes, s.view().holes);
+    assert_eq!(
+        s.view_at(n + 1).unwrap_err(),
+        format!("there is no jump {}: the game has {n} jumps played", n + 1)
+    );
+    assert_eq!(s.save(), before, "a replay changes nothing");
+}
+
 #[test]
 fn the_english_game_to_the_centre_is_finished_with_show_me_a_solution() {
     let env = env();
@@ -138,6 +176,8 @@ fn lost_positions_say_why_and_since_when() {
     };
     assert_eq!(why, Why::Table);
     assert_eq!(since, Some(v.moves.len()), "lost since the last jump");
+    // The reason in words, for a page that cannot call `Why::short`.
+    assert_eq!(v.why_text, Why::Table.short());
     let m = s.show_solution();
     assert_eq!(
         m.text,

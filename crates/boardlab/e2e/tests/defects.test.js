@@ -2,27 +2,18 @@
 // one: no page is drawn); each failed on the page before its fix.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, eachViewport, desktop, shot, idle, skip, statusText } from './helpers.js';
+import { serverAndBrowser, eachViewport, desktop, shot, idle, skip, statusText, mouseSquare, playMouseToTheEnd, moveMouse, finishPegWithTheSolution } from './helpers.js';
 
 const env = serverAndBrowser();
 // A message that names a key of the terminal ("n: new game", "press u", "? shows the rules").
 const KEYS = /(^|[\s(,;])[a-z?]: |\bpress [a-z?]\b|\? shows|\bn for\b|\ba refills\b/i;
 const overlap = (a, b) => a && b && a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
-async function newPeg(page, board, start) {
-  // Once the page has drawn itself (the set-up is open when no game is saved, closed otherwise).
-  await page.waitForSelector('details.setup summary');
-  await idle(page);
-  if (!(await page.$('details.setup[open]'))) await page.click('details.setup summary');
-  await page.selectOption('#opt-board', board);
-  if (start !== undefined) await page.fill('#opt-start', start);
-  await page.click('#peg-new');
-  await idle(page);
-}
+// A new peg game on `board` (from `start` when given).
+const newPeg = (page, board, start, opts) => env.newGame(page, 'peg', { '#opt-board': board, ...(start === undefined ? {} : { '#opt-start': start }) }, opts);
 
 eachViewport('defect 1: another peg board starts from its own standard vacancy; messages never cover the board', { timeout: 120000 }, async (vp) => {
   const page = await env.page(vp);
-  await page.goto(env.srv.url + '/peg');
   await newPeg(page, 'english');
   await page.click('[data-hole="d2"]');
   await page.click('[data-hole="d4"]');
@@ -72,7 +63,6 @@ eachViewport('defect 2: a peg solution no request waits for: the French board fr
     const ms = Date.now() - sent.get(r);
     if (ms > 2500) slow.push(`${JSON.parse(r.postData()).action && JSON.stringify(JSON.parse(r.postData()).action)}: ${ms} ms`);
   });
-  await page.goto(env.srv.url + '/peg');
   await newPeg(page, 'french', 'c1');
   assert.equal((await page.$$('[data-hole]')).length, 37, await statusText(page));
   await page.click('#show-solution');
@@ -97,32 +87,19 @@ eachViewport('defect 2: a peg solution no request waits for: the French board fr
 
 eachViewport('defect 3: messages name no key; the next actions are buttons', { timeout: 180000 }, async (vp) => {
   const page = await env.page(vp);
-  await page.goto(env.srv.url + '/mouse');
-  await page.selectOption('#opt-size', '4');
-  await page.selectOption('#opt-level', '10');
-  await page.click('#mouse-new');
-  await idle(page);
-  for (let i = 0; i < 20 && !(await page.$('.gameover')); i++) {
-    await page.waitForFunction(() => !document.body.classList.contains('busy'));
-    if (await page.$('.gameover')) break;
-    const mouse = await page.getAttribute('[data-sq] .piece.mouse >> xpath=..', 'data-sq');
-    await page.click(`[data-sq="${mouse}"]`);
-    const t = await page.$$eval('.sq.target', (els) => els.map((e) => e.getAttribute('data-sq')));
-    if (!t.length) break;
-    await page.click(`[data-sq="${t[0]}"]`);
-    await idle(page);
-    assert.doesNotMatch(await statusText(page), KEYS);
-  }
-  await page.waitForSelector('.gameover');
+  await env.newGame(page, 'mouse', { '#opt-size': '4', '#opt-level': '10' });
+  await playMouseToTheEnd(page, { limit: 20, each: async () => assert.doesNotMatch(await statusText(page), KEYS) });
   const text = await statusText(page);
   assert.doesNotMatch(text, KEYS);
   const labels = await page.$$eval('#status button.next', (els) => els.map((e) => e.textContent));
-  assert.ok(labels.includes('new game'), `a new-game button after the game: ${labels} in "${text}"`);
+  assert.ok(labels.includes('New game'), `a new-game button after the game: ${labels} in "${text}"`);
   // Sudoku: a hint and filled marks say nothing of keys either.
-  await page.goto(env.srv.url + '/sudoku');
-  await page.selectOption('#opt-difficulty', 'easy');
-  await page.click('#sudoku-new');
-  await idle(page);
+  await env.newGame(page, 'sudoku', { '#opt-difficulty': 'easy' });
+  // The new puzzle's line offers the rules, as a button named as buttons are (a capital first).
+  assert.deepEqual(await page.$$eval('#status button.next', (els) => els.map((e) => e.textContent)), ['Rules']);
+  await page.click('#status button.next');
+  await page.waitForSelector('dialog#help[open]');
+  await page.click('#help-close');
   for (const id of ['#auto', '#hint', '#check']) {
     await page.click(id);
     await idle(page);
@@ -134,13 +111,8 @@ eachViewport('defect 3: messages name no key; the next actions are buttons', { t
 
 eachViewport('defect 4: a hint comes with a cell\'s marks incomplete, and only a step counts as a hint', { timeout: 120000 }, async (vp) => {
   const page = await env.page(vp);
-  await page.goto(env.srv.url + '/sudoku');
-  await page.selectOption('#opt-mode', 'pasted');
   // r1c7 holds 9 in the solution.
-  await page.fill('#opt-puzzle', '53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79');
-  await page.click('#sudoku-new');
-  await idle(page);
-  await page.waitForSelector('.sgrid');
+  await env.newGame(page, 'sudoku', { '#opt-mode': 'pasted', '#opt-puzzle': '53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79' });
   const solution = await page.evaluate(() => JSON.parse(localStorage.getItem('boardlab.sudoku')).state.puzzle.solution);
   assert.equal(solution[6], '9');
   // Corner mark 1 and centre marks 2 3 in r1c7: notes that leave out its digit, but not a full set of marks.
@@ -183,7 +155,6 @@ test('defect 5: the API\'s seeds are strings both ways', { skip, timeout: 60000 
 
 eachViewport('defect 6: the arrows reach every hole of the triangle', { timeout: 60000 }, async (vp) => {
   const page = await env.page(vp);
-  await page.goto(env.srv.url + '/peg');
   await newPeg(page, 'triangle');
   await page.focus('[data-hole="1"]');
   const cursor = () => page.evaluate(() => document.activeElement.getAttribute('data-hole'));
@@ -254,22 +225,13 @@ eachViewport('defect 9: another mouse board starts the mouse on its own default 
   await page.selectOption('#opt-size', '6');
   await page.click('#mouse-new');
   await idle(page);
-  assert.equal(await page.getAttribute('[data-sq] .piece.mouse >> xpath=..', 'data-sq'), 'C1');
+  assert.equal(await mouseSquare(page), 'C1');
 });
 
 eachViewport('defect 10: the engine panel keeps its rows, one notation, whole moves, beside the board (under it on a phone)', { timeout: 180000 }, async (vp) => {
   const page = await env.page(vp);
-  await page.goto(env.srv.url + '/mouse');
-  await page.selectOption('#opt-level', '3');
-  await page.click('#mouse-new');
-  await idle(page);
-  for (let i = 0; i < 4 && !(await page.$('.gameover')); i++) {
-    const mouse = await page.getAttribute('[data-sq] .piece.mouse >> xpath=..', 'data-sq');
-    await page.click(`[data-sq="${mouse}"]`);
-    const t = await page.$$eval('.sq.target', (els) => els.map((e) => e.getAttribute('data-sq')));
-    await page.click(`[data-sq="${t[0]}"]`);
-    await idle(page);
-  }
+  await env.newGame(page, 'mouse', { '#opt-level': '3' });
+  for (let i = 0; i < 4 && !(await page.$('.gameover')); i++) assert.ok(await moveMouse(page), 'the mouse has a move');
   // On a phone the panel is folded away under the board: the player opens it.
   if (vp.name === 'phone') {
     assert.equal(await page.$eval('details.panel', (d) => d.open), false, 'folded on a phone');
@@ -309,7 +271,6 @@ const ONE_PLURAL = /\b1 (plies|pegs|mistakes|hints|jumps|moves|positions|entries
 eachViewport('defect 11: counts are written with their plurals; errors are sentences; no literal backticks', { timeout: 180000 }, async (vp) => {
   const page = await env.page(vp);
   // Peg: "1 peg left".
-  await page.goto(env.srv.url + '/peg');
   await newPeg(page, 'triangle');
   assert.equal(await page.textContent('#pegs-left'), '14 pegs left');
   // One jump: the title page's card for the game in progress says "1 jump played".
@@ -319,45 +280,22 @@ eachViewport('defect 11: counts are written with their plurals; errors are sente
   assert.equal(await page.textContent('#pegs-left'), '13 pegs left');
   await page.goto(env.srv.url + '/');
   await page.waitForSelector('.cards');
-  assert.match(await page.textContent('main'), /triangle board, 1 jump played/);
+  assert.match(await page.textContent('main'), /The 15-hole triangle, 1 jump played/);
   await page.goto(env.srv.url + '/peg');
   await page.waitForSelector('.peg-board');
   await idle(page);
-  await page.click('#show-solution');
-  await idle(page);
-  await page.waitForSelector('.solution');
-  for (let i = 0; i < 14 && !(await page.textContent('#pegs-left')).startsWith('1 '); i++) {
-    await page.click('#step');
-    await idle(page);
-  }
+  await finishPegWithTheSolution(page);
   assert.equal(await page.textContent('#pegs-left'), '1 peg left');
   assert.doesNotMatch(await page.textContent('main'), ONE_PLURAL);
   // Mouse: the 4x4 board against perfect cats; their last move wins in one ply, and the panel says so.
-  await page.goto(env.srv.url + '/mouse');
-  await page.selectOption('#opt-size', '4');
-  await page.selectOption('#opt-level', '10');
-  await page.click('#mouse-new');
-  await idle(page);
-  for (let i = 0; i < 20 && !(await page.$('.gameover')); i++) {
-    const mouse = await page.getAttribute('[data-sq] .piece.mouse >> xpath=..', 'data-sq');
-    await page.click(`[data-sq="${mouse}"]`);
-    const t = await page.$$eval('.sq.target', (els) => els.map((e) => e.getAttribute('data-sq')));
-    if (!t.length) break;
-    await page.click(`[data-sq="${t[0]}"]`);
-    await idle(page);
-  }
-  await page.waitForSelector('.gameover');
+  await env.newGame(page, 'mouse', { '#opt-size': '4', '#opt-level': '10' });
+  await playMouseToTheEnd(page, { limit: 20 });
   if (!(await page.$eval('details.panel', (d) => d.open))) await page.click('details.panel summary');
   const score = await page.$eval('.panel dl', (dl) => [...dl.querySelectorAll('dt')].find((d) => d.textContent === 'Score').nextElementSibling.textContent);
   assert.equal(score, 'the engine wins in 1 ply');
   assert.doesNotMatch(await page.textContent('main'), ONE_PLURAL);
   // Sudoku: a puzzle two cells from its end, one clash on the way: "with 1 mistake and 0 hints".
-  await page.goto(env.srv.url + '/sudoku');
-  await page.selectOption('#opt-mode', 'pasted');
-  await page.fill('#opt-puzzle', '..4678912672195348198342567859761423426853791713924856961537284287419635345286179');
-  await page.click('#sudoku-new');
-  await idle(page);
-  await page.waitForSelector('.sgrid');
+  await env.newGame(page, 'sudoku', { '#opt-mode': 'pasted', '#opt-puzzle': '..4678912672195348198342567859761423426853791713924856961537284287419635345286179' });
   await page.click('[data-cell="0"]');
   await page.keyboard.press('4');
   await idle(page);
@@ -382,8 +320,7 @@ eachViewport('defect 11: counts are written with their plurals; errors are sente
   const err = await page.textContent('#paste-error');
   assert.doesNotMatch(err, /^(new|new\.puzzle|action \w+|problem\.\w+):/, err);
   assert.match(err, /^[A-Z]/, err);
-  await page.goto(env.srv.url + '/peg');
-  await newPeg(page, 'english', 'z9');
+  await newPeg(page, 'english', 'z9', { board: false });
   const pegErr = await statusText(page);
   assert.match(pegErr, /z9/, pegErr);
   assert.doesNotMatch(pegErr, /(^|: )(new|problem\.\w+|action \w+):/, pegErr);
@@ -400,10 +337,7 @@ eachViewport('defect 11: counts are written with their plurals; errors are sente
 
 eachViewport('defect 12: centre marks cover no corner mark; a key that reaches the page enters them', { timeout: 120000 }, async (vp) => {
   const page = await env.page(vp);
-  await page.goto(env.srv.url + '/sudoku');
-  await page.selectOption('#opt-difficulty', 'easy');
-  await page.click('#sudoku-new');
-  await idle(page);
+  await env.newGame(page, 'sudoku', { '#opt-difficulty': 'easy' });
   await page.click('#auto');
   await idle(page);
   const cell = await page.$$eval('[data-cell]', (els) => els.find((e) => !e.querySelector('.digit')).dataset.cell);

@@ -5,41 +5,20 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { serverAndBrowser, eachViewport, shot, shots, idle, statusText } from './helpers.js';
+import { serverAndBrowser, eachViewport, shot, shots, idle, statusText, BOARD, mouseSquare, moveMouse, playMouseToTheEnd, finishPegWithTheSolution } from './helpers.js';
 
 const env = serverAndBrowser();
 
 // A game of each kind, started the way a player starts one.
-const start = {
-  async mouse(page) {
-    await page.goto(env.srv.url + '/mouse');
-    await page.selectOption('#opt-level', '2');
-    await page.click('#mouse-new');
-    await idle(page);
-    await page.waitForSelector('.mouse-board');
-  },
-  async peg(page) {
-    await page.goto(env.srv.url + '/peg');
-    await page.selectOption('#opt-board', 'english');
-    await page.click('#peg-new');
-    await idle(page);
-    await page.waitForSelector('.peg-board');
-  },
-  async sudoku(page) {
-    await page.goto(env.srv.url + '/sudoku');
-    await page.selectOption('#opt-difficulty', 'easy');
-    await page.click('#sudoku-new');
-    await idle(page);
-    await page.waitForSelector('.sgrid');
-  },
-};
-const boardOf = { mouse: '.mouse-board', peg: '.peg-board', sudoku: '.sgrid' };
+const FIELDS = { mouse: { '#opt-level': '2' }, peg: { '#opt-board': 'english' }, sudoku: { '#opt-difficulty': 'easy' } };
+const start = Object.fromEntries(Object.entries(FIELDS).map(([game, fields]) => [game, (page) => env.newGame(page, game, fields)]));
+const boardOf = BOARD;
 
 eachViewport('? opens the rules (play\'s own text) and the keys on every page; each game has a rules page', { timeout: 120000 }, async (vp) => {
   const page = await env.page(vp);
   await page.goto(env.srv.url + '/');
   const menus = await page.evaluate(() => fetch('/api/menus').then((r) => r.json()));
-  for (const [path, key] of [['/', null], ['/mouse', 'mouse'], ['/peg', 'peg'], ['/peg/analysis', 'peg'], ['/sudoku', 'sudoku']]) {
+  for (const [path, key] of [['/', null], ['/mouse', 'mouse'], ['/peg', 'peg'], ['/peg/analysis', 'peg'], ['/sudoku', 'sudoku'], ['/stats', null], ['/rules/sudoku', 'sudoku']]) {
     await page.goto(env.srv.url + path);
     await idle(page);
     await page.waitForSelector('main h1');
@@ -104,11 +83,8 @@ eachViewport('a link carries the game: copied, it opens the same game in a fresh
   // Mouse: the options and the moves, the engine's included.
   page = await env.page(ctx);
   await start.mouse(page);
-  const mouse = await page.getAttribute('[data-sq] .piece.mouse >> xpath=..', 'data-sq');
-  await page.click(`[data-sq="${mouse}"]`);
-  const t = await page.$$eval('.sq.target', (els) => els.map((e) => e.getAttribute('data-sq')));
-  await page.click(`[data-sq="${t[0]}"]`);
-  await idle(page);
+  const played = await moveMouse(page);
+  assert.ok(played, 'the mouse has a move');
   const moves = await page.evaluate(() => JSON.parse(localStorage.getItem('boardlab.mouse')).state.moves);
   assert.equal(moves.length, 2);
   const mouseLink = await page.evaluate(() => location.href);
@@ -117,7 +93,7 @@ eachViewport('a link carries the game: copied, it opens the same game in a fresh
   await fresh.waitForSelector('.mouse-board');
   await idle(fresh);
   assert.deepEqual(await fresh.evaluate(() => JSON.parse(localStorage.getItem('boardlab.mouse')).state.moves), moves);
-  assert.equal(await fresh.getAttribute('[data-sq] .piece.mouse >> xpath=..', 'data-sq'), t[0]);
+  assert.equal(await mouseSquare(fresh), played.split('-')[1]);
   assert.deepEqual([...page.errors, ...fresh.errors], []);
 });
 
@@ -337,6 +313,13 @@ eachViewport('axe-core finds no serious or critical violation on any page', { ti
 
 eachViewport('the daily puzzles are the same in two fresh pages', { timeout: 180000 }, async (vp) => {
   const got = [];
+  // The daily sudoku's seed is a string, as every seed the API sends (a JSON number loses digits in JavaScript).
+  {
+    const page = await env.page(vp);
+    await page.goto(env.srv.url + '/');
+    const d = await page.evaluate(() => fetch('/api/daily?date=2026-11-29').then((r) => r.json()));
+    assert.equal(d.sudoku_seed, '20261129');
+  }
   for (let i = 0; i < 2; i++) {
     const page = await env.page(vp);
     await page.goto(env.srv.url + '/sudoku');
@@ -365,47 +348,41 @@ eachViewport('stats count a finished game', { timeout: 180000 }, async (vp) => {
   await page.goto(env.srv.url + '/stats');
   await page.waitForSelector('#stats-peg');
   assert.match(await page.textContent('#stats-peg'), /No Peg solitaire game finished yet/);
-  await page.goto(env.srv.url + '/peg');
-  await page.selectOption('#opt-board', 'triangle');
-  await page.click('#peg-new');
-  await idle(page);
-  await page.click('#show-solution');
-  await idle(page);
-  await page.waitForSelector('.solution');
-  for (let i = 0; i < 14 && !(await page.textContent('#pegs-left')).startsWith('1 '); i++) {
-    await page.click('#step');
-    await idle(page);
-  }
-  await page.waitForSelector('.gameover');
+  await env.newGame(page, 'peg', { '#opt-board': 'triangle' });
+  await finishPegWithTheSolution(page);
   await page.click('a[href="/stats"]');
   await page.waitForSelector('#stats-peg tr[data-category="triangle"]');
   const cells = await page.$$eval('#stats-peg tr[data-category="triangle"] td', (t) => t.map((x) => x.textContent));
   assert.equal(cells[0], '1', 'played');
   assert.equal(cells[1], '1', 'solved');
   assert.match(cells[2], /^\d+:\d\d$/, 'a best time');
+  // A sudoku two cells from its end, one mistake on the way: counted by its kind (pasted), with its time and
+  // its mistake.
+  await env.newGame(page, 'sudoku', { '#opt-mode': 'pasted', '#opt-puzzle': '..4678912672195348198342567859761423426853791713924856961537284287419635345286179' });
+  for (const [cell, digit] of [['0', '4'], ['0', '5'], ['1', '3']]) {
+    await page.click(`[data-cell="${cell}"]`);
+    await page.keyboard.press(digit);
+    await idle(page);
+  }
+  await page.waitForSelector('.gameover');
+  await page.click('a[href="/stats"]');
+  await page.waitForSelector('#stats-sudoku tr[data-category="pasted"]');
+  const row = await page.$$eval('#stats-sudoku tr[data-category="pasted"] td', (t) => t.map((x) => x.textContent));
+  assert.deepEqual([row[0], row[1]], ['1', '1'], 'played and solved');
+  assert.match(row[2], /^\d+:\d\d$/, 'a best time');
+  assert.equal(row[2], row[3], 'one game: its median is its time');
+  assert.equal(row[4], '1 (1.0 a game)');
   await shot(page, `stats-${vp.name}`);
   assert.deepEqual(page.errors, []);
 });
 
 eachViewport('replay a finished Mouse & Cats game move by move', { timeout: 180000 }, async (vp) => {
   const page = await env.page(vp);
-  await page.goto(env.srv.url + '/mouse');
-  await page.selectOption('#opt-size', '6');
-  await page.selectOption('#opt-level', '2');
-  await page.click('#mouse-new');
-  await idle(page);
-  for (let i = 0; i < 30 && !(await page.$('.gameover')); i++) {
-    const mouse = await page.getAttribute('[data-sq] .piece.mouse >> xpath=..', 'data-sq');
-    await page.click(`[data-sq="${mouse}"]`);
-    const t = await page.$$eval('.sq.target', (els) => els.map((e) => e.getAttribute('data-sq')));
-    if (!t.length) break;
-    t.sort((a, b) => Number(b.slice(1)) - Number(a.slice(1)));
-    await page.click(`[data-sq="${t[0]}"]`);
-    await idle(page);
-  }
-  await page.waitForSelector('.gameover');
+  await env.newGame(page, 'mouse', { '#opt-size': '6', '#opt-level': '2' });
+  // Up the board where it can: the game ends either way.
+  await playMouseToTheEnd(page, { order: (a, b) => Number(b.slice(1)) - Number(a.slice(1)) });
   const moves = await page.evaluate(() => JSON.parse(localStorage.getItem('boardlab.mouse')).state.moves);
-  const final = await page.getAttribute('[data-sq] .piece.mouse >> xpath=..', 'data-sq');
+  const final = await mouseSquare(page);
   // The numbered list: the two moves of a turn in one item, in the notation E1-F2.
   const items = await page.$$eval('#moves li', (li) => li.map((x) => [...x.querySelectorAll('.move')].map((m) => m.textContent)));
   assert.equal(items.flat().length, moves.length);
@@ -415,38 +392,29 @@ eachViewport('replay a finished Mouse & Cats game move by move', { timeout: 1800
   await idle(page);
   await page.waitForSelector('#replay-at');
   assert.match(await page.textContent('#replay-at'), new RegExp(`After move 1 of ${moves.length}`));
-  const after1 = await page.getAttribute('[data-sq] .piece.mouse >> xpath=..', 'data-sq');
+  const after1 = await mouseSquare(page);
   assert.equal(after1.toLowerCase(), moves[0].replace('-', '').slice(-2).toLowerCase());
   await page.click('#replay-prev');
   await idle(page);
   assert.match(await page.textContent('#replay-at'), /The start/);
-  assert.equal(await page.getAttribute('[data-sq] .piece.mouse >> xpath=..', 'data-sq'), 'C1');
+  assert.equal(await mouseSquare(page), 'C1');
   await page.click('#replay-next');
   await idle(page);
   await page.click('#replay-next');
   await idle(page);
   assert.match(await page.textContent('#replay-at'), /After move 2/);
   await shot(page, `mouse-replay-${vp.name}`);
+  assert.deepEqual(await page.evaluate(() => JSON.parse(localStorage.getItem('boardlab.mouse')).state.moves), moves, 'a replay changes nothing');
   await page.click('#replay-exit');
   assert.equal(await page.$('#replay-at'), null);
-  assert.equal(await page.getAttribute('[data-sq] .piece.mouse >> xpath=..', 'data-sq'), final);
+  assert.equal(await mouseSquare(page), final);
   assert.deepEqual(page.errors, []);
 });
 
 eachViewport('replay a finished peg game jump by jump', { timeout: 180000 }, async (vp) => {
   const page = await env.page(vp);
-  await page.goto(env.srv.url + '/peg');
-  await page.selectOption('#opt-board', 'triangle');
-  await page.click('#peg-new');
-  await idle(page);
-  await page.click('#show-solution');
-  await idle(page);
-  await page.waitForSelector('.solution');
-  for (let i = 0; i < 14 && !(await page.$('.gameover')); i++) {
-    await page.click('#step');
-    await idle(page);
-  }
-  await page.waitForSelector('.gameover');
+  await env.newGame(page, 'peg', { '#opt-board': 'triangle' });
+  await finishPegWithTheSolution(page);
   const moves = await page.evaluate(() => JSON.parse(localStorage.getItem('boardlab.peg')).state.moves);
   assert.equal(moves.length, 13);
   // Numbered, one button a jump, in the game's notation.
@@ -473,6 +441,7 @@ eachViewport('replay a finished peg game jump by jump', { timeout: 180000 }, asy
   assert.match(await page.textContent('#replay-at'), /After jump 2 of 13/);
   assert.equal(await pegs(), 12);
   await shot(page, `peg-replay-${vp.name}`);
+  assert.deepEqual(await page.evaluate(() => JSON.parse(localStorage.getItem('boardlab.peg')).state.moves), moves, 'a replay changes nothing');
   await page.click('#replay-exit');
   assert.equal(await page.$('#replay-at'), null);
   assert.equal(await pegs(), 1);
@@ -522,5 +491,40 @@ eachViewport('a hint is drawn on the candidates: the digit it places, the digits
   const others = await page.$$eval('[data-cell]', (els, step) => els.filter((e) => !step.includes(Number(e.dataset.cell)) && e.querySelector('.corner') && e.querySelector('.corner').textContent).map((e) => e.dataset.cell), [...stepCells]);
   assert.deepEqual(others, [], 'only the step\'s cells show candidates the player did not write');
   await shot(page, `sudoku-hint-on-candidates-${vp.name}`);
+  assert.deepEqual(page.errors, []);
+});
+
+eachViewport('the pages read as a game\'s, not a developer\'s: names start with a capital, the peg panel in play\'s words', { timeout: 180000 }, async (vp) => {
+  const page = await env.page(vp);
+  await page.goto(env.srv.url + '/');
+  const menus = await page.evaluate(() => fetch('/api/menus').then((r) => r.json()));
+  const cap = (t) => t.charAt(0).toUpperCase() + t.slice(1);
+  for (const game of ['mouse', 'peg', 'sudoku']) {
+    await start[game](page);
+    await page.click('details.setup summary');
+    // Every button, fold-out, menu choice, field name, row name and column head, as a sentence starts (moves and
+    // hole names aside: they are written as the game writes them).
+    const lower = await page.$$eval('button, summary, option, label > span, dt, th, caption', (els) => els
+      .filter((e) => !e.closest('#moves, .solution, .sr'))
+      .map((e) => e.textContent.trim())
+      .filter((t) => /^[a-z]/.test(t)));
+    assert.deepEqual(lower, [], `${game}: names that start in lower case`);
+    if (game === 'peg') {
+      // The board, its start and its goal, as the terminal's panel shows them (play's words, capitalised).
+      const facts = await page.$$eval('dl.facts dt, dl.facts dd', (els) => els.map((e) => e.textContent));
+      const english = menus.peg.boards.find((b) => b.name === 'english');
+      assert.deepEqual(facts, ['Board', cap(english.description), 'Start', 'd4 empty', 'Goal', 'One peg anywhere']);
+      assert.doesNotMatch(await page.textContent('main'), /holes; /, 'no sentence of fields');
+      // The board menu names each board as play describes it.
+      const boards = await page.$$eval('#opt-board option', (o) => o.map((x) => x.textContent));
+      assert.deepEqual(boards.slice(0, menus.peg.boards.length), menus.peg.boards.map((b) => cap(b.description)));
+    }
+    if (game === 'mouse') {
+      // The engine's memory is folded away under the engine's rows.
+      if (!(await page.$eval('details.panel', (d) => d.open))) await page.click('details.panel summary');
+      assert.equal(await page.$eval('details.tables', (d) => d.open), false);
+      assert.equal(await page.isVisible('details.tables dt:has-text("Probes")'), false);
+    }
+  }
   assert.deepEqual(page.errors, []);
 });

@@ -44,6 +44,21 @@ export function serverAndBrowser(extraArgs = []) {
       return page;
     },
     url: (path) => env.srv.url + path,
+    // A new game of `game` ('mouse', 'peg', 'sudoku') the way a player starts one: its page, the New game options
+    // (opened when closed), each field of `fields` set ({ '#opt-level': '3' }: a select's choice or a field's
+    // text), New game, and the page idle; then its board drawn, unless `board` is false (a game the server
+    // refuses). Answers the page.
+    async newGame(page, game, fields = {}, { board = true } = {}) {
+      await page.goto(env.srv.url + '/' + game);
+      await page.waitForSelector('details.setup summary');
+      await idle(page);
+      if (!(await page.$('details.setup[open]'))) await page.click('details.setup summary');
+      await setFields(page, fields);
+      await page.click(NEW_GAME[game]);
+      await idle(page);
+      if (board) await page.waitForSelector(BOARD[game]);
+      return page;
+    },
   };
   if (skip) console.error('notice: ' + skip);
   before(async () => {
@@ -67,6 +82,60 @@ export function eachViewport(name, opts, fn, viewports = VIEWPORTS) {
   for (const vp of viewports) {
     test(`${name} [${vp.name} ${vp.viewport.width}x${vp.viewport.height}]`, { skip, ...opts }, () => fn(vp));
   }
+}
+
+// Each game's New game button and its board.
+export const NEW_GAME = { mouse: '#mouse-new', peg: '#peg-new', sudoku: '#sudoku-new' };
+export const BOARD = { mouse: '.mouse-board', peg: '.peg-board', sudoku: '.sgrid' };
+
+// Set the fields of a form: a select's choice, or a field's text.
+export async function setFields(page, fields) {
+  for (const [sel, value] of Object.entries(fields)) {
+    if (await page.$eval(sel, (e) => e.tagName === 'SELECT')) await page.selectOption(sel, value);
+    else await page.fill(sel, value);
+  }
+}
+
+// The square the mouse stands on.
+export function mouseSquare(page) {
+  return page.getAttribute('[data-sq] .piece.mouse >> xpath=..', 'data-sq');
+}
+
+// Play one move of the mouse by clicking it and a square it can move to (the first of its targets, sorted by
+// `order` when given); answers the move played, or null when the mouse has no move. Waits for the engine's answer.
+export async function moveMouse(page, order) {
+  const from = await mouseSquare(page);
+  await page.click(`[data-sq="${from}"]`);
+  const targets = await page.$$eval('.sq.target', (els) => els.map((e) => e.getAttribute('data-sq')));
+  if (!targets.length) return null;
+  if (order) targets.sort(order);
+  await page.click(`[data-sq="${targets[0]}"]`);
+  await idle(page);
+  return `${from}-${targets[0]}`;
+}
+
+// Play the mouse until the game ends (at most `limit` moves), by `moveMouse`; waits for the game-over line.
+export async function playMouseToTheEnd(page, { limit = 30, order, each } = {}) {
+  for (let i = 0; i < limit && !(await page.$('.gameover')); i++) {
+    await idle(page);
+    if (await page.$('.gameover')) break;
+    if (!(await moveMouse(page, order))) break;
+    if (each) await each();
+  }
+  await page.waitForSelector('.gameover');
+}
+
+// Finish a peg game with the server's solution: "Show me a solution", then its jumps one at a time until the
+// game is over (at most `limit`).
+export async function finishPegWithTheSolution(page, limit = 40) {
+  await page.click('#show-solution');
+  await idle(page);
+  await page.waitForSelector('.solution');
+  for (let i = 0; i < limit && !(await page.$('.gameover')); i++) {
+    await page.click('#step');
+    await idle(page);
+  }
+  await page.waitForSelector('.gameover');
 }
 
 // The status line's text.

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serverAndBrowser, desktop, shot, idle, skip, binary, statusText } from './helpers.js';
+import { serverAndBrowser, desktop, shot, idle, skip, binary, statusText, mouseSquare } from './helpers.js';
 
 const env = serverAndBrowser();
 
@@ -25,7 +25,7 @@ test('a whole Mouse & Cats game against the engine, to its end', { skip, timeout
       && (document.querySelector('.gameover') || (document.querySelector('.panel') || {}).textContent.includes('(you)')), null, { timeout: 30000 });
     if (await page.$('.gameover')) break;
     // The mouse's legal targets, as the page shows them after clicking it.
-    const mouse = await page.getAttribute('[data-sq] .piece.mouse >> xpath=..', 'data-sq');
+    const mouse = await mouseSquare(page);
     await page.click(`[data-sq="${mouse}"]`);
     const targets = await page.$$eval('.sq.target', (els) => els.map((e) => e.getAttribute('data-sq')));
     assert.ok(targets.length > 0, 'the mouse has a move while the game goes on');
@@ -71,7 +71,7 @@ test('a 6x6 Mouse & Cats game under the region rule: the board, the exact verdic
   await idle(page);
   assert.equal(await page.getAttribute('.mouse-board', 'data-size'), '6');
   assert.equal((await page.$$('[data-sq]')).length, 36);
-  assert.equal(await page.getAttribute('[data-sq] .piece.mouse >> xpath=..', 'data-sq'), 'C1');
+  assert.equal(await mouseSquare(page), 'C1');
   assert.equal((await page.$$('.piece.cat')).length, 3);
   await page.click('#who');
   await idle(page);
@@ -85,7 +85,7 @@ test('a 6x6 Mouse & Cats game under the region rule: the board, the exact verdic
   await page.click(`[data-sq="${to}"]`);
   await page.waitForFunction(() => !document.body.classList.contains('busy')
     && (document.querySelector('.panel') || {}).textContent.includes('(you)'), null, { timeout: 30000 });
-  assert.equal(await page.getAttribute('[data-sq] .piece.mouse >> xpath=..', 'data-sq'), to);
+  assert.equal(await mouseSquare(page), to);
   assert.match(await page.textContent('.panel'), /6x6, .*region rule/);
   await shot(page, 'mouse-6x6');
   assert.deepEqual(page.errors, []);
@@ -93,10 +93,7 @@ test('a 6x6 Mouse & Cats game under the region rule: the board, the exact verdic
 
 test('a peg game finished with "show me a solution"', { skip, timeout: 400000 }, async () => {
   const page = await env.page(desktop);
-  await page.goto(env.srv.url + '/peg');
-  await page.selectOption('#opt-board', 'english');
-  await page.click('#peg-new');
-  await idle(page);
+  await env.newGame(page, 'peg', { '#opt-board': 'english' });
   // The server builds the English board's complete table in the background when it starts (seconds on a quiet
   // machine, minutes on a loaded one); meanwhile the indicator says "not known yet" and the page asks again.
   await page.waitForSelector('#solvable.good', { timeout: 300000 });
@@ -130,11 +127,7 @@ test('a peg game finished with "show me a solution"', { skip, timeout: 400000 },
 
 test('a sudoku finished by typing digits, with one hint; a reload resumes it', { skip, timeout: 180000 }, async () => {
   const page = await env.page({ viewport: { width: 420, height: 900 } });
-  await page.goto(env.srv.url + '/sudoku');
-  await page.selectOption('#opt-difficulty', 'beginner');
-  await page.click('#sudoku-new');
-  await idle(page);
-  await page.waitForSelector('[data-cell]');
+  await env.newGame(page, 'sudoku', { '#opt-difficulty': 'beginner' });
   const solution = await page.evaluate(() => JSON.parse(localStorage.getItem('boardlab.sudoku')).state.puzzle.solution);
   await page.click('#hint');
   await idle(page);
@@ -176,9 +169,7 @@ test('a sudoku finished by typing digits, with one hint; a reload resumes it', {
 
 test('an exported game loads in the terminal\'s loader', { skip, timeout: 120000 }, async () => {
   const page = await env.page(desktop);
-  await page.goto(env.srv.url + '/peg');
-  await page.click('#peg-new');
-  await idle(page);
+  await env.newGame(page, 'peg');
   await page.click('[data-hole="f4"]');
   await page.click('[data-hole="d4"]');
   await idle(page);

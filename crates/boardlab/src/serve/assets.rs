@@ -42,6 +42,7 @@ const ASSETS: &[Asset] = &[
     asset!("help.js", "text/javascript; charset=utf-8"),
     asset!("settings.js", "text/javascript; charset=utf-8"),
     asset!("stats.js", "text/javascript; charset=utf-8"),
+    asset!("replay.js", "text/javascript; charset=utf-8"),
     asset!("mouse.js", "text/javascript; charset=utf-8"),
     asset!("peg.js", "text/javascript; charset=utf-8"),
     asset!("sudoku.js", "text/javascript; charset=utf-8"),

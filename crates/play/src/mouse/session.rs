@@ -722,7 +722,30 @@ impl MouseSession {
 
     /// The whole state, for drawing.
     pub fn view(&self) -> MouseView {
-        let pos = self.position();
+        self.view_of(&self.game, true)
+    }
+
+    /// The game as it stood after its first `ply` moves, for a replay of its move list: the board then, the side
+    /// to move then and the moves until then; nothing is played or searched (the engine does not answer), no
+    /// hint is shown, and the engine's last search and undo and redo are the game's own.
+    ///
+    /// # Errors
+    /// `ply` past the moves played, saying how many there are.
+    pub fn view_at(&self, ply: usize) -> Result<MouseView, String> {
+        let played = self.game.moves();
+        let first = played.get(..ply).ok_or_else(|| {
+            format!(
+                "there is no move {ply}: the game has {} played",
+                plural(played.len() as u64, "move")
+            )
+        })?;
+        let game = replay(&self.start, self.opts.rule, first)?;
+        Ok(self.view_of(&game, false))
+    }
+
+    /// The view of `game` (this game, or its first moves in a replay, when not `live`).
+    fn view_of(&self, game: &mousecats::Game<SizedPosition>, live: bool) -> MouseView {
+        let pos = game.position();
         let tc = TableConfig::default();
         let st = &self.table_stats;
         MouseView {
@@ -734,16 +757,11 @@ impl MouseSession {
             mouse: pos.mouse().to_string(),
             cats: pos.cat_squares().iter().map(|s| s.to_string()).collect(),
             turn: pos.turn().to_string(),
-            moves: self.game.moves().iter().map(ToString::to_string).collect(),
-            legal: self
-                .game
-                .legal_moves()
-                .iter()
-                .map(ToString::to_string)
-                .collect(),
-            winner: self.game.winner().map(|w| w.to_string()),
-            thinking: self.thinking.is_some(),
-            hint: self.hint.map(|m| m.to_string()),
+            moves: game.moves().iter().map(ToString::to_string).collect(),
+            legal: game.legal_moves().iter().map(ToString::to_string).collect(),
+            winner: game.winner().map(|w| w.to_string()),
+            thinking: live && self.thinking.is_some(),
+            hint: self.hint.filter(|_| live).map(|m| m.to_string()),
             engine: self.last_search.as_ref().map(|r| EngineView {
                 side: self.opts.engine_side().to_string(),
                 score: match r.score {
@@ -807,6 +825,9 @@ impl GameSession for MouseSession {
     }
     fn view(&self) -> MouseView {
         MouseSession::view(self)
+    }
+    fn view_at(&self, ply: usize) -> Option<Result<MouseView, String>> {
+        Some(MouseSession::view_at(self, ply))
     }
     fn standing(&self) -> Option<Message> {
         self.winner().map(|w| self.game_over_message(w))

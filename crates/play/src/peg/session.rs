@@ -111,9 +111,14 @@ impl PegSession {
 
     /// The positions of the game from the start to now.
     fn line(&self) -> Vec<Position> {
+        self.line_of(&self.game)
+    }
+
+    /// The positions of `game` (this game's start and some of its jumps) from the start.
+    fn line_of(&self, game: &peg::Game) -> Vec<Position> {
         let mut p = self.problem.start();
         let mut line = vec![p];
-        for &m in self.game.played() {
+        for &m in game.played() {
             p = p.apply(m);
             line.push(p);
         }
@@ -536,9 +541,32 @@ impl PegSession {
 
     /// The whole state, for drawing.
     pub fn view(&self) -> PegView {
+        self.view_of(&self.game, true)
+    }
+
+    /// The game as it stood after its first `ply` jumps, for a replay of its jump list: the board then, the
+    /// jumps played until then and the indicator's answer then as far as it is known; nothing is played,
+    /// searched or changed (no solution is shown, and undo and redo are the game's own).
+    ///
+    /// # Errors
+    /// `ply` past the jumps played, saying how many there are.
+    pub fn view_at(&self, ply: usize) -> Result<PegView, String> {
+        let played = self.game.played();
+        let first = played.get(..ply).ok_or_else(|| {
+            format!(
+                "there is no jump {ply}: the game has {} played",
+                plural(played.len() as u64, "jump")
+            )
+        })?;
+        let game = replay(&self.problem, first)?;
+        Ok(self.view_of(&game, false))
+    }
+
+    /// The view of `game` (this game, or its first jumps in a replay, when not `live`).
+    fn view_of(&self, game: &peg::Game, live: bool) -> PegView {
         let b = self.board();
-        let pos = self.position();
-        let line = self.line();
+        let pos = game.position();
+        let line = self.line_of(game);
         let answer = self.oracle.answer(&line);
         let indicator = match &answer {
             Answer::Known(Verdict::Possible(_)) => Indicator::Possible,
@@ -555,12 +583,12 @@ impl PegSession {
             },
         };
         let solution = match &answer {
-            Answer::Known(Verdict::Possible(path)) if self.show => {
+            Answer::Known(Verdict::Possible(path)) if live && self.show => {
                 Some(path.iter().map(|&m| self.jump_view(m)).collect())
             }
             _ => None,
         };
-        let over = self.game.is_over();
+        let over = game.is_over();
         let solved = over
             && pos.pegs() == 1
             && match self.problem.finish() {
@@ -588,24 +616,22 @@ impl PegSession {
             finish_text: self.finish_text(),
             class_allows: self.problem.class_allows_finish(),
             pegs: pos.pegs(),
-            moves: self
-                .game
-                .played()
-                .iter()
-                .map(|&m| self.jump_view(m))
-                .collect(),
-            legal: self
-                .game
+            moves: game.played().iter().map(|&m| self.jump_view(m)).collect(),
+            legal: game
                 .legal_moves()
                 .iter()
                 .map(|&m| self.jump_view(m))
                 .collect(),
             over,
             solved,
+            why_text: match &indicator {
+                Indicator::Impossible { why, .. } => why.short().to_string(),
+                _ => String::new(),
+            },
             indicator,
             solution,
-            show_solution: self.show,
-            waiting: self.want.is_some(),
+            show_solution: live && self.show,
+            waiting: live && self.want.is_some(),
             table_note: self.oracle.table_note(),
             can_undo: self.hist.can_undo(),
             can_redo: self.hist.can_redo(),
@@ -653,6 +679,9 @@ impl GameSession for PegSession {
     }
     fn view(&self) -> PegView {
         PegSession::view(self)
+    }
+    fn view_at(&self, ply: usize) -> Option<Result<PegView, String>> {
+        Some(PegSession::view_at(self, ply))
     }
     fn standing(&self) -> Option<Message> {
         self.is_over().then(|| self.game_over_message())

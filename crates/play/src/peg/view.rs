@@ -94,6 +94,8 @@ pub struct PegView {
     pub solved: bool,
     /// The indicator for the current position.
     pub indicator: Indicator,
+    /// Why one peg can no longer be left, in a few words ([`Why::short`]), when it cannot; else empty.
+    pub why_text: String,
     /// The way to finish from here, when it is shown and known.
     pub solution: Option<Vec<Jump>>,
     /// Whether the solution is to be shown.

@@ -83,7 +83,9 @@ pub(crate) async fn handle<G: Route>(
     Ok(axum::Json(answer))
 }
 
-/// Run one action on the game, then let its background work answer within the time left.
+/// Run one action on the game, then let its background work answer within the time left. The action `{"at": k}`
+/// of a game with a move list answers the game as it stood after its first `k` moves (the view to draw in a
+/// replay) and the save sent, unchanged.
 fn run<G: Route>(
     env: &Env,
     start: Start<G::New>,
@@ -99,6 +101,25 @@ fn run<G: Route>(
         }
     };
     s.bound(cancel);
+    // A replay: the game as it stood after its first moves, answered with the game sent, unchanged.
+    if name == "at" {
+        let ply = arg::<usize>(a, "at")?;
+        let view = s
+            .view_at(ply)
+            .ok_or_else(|| {
+                ApiError::bad(format!(
+                    "at: a {} game has no move list to replay",
+                    G::KIND.key()
+                ))
+            })?
+            .map_err(|e| ApiError::bad(format!("at: {e}")))?;
+        return Ok(SessionAnswer::new(
+            &s.save(),
+            &view,
+            &Message::info(""),
+            Value::Null,
+        ));
+    }
     let refused = |e: G::Error| G::refused(name, &e);
     let msg = match s.act(name, a) {
         Some(done) => done?,

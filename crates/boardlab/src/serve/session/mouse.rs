@@ -20,7 +20,8 @@ use crate::serve::jobs::Cancel;
 /// `view.engine` shows its search), `"undo"` (your last move and the engine's answer), `"redo"`, `"hint"` (the
 /// best move from the exact solution, in `view.hint`; on boards beyond 10x10, where `view.exact` is false, from
 /// a search, and the message says no exact value is available), `"who"` (who wins from here with best play, and
-/// in how many plies), `"view"`. The game is `play`'s `MouseSession`, as in the terminal.
+/// in how many plies), `"view"`, `{"at": 3}` (the position after the first 3 moves, for a replay: the view then,
+/// with the save sent unchanged). The game is `play`'s `MouseSession`, as in the terminal.
 #[utoipa::path(post, path = "/api/mouse/session", tag = "mouse", request_body = super::SessionRequest,
     responses((status = 200, body = super::SessionAnswer),
               (status = 400, description = "A damaged save, a malformed action or options (the square or the value named)", body = crate::serve::error::ErrorBody),
@@ -34,7 +35,7 @@ pub async fn mouse_session(
 
 impl Route for MouseSession {
     type New = MouseOptions;
-    const ACTIONS: &'static str = "new, move, undo, redo, hint, who, view";
+    const ACTIONS: &'static str = "new, move, undo, redo, hint, who, view, at";
 
     fn env(app: &AppState) -> Env {
         app.env.clone()

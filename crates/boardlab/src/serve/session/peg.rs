@@ -32,7 +32,8 @@ struct HoleJump {
 /// A peg solitaire game. Actions: `{"new": {"board": "english", "start": ["d4"], "finish": "d4"}}` (or a
 /// `layout` and `lattice` in place of `board`), `{"jump": "d2-d4"}` (or `{"jump": {"from": 4, "to": 16}}` by
 /// hole number), `"undo"`, `"redo"`, `"restart"`, `"solution"` or `"hint"` (a way to finish from here, in
-/// `view.solution`), `"step"` (play the next jump of that way), `"view"`. Every answer's `view.indicator` says
+/// `view.solution`), `"step"` (play the next jump of that way), `"view"`, `{"at": 3}` (the position after the
+/// first 3 jumps, for a replay: the view then, with the save sent unchanged). Every answer's `view.indicator` says
 /// whether one peg (on the finish) can still be left: `possible`, `impossible` (and why), or `checking` /
 /// `unknown` when the server could not tell within its time. The game is `play`'s `PegSession`, as in the
 /// terminal.
@@ -49,7 +50,7 @@ pub async fn peg_session(
 
 impl Route for PegSession {
     type New = ProblemSpec;
-    const ACTIONS: &'static str = "new, jump, undo, redo, restart, solution, hint, step, view";
+    const ACTIONS: &'static str = "new, jump, undo, redo, restart, solution, hint, step, view, at";
 
     /// The peg sessions' environment: its tables outlive the request that started them.
     fn env(app: &AppState) -> Env {
