@@ -10,12 +10,14 @@ export const KEYS = {
     ['Arrows', 'move the cursor over the board'],
     ['Enter or Space', 'pick up the piece under the cursor, or move the piece picked up there'],
     ['Escape', 'put the piece down'],
+    ['← → in the moves', 'step back and forth through the game (Home: the start, End: now)'],
     ['?', 'these rules and keys'],
   ],
   peg: [
     ['Arrows', 'move the cursor from hole to hole'],
     ['Enter or Space', 'pick up the peg under the cursor, or jump the peg picked up there'],
     ['Escape', 'put the peg down'],
+    ['← → in the jumps', 'step back and forth through the game (Home: the start, End: now)'],
     ['?', 'these rules and keys'],
   ],
   sudoku: [

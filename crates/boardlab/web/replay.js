@@ -11,19 +11,37 @@ import { session } from './api.js';
 export function replayer({ kind, g, noun, texts, perItem = 1, redraw, onShow }) {
   const Noun = noun.charAt(0).toUpperCase() + noun.slice(1);
 
-  // The position after `ply` moves; the whole game (or more) ends the replay.
+  // The position after `ply` moves; the whole game (or more) ends the replay. The keyboard focus stays in the
+  // move list when it was there.
   async function show(ply) {
     const v = g.view;
     if (!v) return;
     if (onShow) onShow();
-    if (ply >= v.moves.length) { g.replay = null; redraw(); return; }
-    const k = Math.max(0, ply);
-    const save = g.save;
-    const ans = await busy(() => session(kind, save, { at: k }));
-    if (!ans || g.save !== save) return;
-    g.replay = { ply: k, view: ans.view };
-    g.selected = null;
+    const inList = !!(document.activeElement && document.activeElement.closest && document.activeElement.closest('#moves'));
+    const k = Math.max(0, Math.min(ply, v.moves.length));
+    if (k === v.moves.length) g.replay = null;
+    else {
+      const save = g.save;
+      const ans = await busy(() => session(kind, save, { at: k }));
+      if (!ans || g.save !== save) return;
+      g.replay = { ply: k, view: ans.view };
+      g.selected = null;
+    }
     redraw();
+    if (inList) {
+      const b = document.querySelector(`#moves .move[data-ply="${Math.max(1, k)}"]`);
+      if (b) b.focus();
+    }
+  }
+
+  // In the move list, the arrows step through the game as the replay's buttons do; Home is the start, End the
+  // game as it stands.
+  function onKey(e) {
+    const at = g.replay ? g.replay.ply : g.view.moves.length;
+    const to = { ArrowLeft: at - 1, ArrowUp: at - 1, ArrowRight: at + 1, ArrowDown: at + 1, Home: 0, End: g.view.moves.length }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    if (to >= 0) show(to);
   }
 
   // The moves, numbered (`perItem` to an item); each is a button: the position after it.
@@ -33,7 +51,7 @@ export function replayer({ kind, g, noun, texts, perItem = 1, redraw, onShow }) 
     const at = g.replay ? g.replay.ply : all.length;
     const items = [];
     for (let i = 0; i < all.length; i += perItem) items.push(all.slice(i, i + perItem));
-    return h('ol', { class: 'moves', id: 'moves', 'aria-label': `${Noun}s (choose one to see the position after it)` },
+    return h('ol', { class: 'moves', id: 'moves', 'aria-label': `${Noun}s (choose one to see the position after it; the arrows step)`, onkeydown: onKey },
       items.map((t, i) => h('li', {}, t.map((m, j) => {
         const ply = perItem * i + j + 1;
         return h('button', { type: 'button', class: 'move', 'data-ply': ply, 'aria-current': ply === at ? 'step' : false, onclick: () => show(ply) }, m);

@@ -446,6 +446,21 @@ eachViewport('replay a finished peg game jump by jump', { timeout: 180000 }, asy
   assert.equal(await page.$('#replay-at'), null);
   assert.equal(await pegs(), 1);
   assert.equal(await page.textContent('#pegs-left'), '1 peg left');
+  // In the jump list the arrows step through the game, Home goes to the start, End back to the game.
+  await page.focus('#moves .move[data-ply="13"]');
+  const key = async (k, re) => {
+    await page.keyboard.press(k);
+    await idle(page);
+    if (re) assert.match(await page.textContent('#replay-at'), re, k);
+  };
+  await key('ArrowLeft', /After jump 12 of 13/);
+  assert.equal(await pegs(), 2);
+  await key('Home', /The start/);
+  await key('ArrowRight', /After jump 1 of 13/);
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.ply), '1', 'the focus stays in the list');
+  await key('End');
+  assert.equal(await page.$('#replay-at'), null);
+  assert.equal(await pegs(), 1);
   assert.deepEqual(page.errors, []);
 });
 
