@@ -63,12 +63,14 @@ export async function openHelp() {
   const game = all.games.find((x) => x.key === key);
   if (dialog) dialog.remove();
   const body = game
-    ? [h('h2', { id: 'help-title' }, `${game.name}: rules`), ...rulesOf(game), h('p', {}, h('a', { href: `/rules/${game.key}`, 'data-link': true }, 'The rules as a page of their own'))]
-    : [h('h2', { id: 'help-title' }, 'boardlab: help'), h('p', {}, 'Choose a game; on every page ? opens its rules and keys.'),
+    ? [h('h2', { id: 'help-title', tabindex: -1 }, `${game.name}: rules`), ...rulesOf(game), h('p', {}, h('a', { href: `/rules/${game.key}`, 'data-link': true }, 'The rules as a page of their own'))]
+    : [h('h2', { id: 'help-title', tabindex: -1 }, 'boardlab: help'), h('p', {}, 'Choose a game; on every page ? opens its rules and keys.'),
       h('ul', {}, all.games.map((x) => h('li', {}, h('a', { href: `/rules/${x.key}`, 'data-link': true }, `${x.name}: rules`), ' — ', x.description)))];
   dialog = h('dialog', { class: 'help', 'aria-labelledby': 'help-title', id: 'help' },
     h('div', { class: 'help-body' }, body), h('form', { method: 'dialog' }, button('Close', null, { type: 'submit', class: 'primary', id: 'help-close' })));
   dialog.addEventListener('click', (e) => { if (e.target.closest('a[data-link]')) dialog.close(); });
   document.body.append(dialog);
   dialog.showModal();
+  // Read from the top: the heading, not the first link far down, has the focus.
+  dialog.querySelector('#help-title').focus();
 }

@@ -24,6 +24,12 @@ eachViewport('? opens the rules (play\'s own text) and the keys on every page; e
     await page.waitForSelector('main h1');
     await page.keyboard.press('?');
     await page.waitForSelector('dialog#help[open]');
+    // The rules open at their top: the heading in sight, with the focus.
+    const head = await page.$eval('#help-title', (e) => {
+      const r = e.getBoundingClientRect(), d = e.closest('dialog').getBoundingClientRect();
+      return { inside: r.top >= d.top - 0.5 && r.bottom <= d.bottom + 0.5, focused: document.activeElement === e };
+    });
+    assert.deepEqual(head, { inside: true, focused: true }, `${path}: the rules' heading`);
     const text = await page.textContent('dialog#help');
     if (key) {
       const game = menus.games.find((x) => x.key === key);
