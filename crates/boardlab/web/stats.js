@@ -55,7 +55,7 @@ export function table(game, name) {
   const wonWord = game === 'mouse' ? 'Won' : 'Solved';
   if (!rows.length) return h('p', { class: 'note', id: `stats-${game}` }, `No ${name} game finished yet in this browser.`);
   return h('table', { class: 'counts stats-table', id: `stats-${game}` },
-    h('caption', {}, name),
+    h('caption', { class: 'sr' }, name),
     h('thead', {}, h('tr', {}, ['', 'Played', wonWord, 'Best time', 'Median time', 'Mistakes'].map((t) => h('th', { scope: 'col' }, t)))),
     h('tbody', {}, rows.map((r) => h('tr', { 'data-category': r.category }, h('th', { scope: 'row' }, capitalised(r.category)),
       h('td', {}, r.played), h('td', { class: 'won' }, r.won),

@@ -24,6 +24,7 @@ use crate::mouse::{
     MENU_SIZES, MouseOptions, has_table, level_label, mouse_starts, rule_label_for,
 };
 use crate::sudoku::{CLASSIC_HIDE, MAX_HIDE, Setup};
+use crate::text::capitalise;
 
 /// A value as it is sent back in a new game's options, and how a menu shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -203,7 +204,7 @@ fn mouse_menu() -> MouseMenu {
                     .collect(),
                 rules: Rule::ALL
                     .into_iter()
-                    .map(|r| Item::new(r.name(), capitalised(&rule_label_for(r, size))))
+                    .map(|r| Item::new(r.name(), capitalise(&rule_label_for(r, size))))
                     .collect(),
             }
         })
@@ -253,14 +254,6 @@ fn peg_menu() -> PegMenu {
     }
 }
 
-/// A menu's label: the name with a capital first ("easy" is "Easy").
-fn capitalised(name: &str) -> String {
-    let mut c = name.chars();
-    c.next()
-        .map(|f| f.to_uppercase().chain(c).collect())
-        .unwrap_or_default()
-}
-
 fn symmetry_label(s: Symmetry) -> &'static str {
     match s {
         Symmetry::None => "None",
@@ -280,7 +273,7 @@ fn sudoku_menu() -> SudokuMenu {
         ],
         difficulties: Difficulty::ALL
             .iter()
-            .map(|x| Item::new(x.name(), capitalised(x.name())))
+            .map(|x| Item::new(x.name(), capitalise(x.name())))
             .collect(),
         symmetries: Symmetry::ALL
             .iter()

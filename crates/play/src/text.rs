@@ -1,4 +1,13 @@
-//! Small pieces of English for messages and panels: numbers with thousands separators, plurals.
+//! Small pieces of English for messages and panels: numbers with thousands separators, plurals, a capital first.
+
+/// The text with its first letter in capitals ("easy" is "Easy").
+pub fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
 
 /// `1234567` as `1,234,567` (any unsigned integer).
 pub fn group_thousands(n: impl Into<u128>) -> String {
@@ -52,5 +61,13 @@ mod tests {
         assert_eq!(plural(0u32, "hint"), "0 hints");
         assert_eq!(plural(3u32, "jump"), "3 jumps");
         assert_eq!(plural(2u32, "play"), "2 plays");
+    }
+
+    #[test]
+    fn a_capital_first() {
+        assert_eq!(capitalise("easy"), "Easy");
+        assert_eq!(capitalise("row 8"), "Row 8");
+        assert_eq!(capitalise("éclair"), "Éclair");
+        assert_eq!(capitalise(""), "");
     }
 }

@@ -7,15 +7,6 @@ pub(super) fn plural_s(side: Side) -> &'static str {
     if side == Side::Mouse { "s" } else { "" }
 }
 
-/// The text with its first letter in capitals.
-pub(super) fn capitalise(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(c) => c.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
-}
-
 /// How a finished game was won, in words ("the mouse reached row 8", "the mouse is trapped"): the one
 /// classification of the end of a game for the terminal, the web page and `boardlab mouse play`, on every board
 /// size. `winner` is the game's winner under `rule` in `pos`.

@@ -12,14 +12,14 @@ use mousecats::{
     AnyEngine, BoardSize, Coord, Rule, Side, SizedMove, SizedPosition, Solution, Value,
 };
 
-use super::advice::{advice, capitalise, how_won, plural_s};
+use super::advice::{advice, how_won, plural_s};
 use super::engine::{Purpose, Thought, Want, engine_for, think};
 use super::options::{has_table, level_label, rule_label_for};
 use super::view::{EngineView, MouseView, ScoreView, TablesView};
 use super::{MouseError, MouseOptions};
 use crate::game::{GameSession, Refusal};
 use crate::history::History;
-use crate::text::plural;
+use crate::text::{capitalise, plural};
 use crate::work::{Outcome, Pending, submit};
 use crate::{Env, GameKind, Message, NextAction};
 
