@@ -108,7 +108,11 @@ fn the_triangle_from_the_title_screen() {
     // A jump on the triangle, typed.
     h.keys(":4-1<Enter><Esc>");
     assert_eq!(moves(&h), vec!["4-1"]);
-    assert!(h.shows("4-1: the peg on 2 is taken off."), "{}", h.screen());
+    assert!(
+        h.shows("4-1: the peg on hole 2 is taken off."),
+        "{}",
+        h.screen()
+    );
 }
 
 #[test]

@@ -335,7 +335,8 @@ function draw(keepFocus) {
     if (t) act({ move: t });
     e.target.reset();
   } }, h('label', { for: 'mv' }, 'Type a move '), h('input', { id: 'mv', name: 'mv', placeholder: 'E1-F2', autocomplete: 'off', size: 7 }), h('button', { type: 'submit' }, 'Play'));
-  const over = v.winner ? h('div', { class: 'gameover', role: 'alert' }, `The ${v.winner} won${v.winner === v.options.player ? ': you win!' : '.'}`, ' ', button('New game', () => newGame(v.options), { id: 'again' })) : null;
+  // The game's end is announced over the board, but not over a replay of it (the replay's bar is there).
+  const over = v.winner && !g.replay ? h('div', { class: 'gameover', role: 'alert' }, `The ${v.winner} won${v.winner === v.options.player ? ': you win!' : '.'}`, ' ', button('New game', () => newGame(v.options), { id: 'again' })) : null;
   const legend = g.showMap ? h('p', { class: 'legend' }, h('span', { class: 'key win-mouse' }, 'M n'), ' the mouse would win in n plies from that square; ',
     h('span', { class: 'key win-cats' }, 'C n'), ' the cats would (same cats, same side to move). Hover a square for the plies.') : null;
   // In a replay the board shows the position then; the panel and the moves stay the game's.

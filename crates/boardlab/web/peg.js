@@ -320,7 +320,7 @@ function draw(keepFocus) {
     // The game's set-up, as the terminal's panel shows it (play's words).
     h('dl', { class: 'facts' }, [['Board', capitalised(v.description)], ['Start', v.start_text], ['Goal', capitalised(v.finish_text)]]
       .map(([k, val]) => [h('dt', {}, k), h('dd', {}, val)])),
-    v.table_note ? h('p', { class: 'note' }, v.table_note) : null);
+    v.table_note ? h('p', { class: 'note' }, capitalised(v.table_note)) : null);
   const controls = actionBar('Game actions',
     button('Undo', () => { stopAuto(); act('undo'); }, { disabled: !v.can_undo, id: 'undo' }),
     button('Redo', () => { stopAuto(); act('redo'); }, { disabled: !v.can_redo, id: 'redo' }),

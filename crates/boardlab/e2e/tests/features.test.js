@@ -236,6 +236,13 @@ eachViewport('each game\'s board and action bar lie inside the window', { timeou
       const cell = await page.$eval('[data-cell="0"]', (e) => e.getBoundingClientRect().toJSON());
       assert.ok(cell.width >= 39.5, `a sudoku cell is ${cell.width} wide`);
     }
+    if (game === 'peg') {
+      // The pegs left and the indicator are in sight with the board, above the action bar.
+      for (const sel of ['#pegs-left', '#solvable']) {
+        const r = await inside(sel);
+        assert.ok(r.y + r.height <= bar.y + 0.5, `peg on the ${vp.name}: the action bar covers ${sel}`);
+      }
+    }
     if (game === 'mouse') {
       const open = await page.$eval('details.panel', (d) => d.open);
       assert.equal(open, vp.name === 'desktop', 'the engine panel folds away on a phone');

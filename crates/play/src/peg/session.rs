@@ -168,14 +168,17 @@ impl PegSession {
         if pos.pegs() == 1 {
             let at = pos.holes().next().map(|h| b.hole_name(h)).unwrap_or("?");
             return match self.problem.finish() {
-                Finish::Anywhere => Message::good(format!("Solved! One peg left, on {at}."))
-                    .then(&[NextAction::NewGame, NextAction::Restart]),
+                Finish::Anywhere => {
+                    Message::good(format!("Solved! One peg left, on {}.", hole_words(at)))
+                        .then(&[NextAction::NewGame, NextAction::Restart])
+                }
                 Finish::Hole(h) if pos.has_peg(h) => {
                     Message::good(format!("Solved! One peg left, on the finish hole {at}."))
                         .then(&[NextAction::NewGame])
                 }
                 Finish::Hole(h) => Message::warn(format!(
-                    "One peg left, on {at}, but not on the finish hole {}.",
+                    "One peg left, on {}, but not on the finish hole {}.",
+                    hole_words(at),
                     b.hole_name(h)
                 ))
                 .then(&[NextAction::Undo, NextAction::Restart]),
@@ -341,7 +344,7 @@ impl PegSession {
         let msg = Message::info(format!(
             "{}: the peg on {} is taken off.",
             self.board().format_move(mv),
-            self.board().hole_name(mv.over())
+            hole_words(self.board().hole_name(mv.over()))
         ));
         Ok(self.after_change().unwrap_or(msg))
     }
@@ -485,20 +488,22 @@ impl PegSession {
         self.oracle.busy()
     }
 
-    /// "d4 empty", "d4 e5 empty", "5 holes empty".
+    /// "d4 empty", "d4 e5 empty", "5 holes empty"; on a board of numbered holes "hole 1 empty", "holes 1 4
+    /// empty".
     pub fn start_text(&self) -> String {
         let v = self.vacancies();
         match v.len() {
-            1 => format!("{} empty", v[0]),
+            1 => format!("{} empty", hole_words(&v[0])),
+            n if n <= 4 && v.iter().all(|h| numbered(h)) => format!("holes {} empty", v.join(" ")),
             n if n <= 4 => format!("{} empty", v.join(" ")),
             n => format!("{n} holes empty"),
         }
     }
 
-    /// "one peg on d4", "one peg anywhere".
+    /// "one peg on d4", "one peg on hole 13", "one peg anywhere".
     pub fn finish_text(&self) -> String {
         match self.finish_name() {
-            Some(h) => format!("one peg on {h}"),
+            Some(h) => format!("one peg on {}", hole_words(h)),
             None => "one peg anywhere".into(),
         }
     }
@@ -636,6 +641,20 @@ impl PegSession {
             can_undo: self.hist.can_undo(),
             can_redo: self.hist.can_redo(),
         }
+    }
+}
+
+/// Whether a hole's name is a number (the triangle's holes 1 to 15): a sentence then says "hole 13".
+fn numbered(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// A hole as a sentence names it: "d4", or "hole 13" on a board of numbered holes.
+fn hole_words(name: &str) -> String {
+    if numbered(name) {
+        format!("hole {name}")
+    } else {
+        name.to_string()
     }
 }
 
