@@ -279,6 +279,17 @@ eachViewport('axe-core finds no serious or critical violation on any page', { ti
     await start[game](page);
     await scan(page, game);
   }
+  // A replay: two jumps played, the position after the first shown.
+  await start.peg(page);
+  for (const [a, b] of [['d2', 'd4'], ['f3', 'd3']]) {
+    await page.click(`[data-hole="${a}"]`);
+    await page.click(`[data-hole="${b}"]`);
+    await idle(page);
+  }
+  await page.click('#moves .move[data-ply="1"]');
+  await page.waitForSelector('#replay-at');
+  await scan(page, 'peg replay');
+  await start.sudoku(page);
   await page.click('#hint');
   await idle(page);
   await scan(page, 'sudoku with a hint');
@@ -321,7 +332,7 @@ eachViewport('axe-core finds no serious or critical violation on any page', { ti
   writeFileSync(join(shots, `axe-${vp.name}.json`), JSON.stringify(results, null, 2) + '\n');
   const bad = Object.entries(results).flatMap(([name, vs]) => vs.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${name}: ${v.id} (${v.impact}, ${v.nodes} nodes): ${v.help}`));
   assert.deepEqual(bad, []);
-  assert.ok(Object.keys(results).length >= 16, Object.keys(results).join(', '));
+  assert.ok(Object.keys(results).length >= 17, Object.keys(results).join(', '));
 });
 
 eachViewport('the daily puzzles are the same in two fresh pages', { timeout: 180000 }, async (vp) => {
