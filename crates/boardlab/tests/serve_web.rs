@@ -60,7 +60,7 @@ async fn the_menus_come_from_play() {
     let boards = v["mouse"]["boards"].as_array().unwrap();
     let six = boards.iter().find(|b| b["size"] == 6).unwrap();
     assert_eq!(six["default_start"], "C1");
-    assert_eq!(six["rules"][0]["label"], "row 6");
+    assert_eq!(six["rules"][0]["label"], "Row 6");
     let twelve = boards.iter().find(|b| b["size"] == 12).unwrap();
     assert_eq!(twelve["levels"].as_array().unwrap().len(), 9);
     let tri = v["peg"]["boards"]
@@ -261,7 +261,7 @@ async fn a_replay_is_the_servers_answer() {
     let (s, m) = post(
         &app,
         "/api/mouse/session",
-        json!({"action": {"new": {"level": 1}}}),
+        json!({"action": {"new": {"player": "mouse", "level": 1, "first": "mouse", "rule": "far-row"}}}),
     )
     .await;
     assert_eq!(s, StatusCode::OK, "{m}");
