@@ -1,7 +1,7 @@
 //! Path counters that grow as needed: levels are built with narrow (`u64`) counters and rebuilt with `u128` when
 //! a sum overflows. Every addition and multiplication is checked; an overflow is an error, never a wrap.
 
-use crate::level::read_u64;
+use crate::bytes::read_u64;
 
 /// The index a record carries of the counters it adds ([`crate::level::Rec`]): a `u32` for levels with
 /// counters, nothing for levels without (their records are their keys alone, half the bytes).

@@ -12,11 +12,11 @@ use rayon::prelude::*;
 use crate::board::{Board, Symmetry};
 use crate::count::CountError;
 use crate::counter::{Counter, NoCount};
-use crate::enumerate::{AnyFrozen, KeyLevel, Options, run};
 use crate::kernel::Kernel;
 use crate::level::{Frozen, Mixer, Part};
 use crate::position::{Move, Position};
 use crate::problem::Finish;
+use crate::step::{AnyFrozen, KeyLevel, Options, run};
 
 /// Every position of a board from which one peg can finish (on a hole, or anywhere), up to symmetry.
 #[derive(Debug, Clone)]

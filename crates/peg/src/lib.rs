@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 pub mod board;
+mod bytes;
 pub mod count;
 pub(crate) mod counter;
 pub(crate) mod dense;
@@ -17,6 +18,7 @@ pub mod reference;
 pub mod shard;
 pub mod solve;
 pub mod spill;
+pub(crate) mod step;
 
 pub use board::{Board, Lattice, LayoutError, NameError, Symmetry};
 pub use count::{Count, CountError, Level, Totals};

@@ -25,11 +25,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::board::{Board, Symmetry};
 use crate::count::{CountError, fmt_bytes};
-use crate::enumerate::Options;
 use crate::finish::FinishTable;
 use crate::kernel::Kernel;
 use crate::position::{Move, Position};
 use crate::problem::Finish;
+use crate::step::Options;
 
 /// A hasher for `u64` keys that are already well spread (positions): one multiplication.
 #[derive(Default, Clone, Copy)]

@@ -22,14 +22,14 @@ use std::io::{Read, Write};
 use crate::board::Board;
 use crate::count::{Count, CountError, Level, add};
 use crate::counter::Counter;
-use crate::enumerate::{
-    BASE_BYTES, Builder, Ctx, Options, Source, StepError, estimate, narrow_keys, next_pegs,
-    round_bytes, round_records_for,
-};
 use crate::kernel::Kernel;
 use crate::level::{INIT_LOAD, Layout, PART_TARGET, Part, Pool, Slot, TableKey};
 use crate::problem::{Finish, Problem};
 use crate::shard::{SavedShare, ShareData, State};
+use crate::step::{
+    BASE_BYTES, Builder, Ctx, Options, Source, StepError, estimate, narrow_keys, next_pegs,
+    round_bytes, round_records_for,
+};
 
 /// Where a spilling enumeration keeps its levels: each level as numbered buckets, written once and read any
 /// number of times, and, after each level, the state of the run.
@@ -513,7 +513,7 @@ fn step_with<K: TableKey, S: Counter, D: Counter>(
     last: bool,
     pool: &Pool<K, D>,
     step: &mut SpillStep,
-) -> Result<(crate::enumerate::Acc, Vec<SavedShare>), StepFail> {
+) -> Result<(crate::step::Acc, Vec<SavedShare>), StepFail> {
     let bits = k.holes as u32;
     let pegs = step.pegs;
     let src_bytes = cur.buckets.iter().map(|b| b.bytes).max().unwrap_or(0);

@@ -43,7 +43,7 @@ fn every_english_start_hole_against_the_whole_table() {
 }
 
 /// Start and finish on the same hole (self-dual: the counts below the middle are pushed up from it, see
-/// `crates/peg/src/dense.rs`): against the whole table's solutions to that hole, and against the same set's
+/// `crates/peg/src/dense/`): against the whole table's solutions to that hole, and against the same set's
 /// counts pulled all the way down (a memory limit with no room for the push), every level. Whether the pulled
 /// counts could be compared.
 fn check_self_dual(hole: &str) -> bool {

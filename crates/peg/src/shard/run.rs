@@ -1,0 +1,322 @@
+//! One worker's run, level by level, with its checkpoints.
+
+use std::time::Instant;
+
+use super::checkpoint::{Checkpoint, Resume, ShareData, State};
+use super::error::ShardError;
+use super::figures::{ShardStep, WorkerFigures};
+use super::share::{AnyShare, ShareLevel, read_share, recycle};
+use super::step::{Traffic, build, conclude, memory_needed, step_wide};
+use super::wire::{NoteBody, Transport};
+use super::worker::Sh;
+use crate::count::{Level, add};
+use crate::counter::Counter;
+use crate::level::{Pool, TableKey};
+use crate::step::{Ctx, estimate, next_pegs};
+
+/// One worker's level-by-level enumeration (from the starts of `sh`, or from `resume`), calling `hook` with
+/// each level before it is expanded. Returns the state at the end and the level it resumed from.
+pub(super) fn run_with<N: Counter, K: TableKey, T: Transport + ?Sized, H: LevelHook<N>>(
+    sh: &Sh<'_>,
+    net: &mut T,
+    mut checkpoint: Option<&mut dyn Checkpoint>,
+    resume: Option<Resume<'_>>,
+    hook: &mut H,
+    figures: &mut WorkerFigures,
+) -> Result<(State, Option<u32>), ShardError> {
+    let k = sh.k;
+    let shape = sh.opts.shape;
+    let pool: Pool<K, N> = Pool::new();
+    let wide_pool: Pool<K, u128> = Pool::new();
+    let (mut st, mut level, resumed_from) = match resume {
+        Some(r) => {
+            let loaded = read_share::<N>(sh, r.state.wide, r.share);
+            let notes = sh.gather(net, NoteBody::Loaded(loaded.as_ref().err().cloned()))?;
+            for (w, n) in notes.iter().enumerate() {
+                if let NoteBody::Loaded(Some(m)) = n {
+                    return Err(ShardError::Resume {
+                        worker: w,
+                        process: shape.process_of(w),
+                        message: m.clone(),
+                    });
+                }
+            }
+            let share = loaded.map_err(|m| ShardError::Resume {
+                worker: sh.me,
+                process: sh.process(),
+                message: m,
+            })?;
+            if r.state.sizes.is_empty() {
+                return Err(ShardError::Resume {
+                    worker: sh.me,
+                    process: sh.process(),
+                    message: "the checkpoint's state has no level sizes".to_string(),
+                });
+            }
+            let from = r.state.pegs;
+            (r.state, share, Some(from))
+        }
+        None => {
+            let layout = sh.layout::<K>(sh.starts.len());
+            let share = AnyShare::Narrow(ShareLevel::<N>::start(sh, layout));
+            let mut keys: Vec<u64> = sh.starts.iter().map(|&s| sh.k.normalize(s).0).collect();
+            keys.sort_unstable();
+            keys.dedup();
+            let st = State {
+                pegs: sh.starts.first().map_or(0, |s| s.count_ones()),
+                wide: false,
+                levels: Vec::new(),
+                solutions_full: 0,
+                solutions_normal: 0,
+                sizes: vec![keys.len() as u64],
+            };
+            (st, share, None)
+        }
+    };
+    let limit = sh.opts.max_levels.unwrap_or(usize::MAX);
+    let mut limits: Vec<Option<u64>> = vec![None; shape.processes];
+    let mut classes_so_far: u64 = st.levels.iter().map(|l| l.classes).sum();
+    while st.sizes.last().is_some_and(|&n| n > 0) && st.levels.len() < limit {
+        let t = Instant::now();
+        let pegs = st.pegs;
+        hook.level(sh, net, pegs, &level)?;
+        let total = st.sizes.last().copied().unwrap_or(0);
+        let last = st.levels.len() + 1 == limit
+            || (!k.reverse && pegs <= 1)
+            || (k.reverse && pegs as usize >= k.holes);
+        let hist: Vec<usize> = st.sizes.iter().map(|&s| s as usize).collect();
+        let expected = if last { 0 } else { estimate(&hist) };
+        let ctx = Ctx {
+            k,
+            mixer: sh.mixer,
+            pegs,
+            finish_key: sh.finish_key,
+            out: sh.layout::<K>(expected),
+            emit: !last,
+            filter: None,
+            first: 0,
+            parts: 0,
+        };
+        let ctx = Ctx {
+            parts: ctx.out.parts(),
+            ..ctx
+        };
+        // Memory: every process's workers' estimates against its limit.
+        let needed =
+            memory_needed::<K, N>(sh, &level, expected, last, (&pool, &wide_pool)) + hook.bytes();
+        let notes = sh.gather(
+            net,
+            NoteBody::Start {
+                needed,
+                limit: sh.opts.max_memory,
+            },
+        )?;
+        let mut sums = vec![0u64; shape.processes];
+        for (w, n) in notes.iter().enumerate() {
+            if let NoteBody::Start { needed, limit } = n {
+                let p = shape.process_of(w);
+                sums[p] += needed;
+                if w % shape.per_process.max(1) == 0 {
+                    limits[p] = *limit;
+                }
+            }
+        }
+        for (p, &sum) in sums.iter().enumerate() {
+            if let Some(l) = limits[p]
+                && sum > l
+            {
+                return Err(ShardError::Memory {
+                    process: p,
+                    pegs: next_pegs(k, pegs),
+                    needed: sum,
+                    limit: l,
+                    classes_so_far: classes_so_far + total,
+                });
+            }
+        }
+        let mut traffic = Traffic::default();
+        let mut freeze_secs = 0.0;
+        let so_far = classes_so_far + total;
+        let share_len = level.len() as u64;
+        let (acc, next_total, next, rebuilt) = match &level {
+            AnyShare::Narrow(src) => {
+                let b = build::<K, N, N, T>(sh, &ctx, src, expected, net, &pool, &mut traffic)?;
+                match conclude(
+                    sh,
+                    net,
+                    &ctx,
+                    b,
+                    &pool,
+                    false,
+                    &limits,
+                    so_far,
+                    &mut freeze_secs,
+                )? {
+                    Some((acc, n, s)) => (acc, n, AnyShare::Narrow(s), false),
+                    None => {
+                        let (acc, n, s) = step_wide::<K, N, T>(
+                            sh,
+                            &ctx,
+                            src,
+                            expected,
+                            net,
+                            &wide_pool,
+                            &mut traffic,
+                            (&limits, so_far),
+                            &mut freeze_secs,
+                        )?;
+                        (acc, n, AnyShare::Wide(s), true)
+                    }
+                }
+            }
+            AnyShare::Wide(src) => {
+                let (acc, n, s) = step_wide::<K, u128, T>(
+                    sh,
+                    &ctx,
+                    src,
+                    expected,
+                    net,
+                    &wide_pool,
+                    &mut traffic,
+                    (&limits, so_far),
+                    &mut freeze_secs,
+                )?;
+                (acc, n, AnyShare::Wide(s), false)
+            }
+        };
+        if acc.classes != total {
+            return Err(ShardError::Protocol(format!(
+                "the level with {pegs} pegs has {total} classes, but the workers expanded {}",
+                acc.classes
+            )));
+        }
+        recycle(std::mem::replace(&mut level, next), &pool, &wide_pool);
+        let row = Level {
+            pegs,
+            positions: acc.positions,
+            classes: acc.classes,
+            paths_full: acc.paths_full,
+            paths_normal: acc.paths_normal,
+            dead_ends: acc.dead,
+            dead_end_classes: acc.dead_classes,
+            games_full: acc.games_full,
+            games_normal: acc.games_normal,
+            finishable: None,
+            finishable_classes: None,
+        };
+        classes_so_far += acc.classes;
+        st.solutions_full = add(st.solutions_full, acc.sol_full, pegs)?;
+        st.solutions_normal = add(st.solutions_normal, acc.sol_normal, pegs)?;
+        st.levels.push(row);
+        st.pegs = next_pegs(k, pegs);
+        st.sizes.push(if last { 0 } else { next_total });
+        st.wide = level.is_wide();
+        figures.classes_held_max = figures.classes_held_max.max(share_len);
+        figures.classes_held += share_len;
+        figures.records_sent += traffic.sent;
+        figures.records_sent_remote += traffic.sent_remote;
+        figures.records_received += traffic.received;
+        figures.records_received_remote += traffic.received_remote;
+        figures.wire_sent += traffic.wire_sent;
+        figures.wire_received += traffic.wire_received;
+        figures.rounds += u64::from(traffic.rounds);
+        figures.expand_secs += traffic.expand_secs;
+        figures.merge_secs += traffic.merge_secs;
+        figures.exchange_secs += traffic.exchange_secs;
+        if let Some(p) = sh.opts.progress
+            && let Some(row) = st.levels.last()
+        {
+            p(row);
+        }
+        if let Some(sink) = sh.opts.stats {
+            sink(&ShardStep {
+                pegs,
+                classes: total,
+                share: share_len,
+                next_share: level.len() as u64,
+                records_sent: traffic.sent,
+                records_received: traffic.received,
+                wire_sent: traffic.wire_sent,
+                wire_received: traffic.wire_received,
+                rounds: traffic.rounds,
+                rebuilt_wide: rebuilt,
+                expand_secs: traffic.expand_secs,
+                merge_secs: traffic.merge_secs,
+                exchange_secs: traffic.exchange_secs,
+                freeze_secs,
+                total_secs: t.elapsed().as_secs_f64(),
+            });
+        }
+        // Save the next level (not after the last one: there is none).
+        if let Some(cp) = checkpoint.as_deref_mut()
+            && !last
+            && next_total > 0
+        {
+            let tc = Instant::now();
+            save(sh, net, cp, &st, &level)?;
+            figures.checkpoint_secs += tc.elapsed().as_secs_f64();
+        }
+    }
+    hook.end();
+    Ok((st, resumed_from))
+}
+
+/// Every worker saves its share; then worker 0 records the state; every worker learns whether all went well.
+pub(super) fn save<T: Transport + ?Sized>(
+    sh: &Sh<'_>,
+    net: &mut T,
+    cp: &mut dyn Checkpoint,
+    st: &State,
+    share: &dyn ShareData,
+) -> Result<(), ShardError> {
+    let shape = sh.opts.shape;
+    let saved = cp.save(st.pegs, share).map(|mut s| {
+        s.worker = sh.me as u32;
+        s
+    });
+    let notes = sh.gather(net, NoteBody::Saved(saved))?;
+    let mut shares = Vec::with_capacity(notes.len());
+    for (w, n) in notes.into_iter().enumerate() {
+        match n {
+            NoteBody::Saved(Ok(s)) => shares.push(s),
+            NoteBody::Saved(Err(message)) => {
+                return Err(ShardError::Checkpoint {
+                    worker: w,
+                    process: shape.process_of(w),
+                    message,
+                });
+            }
+            _ => {}
+        }
+    }
+    let committed = if sh.me == 0 {
+        cp.commit(st, &shares).err()
+    } else {
+        None
+    };
+    let notes = sh.gather(net, NoteBody::Committed(committed))?;
+    if let Some(NoteBody::Committed(Some(message))) = notes.into_iter().next() {
+        return Err(ShardError::Checkpoint {
+            worker: 0,
+            process: 0,
+            message,
+        });
+    }
+    Ok(())
+}
+
+/// What a run does with each level before it is expanded, besides expanding it.
+pub(super) trait LevelHook<N: Counter> {
+    /// The level with `pegs` pegs (this worker's share of it), before it is expanded.
+    fn level<T: Transport + ?Sized>(
+        &mut self,
+        sh: &Sh<'_>,
+        net: &mut T,
+        pegs: u32,
+        level: &AnyShare<N>,
+    ) -> Result<(), ShardError>;
+    /// Bytes held (for the memory estimates).
+    fn bytes(&self) -> u64;
+    /// The run ended.
+    fn end(&mut self);
+}

@@ -1,0 +1,478 @@
+//! One worker's level step: its share expanded in rounds, records exchanged with the other workers and added
+//! into the tables of its partitions, then the step agreed on by all.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use super::error::ShardError;
+use super::records::{LocalBody, Received, decode, encode};
+use super::share::{AnyShare, ShareLevel};
+use super::wire::{Body, FAILED, Failure, MORE, NoteBody, Parcel, Transport};
+use super::worker::Sh;
+use crate::count::CountError;
+use crate::counter::Counter;
+use crate::level::{BLOCK, INIT_LOAD, Pool, Rec, Table, TableKey};
+use crate::step::{Acc, BASE_BYTES, Ctx, StepError, Worker, block_len, expand_dispatch, next_pegs};
+
+/// Counters of a step's records and bytes.
+#[derive(Default, Clone, Copy)]
+pub(super) struct Traffic {
+    pub(super) sent: u64,
+    pub(super) sent_remote: u64,
+    pub(super) received: u64,
+    pub(super) received_remote: u64,
+    pub(super) wire_sent: u64,
+    pub(super) wire_received: u64,
+    pub(super) rounds: u32,
+    pub(super) expand_secs: f64,
+    pub(super) merge_secs: f64,
+    pub(super) exchange_secs: f64,
+}
+
+/// The result of one worker's build of a level step.
+pub(super) struct Built<K, D> {
+    pub(super) acc: Acc,
+    pub(super) tables: Vec<Table<K, D>>,
+    pub(super) failure: Failure,
+}
+
+/// Build this worker's tables of the next level from its share `src`, exchanging records with the other
+/// workers in rounds until none has sources left.
+pub(super) fn build<K: TableKey, S: Counter, D: Counter, T: Transport + ?Sized>(
+    sh: &Sh<'_>,
+    ctx: &Ctx<'_>,
+    src: &ShareLevel<S>,
+    expected: usize,
+    net: &mut T,
+    pool: &Pool<K, D>,
+    traffic: &mut Traffic,
+) -> Result<Built<K, D>, ShardError> {
+    let out = ctx.out;
+    let nparts = out.parts();
+    let workers = sh.workers();
+    let (lo, hi) = sh.owned(&out, sh.me);
+    let per_part = if ctx.emit {
+        expected.div_ceil(nparts)
+    } else {
+        0
+    };
+    pool.trim(hi - lo, 2 * nparts, 4, 1);
+    let mut tables: Vec<Table<K, D>> = (lo..hi).map(|_| Table::new(out, per_part, pool)).collect();
+    let blocks = src.blocks();
+    let round = sh.round::<K>();
+    let (per_buf, per_srcs) = if ctx.emit {
+        (round / nparts * 5 / 4 + 16, round / 6)
+    } else {
+        (0, 0)
+    };
+    let mut w: Worker<K, D> = Worker::with_buffers(
+        (0..nparts).map(|_| pool.take_buf(per_buf)).collect(),
+        pool.take_srcs(per_srcs),
+    );
+    let mut failure = Failure::None;
+    let mut next = 0usize;
+    let mut per_source = 10.0f64;
+    let mut remap: Vec<u32> = Vec::new();
+    let limit = sh
+        .opts
+        .max_memory
+        .map(|m| m / sh.opts.shape.per_process.max(1) as u64);
+    let my_process = sh.process();
+    loop {
+        // Expand a slice of the share.
+        let t0 = Instant::now();
+        let want = (round as f64 / per_source) as usize / BLOCK;
+        let nb = want.clamp(1, blocks.len().saturating_sub(next).max(1));
+        let range = &blocks[next.min(blocks.len())..(next + nb).min(blocks.len())];
+        next += nb;
+        let before = w.acc.records;
+        if failure == Failure::None {
+            let mut c = 0;
+            while c < range.len() {
+                let (i, b) = range[c];
+                let mut e = c + 1;
+                while e < range.len() && range[e].0 == i {
+                    e += 1;
+                }
+                let reader = src.parts[i].reader(src.layout.base(src.first + i), b, b + (e - c));
+                match expand_dispatch(sh.opts.portable, ctx, reader, &mut w) {
+                    Ok(()) => {}
+                    Err(StepError::Narrow) => {
+                        failure = Failure::Narrow;
+                        break;
+                    }
+                    Err(StepError::Fatal(CountError::Overflow { pegs })) => {
+                        failure = Failure::Overflow { pegs };
+                        break;
+                    }
+                    Err(StepError::Fatal(e)) => return Err(e.into()),
+                }
+                c = e;
+            }
+            let sources: usize = range
+                .iter()
+                .map(|&(i, b)| block_len(&src.parts[i], b))
+                .sum();
+            per_source = ((w.acc.records - before) as f64 / sources.max(1) as f64).max(0.25) * 1.05;
+        }
+        let more = failure == Failure::None && next < blocks.len();
+        traffic.expand_secs += t0.elapsed().as_secs_f64();
+        if !ctx.emit {
+            // The last level: statistics only, no records to exchange.
+            if more {
+                continue;
+            }
+            break;
+        }
+        // One parcel to every worker (possibly empty): it carries this worker's flags.
+        let flags = (u8::from(more) * MORE) | (u8::from(failure != Failure::None) * FAILED);
+        let t1 = Instant::now();
+        let srcs = Arc::new(std::mem::replace(&mut w.srcs, pool.take_srcs(per_srcs)));
+        let mut parcels = Vec::with_capacity(workers);
+        for d in 0..workers {
+            let (dlo, dhi) = sh.owned(&out, d);
+            let n: usize = w.bufs[dlo..dhi].iter().map(Vec::len).sum();
+            traffic.sent += n as u64;
+            let body = if n == 0 || failure != Failure::None {
+                Body::Empty
+            } else if sh.opts.shape.process_of(d) != my_process {
+                traffic.sent_remote += n as u64;
+                let bytes = encode(&w.bufs[dlo..dhi], &srcs, &mut remap);
+                traffic.wire_sent += bytes.len() as u64;
+                for b in &mut w.bufs[dlo..dhi] {
+                    b.clear();
+                }
+                Body::Wire(bytes)
+            } else {
+                let recs: Vec<Vec<Rec<K, D::Src>>> = w.bufs[dlo..dhi]
+                    .iter_mut()
+                    .map(|b| std::mem::replace(b, pool.take_buf(per_buf)))
+                    .collect();
+                Body::Local(Arc::new(LocalBody {
+                    srcs: Arc::clone(&srcs),
+                    recs,
+                }))
+            };
+            parcels.push(Parcel {
+                to: d as u32,
+                from: sh.me as u32,
+                flags,
+                body,
+            });
+        }
+        for b in &mut w.bufs {
+            b.clear();
+        }
+        if let Ok(v) = Arc::try_unwrap(srcs) {
+            pool.give_srcs(v);
+        }
+        let got = net.exchange(parcels)?;
+        traffic.rounds += 1;
+        if got.len() != workers {
+            return Err(ShardError::Protocol(format!(
+                "worker {} received {} parcels in an exchange of {workers} workers",
+                sh.me,
+                got.len()
+            )));
+        }
+        let any_more = got.iter().any(|p| p.flags & MORE != 0);
+        let any_failed = got.iter().any(|p| p.flags & FAILED != 0);
+        // Unpack what came.
+        let mut bodies: Vec<Received<K, D>> = Vec::with_capacity(workers);
+        for p in got {
+            match p.body {
+                Body::Empty => {}
+                Body::Wire(bytes) => {
+                    traffic.wire_received += bytes.len() as u64;
+                    let (s, r) =
+                        decode::<K, D>(&bytes, (&out, lo, hi - lo), pool).map_err(|e| {
+                            ShardError::Protocol(format!("from worker {}: {e}", p.from))
+                        })?;
+                    let n: u64 = r.iter().map(|v| v.len() as u64).sum();
+                    traffic.received_remote += n;
+                    bodies.push((Arc::new(s), r));
+                }
+                Body::Local(a) => {
+                    let body = a.downcast::<LocalBody<K, D>>().map_err(|_| {
+                        ShardError::Protocol(format!(
+                            "worker {} sent records of another kind",
+                            p.from
+                        ))
+                    })?;
+                    let body = Arc::try_unwrap(body).unwrap_or_else(|b| LocalBody {
+                        srcs: Arc::clone(&b.srcs),
+                        recs: b.recs.clone(),
+                    });
+                    if body.recs.len() != hi - lo {
+                        return Err(ShardError::Protocol(format!(
+                            "worker {} sent records of {} partitions where {} were expected",
+                            p.from,
+                            body.recs.len(),
+                            hi - lo
+                        )));
+                    }
+                    bodies.push((body.srcs, body.recs));
+                }
+            }
+        }
+        traffic.exchange_secs += t1.elapsed().as_secs_f64();
+        // Add them into the tables, partition by partition (each table is read into the cache once).
+        let t2 = Instant::now();
+        let received: u64 = bodies
+            .iter()
+            .map(|(_, r)| r.iter().map(|v| v.len() as u64).sum::<u64>())
+            .sum();
+        traffic.received += received;
+        if failure == Failure::None && !any_failed {
+            'merge: for (i, t) in tables.iter_mut().enumerate() {
+                if bodies.iter().all(|(_, r)| r[i].is_empty()) {
+                    continue;
+                }
+                t.warm();
+                for (s, r) in &bodies {
+                    if t.add_recs(&r[i], s).is_none() {
+                        failure = Failure::Narrow;
+                        break 'merge;
+                    }
+                }
+            }
+        }
+        for (s, recs) in bodies {
+            for r in recs {
+                pool.give_buf(r);
+            }
+            if let Ok(v) = Arc::try_unwrap(s) {
+                pool.give_srcs(v);
+            }
+        }
+        traffic.merge_secs += t2.elapsed().as_secs_f64();
+        if let (Some(limit), Failure::None) = (limit, failure) {
+            let table_bytes: u64 = tables.iter().map(Table::bytes).sum();
+            let used = src.bytes() + table_bytes + w.bytes() + pool.bytes();
+            if used > limit {
+                let done = next.min(blocks.len()).max(1) as f64 / blocks.len().max(1) as f64;
+                let needed =
+                    src.bytes() + w.bytes() + pool.bytes() + (table_bytes as f64 / done) as u64;
+                failure = Failure::Memory {
+                    needed: needed.max(used) * sh.opts.shape.per_process.max(1) as u64,
+                };
+            }
+        }
+        if !any_more || any_failed {
+            break;
+        }
+    }
+    for b in w.bufs {
+        pool.give_buf(b);
+    }
+    pool.give_srcs(w.srcs);
+    Ok(Built {
+        acc: w.acc,
+        tables,
+        failure,
+    })
+}
+
+/// What the workers agreed at the end of a level step.
+enum Verdict {
+    /// The level's row statistics, summed over the workers, and the classes of the next level.
+    Done(Acc, u64),
+    /// Some narrow counter overflowed: build the level again with 128-bit counters.
+    Narrow,
+}
+
+/// Tell the others how the step went; decide together.
+#[allow(clippy::too_many_arguments)]
+fn agree_end<T: Transport + ?Sized>(
+    sh: &Sh<'_>,
+    net: &mut T,
+    mine: (Acc, u64, Failure),
+    pegs: u32,
+    wide: bool,
+    limits: &[Option<u64>],
+    classes_so_far: u64,
+) -> Result<Verdict, ShardError> {
+    let (acc, next_len, failure) = mine;
+    let notes = sh.gather(
+        net,
+        NoteBody::End {
+            acc,
+            next_len,
+            failure,
+        },
+    )?;
+    let mut total = Acc::default();
+    let mut next = 0u64;
+    let mut narrow = false;
+    let mut memory: Option<(usize, u64)> = None;
+    for (w, n) in notes.iter().enumerate() {
+        let NoteBody::End {
+            acc,
+            next_len,
+            failure,
+        } = n
+        else {
+            continue;
+        };
+        match *failure {
+            Failure::None => {}
+            Failure::Narrow => narrow = true,
+            Failure::Overflow { pegs } => return Err(CountError::Overflow { pegs }.into()),
+            Failure::Memory { needed } => {
+                if memory.is_none_or(|(_, m)| needed > m) {
+                    memory = Some((sh.opts.shape.process_of(w), needed));
+                }
+            }
+        }
+        total = total.merge(*acc, pegs)?;
+        next += next_len;
+    }
+    if let Some((process, needed)) = memory {
+        return Err(ShardError::Memory {
+            process,
+            pegs: next_pegs(sh.k, pegs),
+            needed,
+            limit: limits.get(process).copied().flatten().unwrap_or(0),
+            classes_so_far,
+        });
+    }
+    if narrow {
+        if wide {
+            return Err(CountError::Overflow {
+                pegs: next_pegs(sh.k, pegs),
+            }
+            .into());
+        }
+        return Ok(Verdict::Narrow);
+    }
+    Ok(Verdict::Done(total, next))
+}
+
+/// One level step with 128-bit counters from the share `src` (narrow or already wide): build, then conclude;
+/// an overflow even at 128 bits is the error [`CountError::Overflow`]. `limits` are the processes' memory
+/// limits and the number of classes so far, as [`conclude`] takes them.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn step_wide<K: TableKey, S: Counter, T: Transport + ?Sized>(
+    sh: &Sh<'_>,
+    ctx: &Ctx<'_>,
+    src: &ShareLevel<S>,
+    expected: usize,
+    net: &mut T,
+    wide_pool: &Pool<K, u128>,
+    traffic: &mut Traffic,
+    (limits, so_far): (&[Option<u64>], u64),
+    freeze_secs: &mut f64,
+) -> Result<(Acc, u64, ShareLevel<u128>), ShardError> {
+    let b = build::<K, S, u128, T>(sh, ctx, src, expected, net, wide_pool, traffic)?;
+    let conclusion = conclude(
+        sh,
+        net,
+        ctx,
+        b,
+        wide_pool,
+        true,
+        limits,
+        so_far,
+        freeze_secs,
+    )?;
+    conclusion.ok_or_else(|| {
+        CountError::Overflow {
+            pegs: next_pegs(ctx.k, ctx.pegs),
+        }
+        .into()
+    })
+}
+
+/// Freeze this worker's tables into its share of the next level (unless its step failed) and agree with the
+/// others on the step: the summed statistics, the next level's size and the share, or `None` when the level
+/// must be built again with 128-bit counters.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn conclude<K: TableKey, D: Counter, T: Transport + ?Sized>(
+    sh: &Sh<'_>,
+    net: &mut T,
+    ctx: &Ctx<'_>,
+    built: Built<K, D>,
+    pool: &Pool<K, D>,
+    wide: bool,
+    limits: &[Option<u64>],
+    classes_so_far: u64,
+    freeze_secs: &mut f64,
+) -> Result<Option<(Acc, u64, ShareLevel<D>)>, ShardError> {
+    let out = ctx.out;
+    let (lo, _) = sh.owned(&out, sh.me);
+    let t = Instant::now();
+    let share = (built.failure == Failure::None).then(|| ShareLevel {
+        layout: out,
+        first: lo,
+        parts: built
+            .tables
+            .into_iter()
+            .enumerate()
+            .map(|(i, t)| t.freeze(lo + i, &out, pool))
+            .collect(),
+    });
+    *freeze_secs += t.elapsed().as_secs_f64();
+    let next_len = share.as_ref().map_or(0, |s| s.len() as u64);
+    let verdict = agree_end(
+        sh,
+        net,
+        (built.acc, next_len, built.failure),
+        ctx.pegs,
+        wide,
+        limits,
+        classes_so_far,
+    );
+    match verdict {
+        Ok(Verdict::Done(acc, next)) => match share {
+            Some(s) => Ok(Some((acc, next, s))),
+            None => Err(ShardError::Protocol(
+                "a worker's step failed but the others did not hear of it".to_string(),
+            )),
+        },
+        Ok(Verdict::Narrow) => {
+            if let Some(s) = share {
+                pool.recycle_parts(s.parts);
+            }
+            Ok(None)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The memory this worker expects the next step to need (as the engine estimates it, for its share).
+pub(super) fn memory_needed<K: TableKey, N: Counter>(
+    sh: &Sh<'_>,
+    level: &AnyShare<N>,
+    expected: usize,
+    last: bool,
+    pools: (&Pool<K, N>, &Pool<K, u128>),
+) -> u64 {
+    let (slot, counter) = if level.is_wide() {
+        (std::mem::size_of::<K>() + 32, 16)
+    } else {
+        (
+            std::mem::size_of::<K>() + 2 * std::mem::size_of::<N>(),
+            std::mem::size_of::<N>(),
+        )
+    };
+    let mine = expected / sh.workers() + 1;
+    let tables = (mine as f64 / INIT_LOAD * 1.07) as u64 * slot as u64;
+    let r = sh.round::<K>() as u64;
+    // This worker's own records and counters, the ones it receives, and their packed copies.
+    let bufs = if last {
+        0
+    } else {
+        3 * (r * std::mem::size_of::<Rec<K>>() as u64 * 5 / 4 + r / 4 * 2 * counter as u64)
+    };
+    let (held_t, held_b) = pools.0.held();
+    let (wide_t, wide_b) = pools.1.held();
+    let per_class = if level.len() == 0 {
+        12.0
+    } else {
+        level.bytes() as f64 / level.len() as f64
+    };
+    let frozen = level.bytes().max((mine as f64 * per_class) as u64);
+    let per_process = sh.opts.shape.per_process.max(1) as u64;
+    (frozen + (held_t + wide_t).max(tables) + (held_b + wide_b).max(bufs)) / 20 * 21
+        + BASE_BYTES / per_process
+}

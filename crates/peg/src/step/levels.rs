@@ -1,0 +1,172 @@
+//! The level a step expands: frozen, or still in the tables its records were merged into.
+
+use rayon::prelude::*;
+
+use super::expand::{Ctx, StepError, Worker, expand_dispatch};
+use crate::counter::{Counter, NoCount};
+use crate::level::{BLOCK, Frozen, Layout, Part, Pool, Table, TableKey};
+
+/// A stored level, with narrow or wide counters.
+pub(crate) enum AnyFrozen<N> {
+    Narrow(Frozen<N>),
+    Wide(Frozen<u128>),
+}
+
+impl<N: Counter> AnyFrozen<N> {
+    pub fn len(&self) -> usize {
+        match self {
+            AnyFrozen::Narrow(s) => s.len(),
+            AnyFrozen::Wide(s) => s.len(),
+        }
+    }
+    pub fn bytes(&self) -> u64 {
+        match self {
+            AnyFrozen::Narrow(s) => s.bytes(),
+            AnyFrozen::Wide(s) => s.bytes(),
+        }
+    }
+}
+
+/// A level still in the tables the merge filled (not frozen): what a walk that only counts expands next.
+pub(crate) struct Tables<K, C> {
+    pub(super) layout: Layout,
+    pub(super) tables: Vec<Table<K, C>>,
+}
+
+impl<K: TableKey, C: Counter> Tables<K, C> {
+    fn len(&self) -> usize {
+        self.tables.iter().map(Table::len).sum()
+    }
+    fn bytes(&self) -> u64 {
+        self.tables.iter().map(Table::bytes).sum()
+    }
+    /// Give the tables' memory back to the pool.
+    pub(super) fn recycle(self, pool: &Pool<K, C>) {
+        self.tables.into_par_iter().for_each(|t| t.recycle(pool));
+    }
+    /// Freeze into a stored level.
+    pub(super) fn freeze(self, pool: &Pool<K, C>) -> Frozen<C> {
+        freeze(self.layout, self.tables, pool)
+    }
+}
+
+/// A level in tables, with narrow or wide counters.
+pub(crate) enum AnyTables<K, N> {
+    Narrow(Tables<K, N>),
+    Wide(Tables<K, u128>),
+}
+
+impl<K: TableKey, N: Counter> AnyTables<K, N> {
+    pub(super) fn len(&self) -> usize {
+        match self {
+            AnyTables::Narrow(t) => t.len(),
+            AnyTables::Wide(t) => t.len(),
+        }
+    }
+    pub(super) fn bytes(&self) -> u64 {
+        match self {
+            AnyTables::Narrow(t) => t.bytes(),
+            AnyTables::Wide(t) => t.bytes(),
+        }
+    }
+}
+
+/// The level a step expands: stored, or still in its tables.
+#[derive(Clone, Copy)]
+pub(crate) enum Source<'s, K, C> {
+    Frozen(&'s Frozen<C>),
+    Tables(&'s Tables<K, C>),
+}
+
+impl<K: TableKey, C: Counter> Source<'_, K, C> {
+    pub(super) fn len(&self) -> usize {
+        match self {
+            Source::Frozen(f) => f.len(),
+            Source::Tables(t) => t.len(),
+        }
+    }
+    pub(super) fn bytes(&self) -> u64 {
+        match self {
+            Source::Frozen(f) => f.bytes(),
+            Source::Tables(t) => t.bytes(),
+        }
+    }
+    /// Every block, in order: (partition, block).
+    pub(super) fn blocks(&self) -> Vec<(usize, usize)> {
+        let counts: Vec<usize> = match self {
+            Source::Frozen(f) => f.parts.iter().map(Part::blocks).collect(),
+            Source::Tables(t) => t.tables.iter().map(Table::blocks).collect(),
+        };
+        counts
+            .into_iter()
+            .enumerate()
+            .flat_map(|(q, n)| (0..n).map(move |b| (q, b)))
+            .collect()
+    }
+    /// About how many classes block `b` of partition `q` holds (exactly, for a stored level; on average, for
+    /// tables).
+    pub(super) fn block_len(&self, q: usize, b: usize) -> usize {
+        match self {
+            Source::Frozen(f) => block_len(&f.parts[q], b),
+            Source::Tables(t) => {
+                let t = &t.tables[q];
+                (t.len() + t.blocks() / 2) / t.blocks().max(1)
+            }
+        }
+    }
+    /// Expand blocks `from..to` of partition `q`.
+    pub(super) fn expand(
+        &self,
+        portable: bool,
+        ctx: &Ctx<'_>,
+        q: usize,
+        from: usize,
+        to: usize,
+        w: &mut Worker<K, impl Counter>,
+    ) -> Result<(), StepError> {
+        match self {
+            Source::Frozen(f) => {
+                let reader = f.parts[q].reader(f.layout.base(q), from, to);
+                expand_dispatch(portable, ctx, reader, w)
+            }
+            Source::Tables(t) => {
+                let reader = t.tables[q].reader(t.layout.base(q), from, to);
+                expand_dispatch(portable, ctx, reader, w)
+            }
+        }
+    }
+}
+
+/// Number of entries of block `b` of a partition.
+pub(crate) fn block_len<C: Counter>(p: &Part<C>, b: usize) -> usize {
+    (p.len() - b * BLOCK).min(BLOCK)
+}
+
+/// Sort and freeze the tables of a built level.
+pub(super) fn freeze<K: TableKey, D: Counter>(
+    out: Layout,
+    tables: Vec<Table<K, D>>,
+    pool: &Pool<K, D>,
+) -> Frozen<D> {
+    let parts = tables
+        .into_par_iter()
+        .enumerate()
+        .map(|(q, t)| t.freeze(q, &out, pool))
+        .collect();
+    Frozen { layout: out, parts }
+}
+
+/// Give the memory of a level no longer needed to the pool of its counter type.
+pub(super) fn recycle<K: TableKey, N: Counter>(
+    level: AnyFrozen<N>,
+    pool: &Pool<K, N>,
+    wide: &Pool<K, u128>,
+) {
+    match level {
+        AnyFrozen::Narrow(f) => pool.recycle(f),
+        AnyFrozen::Wide(f) => wide.recycle(f),
+    }
+}
+
+/// Keys-only enumeration, for the finish tables.
+pub(crate) type KeyLevel = Frozen<NoCount>;

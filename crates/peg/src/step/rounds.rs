@@ -1,0 +1,333 @@
+//! Building the tables of a level in rounds: expand a slice of the source level on every thread, then add
+//! the round's records into the tables, partition by partition.
+
+use std::sync::atomic::Ordering;
+use std::sync::{Mutex, PoisonError};
+
+use rayon::prelude::*;
+
+use super::expand::{Acc, Ctx, StepError, Worker};
+use super::levels::{Source, Tables, freeze};
+use super::options::{Options, StepStats};
+use super::plan::next_pegs;
+use crate::count::CountError;
+use crate::counter::Counter;
+use crate::level::{Frozen, Layout, Pool, Rec, Table, TableKey};
+
+/// Bytes of records per round, over all threads: about 3 million 8-byte records. Smaller rounds read every
+/// table once more per round; bigger ones spread their records and source counters beyond the caches (on
+/// the English board, rounds of 24 MiB are about 10% faster than rounds of 6 or 96 MiB).
+const ROUND_BYTES: usize = 24 << 20;
+
+/// Source blocks per task of the expand phase.
+const TASK_BLOCKS: usize = 8;
+
+/// Records per round with keys of type `K`.
+pub(crate) fn round_records<K: TableKey>() -> usize {
+    ROUND_BYTES / std::mem::size_of::<Rec<K>>()
+}
+
+/// Classes of the tables being built per record of a round, at least. Each round reads every table it adds
+/// to ([`Table::warm`]); with rounds of a fixed size, a level of `n` classes reads `n / round` times its
+/// tables per record, so the merge's cost per record grew with the level (on the diamond, 50 ns a record
+/// building 1.8 million classes, 384 ns building 64 million). Rounds of at least a quarter of the classes
+/// being built keep that cost flat (measured: 90 to 97 ns from 5 to 64 million classes).
+const CLASSES_PER_ROUND_RECORD: usize = 4;
+
+/// Records per round for tables of about `classes` classes in all.
+pub(crate) fn round_records_for<K: TableKey>(classes: usize) -> usize {
+    round_records::<K>().max(classes / CLASSES_PER_ROUND_RECORD)
+}
+
+/// Bytes of a round's buffers for tables of about `classes` classes: records (with a quarter of slack) and
+/// source counters.
+pub(crate) fn round_bytes<K: TableKey>(counter: usize, classes: usize) -> u64 {
+    let recs = round_records_for::<K>(classes);
+    (recs * std::mem::size_of::<Rec<K>>() * 5 / 4 + recs / 4 * 2 * counter) as u64
+}
+
+/// The tables of a level being built, the statistics of its source level, and the step's timings.
+pub(crate) struct Built<K, D> {
+    pub acc: Acc,
+    pub tables: Vec<Table<K, D>>,
+    /// Seconds spent expanding and merging, and the number of rounds.
+    pub expand_secs: f64,
+    pub merge_secs: f64,
+    pub rounds: u32,
+}
+
+impl<K: TableKey, D: Counter> Built<K, D> {
+    /// Freeze the tables (sorted, packed) into the next level; the source level's statistics. The timings of
+    /// the step go into `step`.
+    pub(super) fn freeze(
+        self,
+        out: Layout,
+        pool: &Pool<K, D>,
+        step: &mut StepStats,
+    ) -> (Acc, Frozen<D>) {
+        step.expand_secs = self.expand_secs;
+        step.merge_secs = self.merge_secs;
+        step.rounds = self.rounds;
+        let t = std::time::Instant::now();
+        let next = freeze(out, self.tables, pool);
+        step.freeze_secs += t.elapsed().as_secs_f64();
+        (self.acc, next)
+    }
+
+    /// The tables as they are (not frozen), as the next level; the source level's statistics.
+    pub(super) fn keep(self, out: Layout, step: &mut StepStats) -> (Acc, Tables<K, D>) {
+        step.expand_secs = self.expand_secs;
+        step.merge_secs = self.merge_secs;
+        step.rounds = self.rounds;
+        let tables = Tables {
+            layout: out,
+            tables: self.tables,
+        };
+        (self.acc, tables)
+    }
+}
+
+/// Expand `src` into tables for the next level (the partitions `ctx` builds), in one pass.
+pub(super) fn build<K: TableKey, S: Counter, D: Counter>(
+    ctx: &Ctx<'_>,
+    src: Source<'_, K, S>,
+    expected: usize,
+    opts: &Options<'_>,
+    pool: &Pool<K, D>,
+) -> Result<Built<K, D>, StepError> {
+    let mut b = Builder::new(ctx, expected, pool);
+    b.feed(ctx, src, opts, 0)?;
+    b.finish()
+}
+
+/// The tables of the partitions a pass builds (`ctx.first..ctx.first + ctx.parts` of the next level), filled
+/// from one or more source levels or parts of one ([`Builder::feed`]): a level built in one go is fed its
+/// whole source once; a spilling store feeds it the source level one stored bucket at a time.
+pub(crate) struct Builder<'p, K: TableKey, D: Counter> {
+    tables: Vec<Table<K, D>>,
+    workers: Vec<Mutex<Worker<K, D>>>,
+    pool: &'p Pool<K, D>,
+    nthreads: usize,
+    /// Seconds expanding, seconds merging, and rounds.
+    timing: (f64, f64),
+    rounds: u32,
+    /// Records added so far (for the estimate of records per source).
+    records: u64,
+    per_source: f64,
+    /// Pegs of the source level (for errors).
+    pegs: u32,
+    /// Classes expected in the partitions built.
+    expected: usize,
+}
+
+impl<'p, K: TableKey, D: Counter> Builder<'p, K, D> {
+    /// Empty tables for the partitions `ctx` builds, for a next level of about `expected` classes in all.
+    pub(crate) fn new(ctx: &Ctx<'_>, expected: usize, pool: &'p Pool<K, D>) -> Builder<'p, K, D> {
+        let out = ctx.out;
+        let nparts = ctx.parts;
+        let per_part = if ctx.emit {
+            expected.div_ceil(out.parts())
+        } else {
+            0
+        };
+        let nthreads = rayon::current_num_threads().max(1);
+        pool.trim(nparts, nparts * nthreads, nthreads, nthreads);
+        // On both cores: arrays taken from the pool may have to grow, and fresh memory is zeroed.
+        let tables: Vec<Table<K, D>> = (0..nparts)
+            .into_par_iter()
+            .map(|_| Table::new(out, per_part, pool))
+            .collect();
+        let workers = (0..nthreads)
+            .map(|_| Mutex::new(Worker::with_buffers(Vec::new(), Vec::new())))
+            .collect();
+        Builder {
+            tables,
+            workers,
+            pool,
+            nthreads,
+            timing: (0.0, 0.0),
+            rounds: 0,
+            records: 0,
+            per_source: 10.0,
+            pegs: ctx.pegs,
+            expected: per_part * nparts,
+        }
+    }
+
+    /// Records added so far.
+    pub(crate) fn records(&self) -> u64 {
+        self.records
+    }
+
+    /// Expand `src` and add its records into the tables, in rounds. `held` counts memory held besides the
+    /// source, the tables and the pool, for the memory limit.
+    pub(crate) fn feed<S: Counter>(
+        &mut self,
+        ctx: &Ctx<'_>,
+        src: Source<'_, K, S>,
+        opts: &Options<'_>,
+        held: u64,
+    ) -> Result<(), StepError> {
+        let nparts = ctx.parts;
+        let nthreads = self.nthreads;
+        let pool = self.pool;
+        let total = src.len();
+        let round = round_records_for::<K>(self.expected).min(total * 12 + 1024);
+        let (per_buf, per_srcs) = if ctx.emit {
+            (
+                round / nthreads / nparts.max(1) * 5 / 4 + 16,
+                round / nthreads / 6,
+            )
+        } else {
+            (0, 0)
+        };
+        for m in &mut self.workers {
+            let w = m.get_mut().unwrap_or_else(PoisonError::into_inner);
+            if w.bufs.len() != nparts {
+                w.bufs = (0..nparts).map(|_| pool.take_buf(per_buf)).collect();
+                w.srcs = pool.take_srcs(per_srcs);
+            }
+        }
+        let tables = &mut self.tables;
+        // Every block of the source level, in key order: (partition, block).
+        let blocks = src.blocks();
+        // Classes a block holds on average (fewer than `BLOCK` in tables, which have empty slots).
+        let per_block = (total as f64 / blocks.len().max(1) as f64).max(1.0);
+        let mut next = 0usize;
+        let mut consumed = 0usize;
+        while next < blocks.len() {
+            if opts.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+                return Err(CountError::Cancelled.into());
+            }
+            let want = (round as f64 / self.per_source / per_block) as usize;
+            let nb = want.clamp(1, blocks.len() - next);
+            let range = &blocks[next..next + nb];
+            next += nb;
+            let t0 = std::time::Instant::now();
+            let workers = &self.workers;
+            let task = |chunk: &[(usize, usize)]| -> Result<(), StepError> {
+                let i = rayon::current_thread_index().unwrap_or(0) % nthreads;
+                let mut w = workers[i].lock().unwrap_or_else(PoisonError::into_inner);
+                let mut c = 0;
+                while c < chunk.len() {
+                    // Consecutive blocks of one partition are read in one go.
+                    let (q, b) = chunk[c];
+                    let mut e = c + 1;
+                    while e < chunk.len() && chunk[e].0 == q {
+                        e += 1;
+                    }
+                    src.expand(opts.portable, ctx, q, b, b + (e - c), &mut w)?;
+                    w.flush(ctx);
+                    c = e;
+                }
+                Ok(())
+            };
+            if nthreads == 1 {
+                range.chunks(TASK_BLOCKS).try_for_each(task)?;
+            } else {
+                range.par_chunks(TASK_BLOCKS).try_for_each(task)?;
+            }
+            let t1 = std::time::Instant::now();
+            let views: Vec<&Worker<K, D>> = self
+                .workers
+                .iter_mut()
+                .map(|m| &*m.get_mut().unwrap_or_else(PoisonError::into_inner))
+                .collect();
+            let sources: usize = range.iter().map(|&(q, b)| src.block_len(q, b)).sum();
+            consumed += sources;
+            // The records kept in this pass (those of the partitions it builds).
+            let now: u64 = views
+                .iter()
+                .map(|w| w.bufs.iter().map(Vec::len).sum::<usize>() as u64)
+                .sum();
+            self.per_source = (now as f64 / sources.max(1) as f64).max(0.25) * 1.05;
+            self.records += now;
+            if ctx.emit {
+                let merge = |(q, t): (usize, &mut Table<K, D>)| merge_part(t, &views, q);
+                if nthreads == 1 {
+                    tables.iter_mut().enumerate().try_for_each(merge)
+                } else {
+                    tables.par_iter_mut().enumerate().try_for_each(merge)
+                }
+                .ok_or(StepError::Narrow)?;
+            }
+            let buf_bytes: u64 = views.iter().map(|w| w.bytes()).sum();
+            drop(views);
+            for m in &mut self.workers {
+                let w = m.get_mut().unwrap_or_else(PoisonError::into_inner);
+                for b in &mut w.bufs {
+                    b.clear();
+                }
+                w.srcs.clear();
+            }
+            self.timing.0 += (t1 - t0).as_secs_f64();
+            self.timing.1 += t1.elapsed().as_secs_f64();
+            self.rounds += 1;
+            if let Some(limit) = opts.max_memory {
+                let table_bytes: u64 = tables.iter().map(Table::bytes).sum();
+                let used = src.bytes() + table_bytes + buf_bytes + pool.bytes() + held;
+                if used > limit {
+                    // The tables so far, extrapolated to the whole source level.
+                    let needed = src.bytes()
+                        + buf_bytes
+                        + pool.bytes()
+                        + held
+                        + (table_bytes as f64 * total as f64 / consumed.max(1) as f64) as u64;
+                    return Err(CountError::MemoryLimit {
+                        pegs: next_pegs(ctx.k, ctx.pegs),
+                        needed: needed.max(used),
+                        limit,
+                        classes_so_far: 0,
+                    }
+                    .into());
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The tables, the statistics of everything fed, and the timings; the buffers go back to the pool.
+    pub(crate) fn finish(self) -> Result<Built<K, D>, StepError> {
+        let mut acc = Acc::default();
+        for m in self.workers {
+            let w = m.into_inner().unwrap_or_else(PoisonError::into_inner);
+            acc = acc.merge(w.acc, self.pegs)?;
+            for b in w.bufs {
+                self.pool.give_buf(b);
+            }
+            self.pool.give_srcs(w.srcs);
+        }
+        Ok(Built {
+            acc,
+            tables: self.tables,
+            expand_secs: self.timing.0,
+            merge_secs: self.timing.1,
+            rounds: self.rounds,
+        })
+    }
+}
+
+/// Add one round's records of partition `q` into its table.
+fn merge_part<K: TableKey, D: Counter>(
+    t: &mut Table<K, D>,
+    views: &[&Worker<K, D>],
+    q: usize,
+) -> Option<()> {
+    let n: usize = views.iter().map(|w| w.bufs[q].len()).sum();
+    if n > 0 {
+        if warm_worth(t, n) {
+            t.warm();
+        }
+        for w in views {
+            t.add_recs(&w.bufs[q], &w.srcs)?;
+        }
+    }
+    Some(())
+}
+
+/// Whether reading a table into the cache before adding `n` records to it pays: when the records touch at
+/// least half as many cache lines at random as the table has (a round's records over a table far bigger
+/// than they are would read all of it for a few of its lines).
+fn warm_worth<K: TableKey, D: Counter>(t: &Table<K, D>, n: usize) -> bool {
+    2 * n as u64 >= t.bytes() / 64
+}
