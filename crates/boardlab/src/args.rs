@@ -1,6 +1,6 @@
 //! The command line of the `boardlab` binary: its clap definition, which `src/main.rs` parses and dispatches, and
 //! from which the command reference (`docs/cli.md`) and the man pages (`docs/man/`) are generated
-//! (`tests/cli_reference.rs` checks that the committed copies are current).
+//! (`tests/suite/cli_reference.rs` checks that the committed copies are current).
 
 use clap::{Parser, Subcommand};
 

@@ -1,0 +1,225 @@
+//! The server's limits, against a real `boardlab serve` on a loopback port: jobs end at their deadline, the
+//! process stops when told, slow and idle connections are closed, connections are capped, and only the
+//! served host names are answered.
+
+use std::io::Write;
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+use crate::server_common::{Server, closed_within, headers_of, request};
+
+const PUZZLE: &str =
+    "530070000600195000098000060800060003400803001700020006060000280000419005000080079";
+
+fn solve_body() -> String {
+    format!(r#"{{"puzzle":"{PUZZLE}"}}"#)
+}
+
+/// Wait until `/api/status` shows `running` jobs (at most 10 s).
+fn wait_running(s: &Server, running: u64) -> bool {
+    let t = Instant::now();
+    while t.elapsed() < Duration::from_secs(10) {
+        if s.status()["jobs"]["running"].as_u64() == Some(running) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    false
+}
+
+/// A perft that cannot finish (10x10, depth 64) is answered 503 at the time limit and stops there: its worker
+/// is free again at once, and its table of counted positions stays within its bound meanwhile.
+#[test]
+fn a_perft_past_its_deadline_stops_and_frees_its_worker() {
+    let s = Server::start(&["--jobs", "1", "--time-limit", "3"]);
+    let t = Instant::now();
+    let (code, body) = s.request(
+        "POST",
+        "/api/mouse/perft",
+        Some(r#"{"size":"10","depth":64}"#),
+    );
+    assert_eq!(code, 503, "{body}");
+    assert!(t.elapsed() < Duration::from_secs(6), "{:?}", t.elapsed());
+    // The job has stopped (not merely been abandoned): the one worker is free.
+    assert!(
+        wait_running(&s, 0),
+        "the perft job still runs: {}",
+        s.status()
+    );
+    let (code, body) = s.request("POST", "/api/sudoku/solve", Some(&solve_body()));
+    assert_eq!(code, 200, "{body}");
+    // Its memory went back, or was never taken: the table is bounded at 128 MiB.
+    let rss = s.rss();
+    assert!(rss < 400 << 20, "resident memory {} MiB", rss >> 20);
+}
+
+/// SIGTERM and SIGINT stop the server within a few seconds even while every worker runs a job that would never
+/// finish, with a kept-alive connection open.
+#[test]
+fn sigterm_and_sigint_stop_the_server_within_seconds() {
+    for sig in [libc::SIGTERM, libc::SIGINT] {
+        let mut s = Server::start(&["--jobs", "2", "--time-limit", "600"]);
+        let addr = s.addr;
+        let busy: Vec<_> = (0..2)
+            .map(|_| {
+                std::thread::spawn(move || {
+                    request(
+                        addr,
+                        "POST",
+                        "/api/mouse/perft",
+                        Some(r#"{"size":"16","depth":64}"#),
+                        &addr.to_string(),
+                        Duration::from_secs(30),
+                    )
+                })
+            })
+            .collect();
+        assert!(wait_running(&s, 2), "{}", s.status());
+        // An idle kept-alive connection must not hold the stop either.
+        let _idle = TcpStream::connect(addr).expect("connect");
+        s.signal(sig);
+        let (status, took) = s
+            .wait_for_exit(Duration::from_secs(5))
+            .unwrap_or_else(|| panic!("signal {sig}: the server still runs after 5 s"));
+        assert!(status.success(), "signal {sig}: {status:?}");
+        assert!(took < Duration::from_secs(5));
+        assert!(s.rest_of_stdout().contains("stopped"), "signal {sig}");
+        for b in busy {
+            let (code, _) = b.join().expect("client");
+            // The answer under way is a 503 or the connection closes without one; never a hang.
+            assert!(code == 503 || code == 0, "signal {sig}: {code}");
+        }
+    }
+}
+
+/// A connection that sends part of its headers, or nothing after a request, is closed after the idle timeout.
+#[test]
+fn slow_headers_and_idle_connections_are_closed() {
+    let s = Server::start(&["--idle-timeout", "1"]);
+    let mut partial = TcpStream::connect(s.addr).expect("connect");
+    partial
+        .write_all(format!("GET /api/status HTTP/1.1\r\nHost: {}\r\n", s.addr).as_bytes())
+        .expect("write");
+    let mut idle = TcpStream::connect(s.addr).expect("connect");
+    idle.write_all(format!("GET /api/status HTTP/1.1\r\nHost: {}\r\n\r\n", s.addr).as_bytes())
+        .expect("write");
+    let mut silent = TcpStream::connect(s.addr).expect("connect");
+    // (The idle one gets its answer first, then is closed: reading until the close covers both.)
+    let t = Instant::now();
+    assert!(
+        closed_within(&mut partial, Duration::from_secs(4)),
+        "partial headers"
+    );
+    assert!(
+        closed_within(&mut idle, Duration::from_secs(4)),
+        "kept alive and idle"
+    );
+    assert!(closed_within(&mut silent, Duration::from_secs(4)), "silent");
+    assert!(t.elapsed() < Duration::from_secs(4));
+    // The server still answers.
+    assert_eq!(s.request("GET", "/api/status", None).0, 200);
+}
+
+/// A body that stops half-way is answered 408 after the idle timeout.
+#[test]
+fn a_body_that_stops_half_way_is_answered_408() {
+    let s = Server::start(&["--idle-timeout", "1"]);
+    let mut c = TcpStream::connect(s.addr).expect("connect");
+    c.write_all(
+        format!(
+            "POST /api/sudoku/solve HTTP/1.1\r\nHost: {}\r\ncontent-type: application/json\r\ncontent-length: 200\r\n\r\n{{\"puz",
+            s.addr
+        )
+        .as_bytes(),
+    )
+    .expect("write");
+    c.set_read_timeout(Some(Duration::from_secs(5)))
+        .expect("timeout");
+    let mut raw = Vec::new();
+    let _ = std::io::Read::read_to_end(&mut c, &mut raw);
+    let (code, body) = crate::server_common::parse_response(&raw);
+    assert_eq!(code, 408, "{body}");
+    assert!(body.contains("did not arrive"), "{body}");
+}
+
+/// Past the connection cap, the oldest connection that is not answering a request makes room: connections
+/// that never send a request cannot lock others out.
+#[test]
+fn connections_are_capped_and_idle_ones_make_room() {
+    let s = Server::start(&["--max-connections", "8", "--idle-timeout", "30"]);
+    let mut hogs: Vec<TcpStream> = (0..40)
+        .map(|_| {
+            let mut c = TcpStream::connect(s.addr).expect("connect");
+            let _ = c.write_all(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+            c
+        })
+        .collect();
+    let t = Instant::now();
+    let (code, body) = s.request("GET", "/api/status", None);
+    assert_eq!(code, 200, "{body}");
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+    // At most the cap is still open: the first ones were closed to make room.
+    let closed = hogs
+        .iter_mut()
+        .map(|c| closed_within(c, Duration::from_millis(200)))
+        .filter(|&closed| closed)
+        .count();
+    assert!(
+        closed >= 40 - 8,
+        "only {closed} of 40 idle connections were closed"
+    );
+}
+
+/// Only the address served, `localhost` and names given with --allow-host are answered (DNS rebinding).
+#[test]
+fn other_host_names_are_refused() {
+    let s = Server::start(&["--allow-host", "board.lan"]);
+    let port = s.addr.port();
+    for path in ["/", "/api/status", "/assets/app.js"] {
+        let (code, body) = s.request_as("GET", path, None, "evil.example");
+        assert_eq!(code, 403, "{path}: {body}");
+        assert!(body.contains("--allow-host"), "{body}");
+        let (code, _) = s.request_as("GET", path, None, &format!("evil.example:{port}"));
+        assert_eq!(code, 403, "{path}");
+        for ok in [
+            format!("127.0.0.1:{port}"),
+            format!("localhost:{port}"),
+            "board.lan".into(),
+        ] {
+            let (code, body) = s.request_as("GET", path, None, &ok);
+            assert_eq!(code, 200, "{path} as {ok}: {body}");
+        }
+    }
+    let (code, _) = s.request_as(
+        "POST",
+        "/api/sudoku/solve",
+        Some(&solve_body()),
+        "rebound.example",
+    );
+    assert_eq!(code, 403);
+}
+
+/// Every answer, a 404 included, tells the browser not to guess its type.
+#[test]
+fn not_found_answers_carry_nosniff() {
+    let s = Server::start(&[]);
+    for path in ["/assets/nothing.js", "/no/such/page", "/api/nothing"] {
+        let mut c = TcpStream::connect(s.addr).expect("connect");
+        c.write_all(
+            format!(
+                "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+                s.addr
+            )
+            .as_bytes(),
+        )
+        .expect("write");
+        let mut raw = Vec::new();
+        std::io::Read::read_to_end(&mut c, &mut raw).expect("read");
+        let head = headers_of(&raw);
+        assert!(head.starts_with("http/1.1 404"), "{path}: {head}");
+        assert!(
+            head.contains("x-content-type-options: nosniff"),
+            "{path}: {head}"
+        );
+    }
+}
