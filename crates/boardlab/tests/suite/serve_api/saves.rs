@@ -250,14 +250,25 @@ async fn ten_thousand_sudoku_actions_fit_in_a_request() {
             2 => json!({"mark": {"cell": cell, "digit": digit, "kind": "centre"}}),
             _ => json!({"mark": {"cell": cell, "digit": digit, "kind": "corner"}}),
         };
-        let body = serde_json::to_vec(&json!({"save": v["save"], "action": action})).expect("json");
-        largest = largest.max(body.len());
-        assert!(body.len() < BODY_LIMIT, "action {i}: {} bytes", body.len());
-        let (s, w) = refused(&app, "sudoku", &v["save"], action).await;
+        // The bytes measured are the bytes sent (the save moved into the request, not copied: the loop's
+        // cost is the server's).
+        let mut body = json!({"save": v["save"].take(), "action": action});
+        let bytes = serde_json::to_vec(&body).expect("json");
+        largest = largest.max(bytes.len());
+        assert!(
+            bytes.len() < BODY_LIMIT,
+            "action {i}: {} bytes",
+            bytes.len()
+        );
+        let req = Request::post("/api/sudoku/session")
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(bytes))
+            .expect("request");
+        let (s, w, _) = send(&app, req).await;
         match s {
             StatusCode::OK => v = w,
             // A mark in a cell that holds a digit: refused, the game goes on from the same save.
-            StatusCode::UNPROCESSABLE_ENTITY => {}
+            StatusCode::UNPROCESSABLE_ENTITY => v["save"] = body["save"].take(),
             _ => panic!("action {i}: {s} {w}"),
         }
     }
