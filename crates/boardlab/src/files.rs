@@ -16,6 +16,31 @@ pub const FIFO_WAIT: Duration = Duration::from_secs(5);
 /// The UTF-8 byte-order mark some editors put at the start of a text file.
 const BOM: &str = "\u{feff}";
 
+/// Parse a size such as `512M`, `4G`, `1.5GiB`, `300MB`, or a bare number of MiB.
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let value: f64 = num
+        .parse()
+        .map_err(|_| format!("{s:?} is not a size (write for example 512M or 4G)"))?;
+    let mult: u64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "m" | "mb" | "mib" => 1 << 20,
+        "k" | "kb" | "kib" => 1 << 10,
+        "g" | "gb" | "gib" => 1 << 30,
+        "t" | "tb" | "tib" => 1 << 40,
+        "b" => 1,
+        _ => return Err(format!("unknown unit in size {s:?} (use K, M, G or T)")),
+    };
+    let bytes = value * mult as f64;
+    if !(1.0..1e18).contains(&bytes) {
+        return Err(format!("size {s:?} is out of range"));
+    }
+    Ok(bytes as u64)
+}
+
 /// A size in bytes, written for a person: `64 KiB`, `4 MiB`, `12 B`.
 pub fn size_text(bytes: u64) -> String {
     const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];

@@ -307,6 +307,15 @@ impl Solver {
         self.nodes
     }
 
+    /// Bytes the solver's own tables hold, estimated from their entries as its memory limit is (a complete
+    /// table it was given is shared, and not counted).
+    pub fn memory_bytes(&self) -> u64 {
+        let entries = self.table.iter().map(FastSet::len).sum::<usize>()
+            + self.dead.len()
+            + self.beam_failed.len();
+        entries as u64 * SET_ENTRY_BYTES
+    }
+
     /// Number of positions in the table of dead positions (up to symmetry).
     pub fn dead_positions(&self) -> usize {
         self.dead.len()

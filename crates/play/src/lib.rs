@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 
+pub mod budget;
 pub mod clock;
 pub mod game;
 pub mod history;
@@ -20,6 +21,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+pub use budget::{BudgetStats, Charge, MemoryBudget};
 pub use clock::{Clock, Stopwatch};
 pub use game::{GameSession, Refusal};
 pub use history::History;

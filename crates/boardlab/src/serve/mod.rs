@@ -65,6 +65,11 @@ pub struct ServeArgs {
     /// then it is closed (a half-sent body is answered 408).
     #[arg(long, value_name = "SECS", default_value = "10")]
     pub idle_timeout: f64,
+    /// The memory the server's caches keep between requests, all together: complete peg tables, peg solvers
+    /// with what they learnt, Mouse & Cats solutions (for example 256M or 2G; a bare number is in MiB). Past
+    /// it the least recently used go; `/api/status` shows what is kept.
+    #[arg(long, value_name = "SIZE", default_value = "512M", value_parser = crate::files::parse_size)]
+    pub cache_memory: u64,
     /// Also answer requests that name this host (the address listened on and `localhost` are always
     /// answered; other names are refused, against DNS rebinding). Repeat it for more names.
     #[arg(long, value_name = "NAME")]
@@ -76,6 +81,8 @@ pub struct ServeArgs {
 pub struct AppState {
     /// The engine job pool.
     pub jobs: Arc<Jobs>,
+    /// The one memory budget of every cache below (`--cache-memory`).
+    pub memory: play::MemoryBudget,
     /// Peg solvers and counts kept between requests.
     pub peg: peg::Caches,
     /// What the sudoku and Mouse & Cats sessions run in: their work at once on the calling thread (the
@@ -143,13 +150,26 @@ pub fn router(limits: Limits) -> Router {
     router_for(app_state(limits))
 }
 
-/// The state every handler shares, with the job pool of `limits`.
+/// The caches' memory budget when `serve` is not given one: room for the English peg table, a few solvers and
+/// two 10x10 Mouse & Cats solutions, and little enough for a small machine.
+pub const DEFAULT_CACHE_MEMORY: u64 = 512 << 20;
+
+/// The state every handler shares, with the job pool of `limits` and the default cache budget.
 pub fn app_state(limits: Limits) -> Arc<AppState> {
+    app_state_with(limits, DEFAULT_CACHE_MEMORY)
+}
+
+/// The state every handler shares, with the job pool of `limits` and `cache_memory` bytes for the caches.
+pub fn app_state_with(limits: Limits, cache_memory: u64) -> Arc<AppState> {
     let jobs = Arc::new(Jobs::new(limits));
     let runner = background_runner(&jobs);
+    let memory = play::MemoryBudget::new(cache_memory);
+    let mouse_solutions = play::MouseSolutions::with_budget(memory.clone());
+    let peg_tables = play::PegTables::with_budget(PEG_TABLES_KEPT, memory.clone());
     Arc::new(AppState {
         jobs,
-        peg: peg::Caches::default(),
+        peg: peg::Caches::new(memory.clone()),
+        memory,
         env: play::Env {
             // The engine's move also when a game is made or loaded with the engine to move; later moves get
             // what is left of their request (`session::mouse`).
@@ -159,10 +179,13 @@ pub fn app_state(limits: Limits) -> Arc<AppState> {
                     .saturating_sub(Duration::from_secs(1))
                     .max(Duration::from_millis(100)),
             ),
+            mouse_solutions: mouse_solutions.clone(),
+            peg_tables: peg_tables.clone(),
             ..play::Env::blocking()
         },
         peg_env: play::Env {
-            peg_tables: play::PegTables::new(PEG_TABLES_KEPT),
+            peg_tables,
+            mouse_solutions,
             ..play::Env::new(runner, play::Clock::system())
         },
     })
@@ -204,8 +227,53 @@ pub struct Status {
     pub server: String,
     /// The job pool.
     pub jobs: jobs::JobStats,
+    /// The caches kept between requests, within their one memory budget.
+    pub cache: CacheStatus,
     /// Resident memory of the process in bytes (Linux), to watch under load.
     pub rss_bytes: Option<u64>,
+}
+
+/// The caches' memory budget (`--cache-memory`) and what it holds.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CacheStatus {
+    /// The budget in bytes.
+    pub limit_bytes: u64,
+    /// Bytes kept now.
+    pub used_bytes: u64,
+    /// Things kept now (tables, solvers, solutions).
+    pub entries: usize,
+    /// Bytes kept now by each cache, largest first.
+    pub caches: Vec<CacheUse>,
+    /// Things evicted since the start to make room (the least recently used first).
+    pub evicted: u64,
+    /// Things not kept because each alone was larger than the budget.
+    pub refused: u64,
+}
+
+/// What one cache keeps.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CacheUse {
+    /// Its name: "peg tables", "peg solvers", "mouse solutions".
+    pub name: String,
+    /// Bytes it keeps now.
+    pub bytes: u64,
+}
+
+impl From<play::BudgetStats> for CacheStatus {
+    fn from(s: play::BudgetStats) -> CacheStatus {
+        CacheStatus {
+            limit_bytes: s.limit_bytes.unwrap_or(u64::MAX),
+            used_bytes: s.used_bytes,
+            entries: s.entries,
+            caches: s
+                .caches
+                .into_iter()
+                .map(|(name, bytes)| CacheUse { name, bytes })
+                .collect(),
+            evicted: s.evicted,
+            refused: s.refused,
+        }
+    }
 }
 
 /// The server's state.
@@ -215,6 +283,7 @@ pub async fn status(State(state): Shared) -> ApiResult<Status> {
     Ok(axum::Json(Status {
         server: format!("boardlab {}", env!("CARGO_PKG_VERSION")),
         jobs: state.jobs.stats(),
+        cache: CacheStatus::from(state.memory.stats()),
         rss_bytes: rss(),
     }))
 }
@@ -311,7 +380,14 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         .max_blocking_threads(3 * limits.workers + 4)
         .build()
         .context("starting the async runtime")?;
-    let result = runtime.block_on(serve(addr, args.open, limits, conn, &args.allow_host));
+    if args.cache_memory < 1 << 20 {
+        anyhow::bail!(
+            "--cache-memory must be at least 1 MiB, got {} bytes",
+            args.cache_memory
+        );
+    }
+    let state = app_state_in(&runtime, limits, args.cache_memory);
+    let result = runtime.block_on(serve(addr, args.open, state, conn, &args.allow_host));
     // Jobs that have not stopped by now (an engine between two looks at its cancel flag) are left to end with
     // the process.
     runtime.shutdown_timeout(Duration::from_millis(500));
@@ -323,10 +399,20 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
 /// After SIGINT or SIGTERM, the longest the server waits for the answers under way.
 const STOP_GRACE: Duration = Duration::from_secs(2);
 
+/// [`app_state_with`] inside `runtime` (whose handle the peg sessions' background runner keeps).
+fn app_state_in(
+    runtime: &tokio::runtime::Runtime,
+    limits: Limits,
+    cache_memory: u64,
+) -> Arc<AppState> {
+    let _inside = runtime.enter();
+    app_state_with(limits, cache_memory)
+}
+
 async fn serve(
     addr: SocketAddr,
     open: bool,
-    limits: Limits,
+    state: Arc<AppState>,
     conn: listen::ConnLimits,
     allow_host: &[String],
 ) -> anyhow::Result<()> {
@@ -341,7 +427,6 @@ async fn serve(
              can use this server"
         );
     }
-    let state = app_state(limits);
     // Solve Mouse & Cats once in the background, so that the first hint does not wait for it.
     let solutions = state.env.mouse_solutions.clone();
     tokio::task::spawn_blocking(move || {
@@ -373,8 +458,10 @@ async fn serve(
     let stopping = Arc::clone(&state);
     listen::run(listener, app, conn, async move {
         shutdown().await;
-        // Every running job is told to stop, and no new one starts; the answers under way end with a 503.
+        // Every running job is told to stop, and no new one starts; the answers under way end with a 503. The
+        // peg tables being built and the searches under way in the background stop too.
         stopping.jobs.close();
+        stopping.peg_env.peg_tables.stop();
     })
     .await;
     Ok(())

@@ -25,7 +25,7 @@ use super::{error, jobs, menus, mouse, peg, session, sudoku};
         sudoku::classic_puzzle,
         session::mouse::mouse_session, session::peg::peg_session, session::sudoku::sudoku_session,
     ),
-    components(schemas(error::ErrorBody, jobs::JobStats)),
+    components(schemas(error::ErrorBody, jobs::JobStats, super::CacheStatus, super::CacheUse)),
     tags(
         (name = "server", description = "The server itself"),
         (name = "mouse", description = "Mouse & Cats (Fox and Hounds)"),

@@ -4,6 +4,7 @@
 //! layout, the start's empty holes and the finish hole (anywhere when absent). A position is the list of the
 //! holes holding a peg, by name (`d4`; `1`..`15` on the triangle); a jump is `FROM-TO`.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use axum::Json;
@@ -44,11 +45,33 @@ const KEEP_SOLVERS: usize = 8;
 const KEEP_COUNTS: usize = 16;
 
 /// Solvers and counts kept between requests (a solver's first question builds its table of positions near the
-/// finish; keeping it makes the next questions on that board fast).
+/// finish; keeping it makes the next questions on that board fast). The solvers are charged to the server's
+/// memory budget; the counts (a few kilobytes each) are only counted.
 #[derive(Debug, Default)]
 pub struct Caches {
-    solvers: Mutex<Vec<(String, Solver)>>,
+    solvers: Arc<Mutex<Vec<KeptSolver>>>,
     counts: Mutex<Vec<(String, Arc<CountAnswer>)>>,
+    budget: play::MemoryBudget,
+    next_solver: AtomicU64,
+}
+
+/// A solver kept: its key, a number of its own, and its share of the budget.
+#[derive(Debug)]
+struct KeptSolver {
+    key: String,
+    serial: u64,
+    solver: Solver,
+    _charge: play::Charge,
+}
+
+impl Caches {
+    /// Empty caches whose solvers are charged to `budget`.
+    pub fn new(budget: play::MemoryBudget) -> Caches {
+        Caches {
+            budget,
+            ..Caches::default()
+        }
+    }
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -479,8 +502,8 @@ pub async fn jump(Body(req): Body<JumpRequest>) -> ApiResult<JumpAnswer> {
 /// Take a kept solver for this board and finish, or make one.
 pub(crate) fn take_solver(caches: &Caches, key: &str, board: &Board, finish: Finish) -> Solver {
     let mut list = lock(&caches.solvers);
-    if let Some(i) = list.iter().position(|(k, _)| k == key) {
-        return list.swap_remove(i).1;
+    if let Some(i) = list.iter().position(|k| k.key == key) {
+        return list.swap_remove(i).solver;
     }
     drop(list);
     Solver::with_options(
@@ -495,11 +518,32 @@ pub(crate) fn take_solver(caches: &Caches, key: &str, board: &Board, finish: Fin
 }
 
 pub(crate) fn keep_solver(caches: &Caches, key: String, solver: Solver) {
+    let serial = caches.next_solver.fetch_add(1, Ordering::Relaxed);
+    let weak = Arc::downgrade(&caches.solvers);
+    // Charged before the list is locked: the evictions it makes take the list's lock.
+    let Some(charge) = caches
+        .budget
+        .charge("peg solvers", solver.memory_bytes(), move || {
+            if let Some(list) = weak.upgrade() {
+                lock(&list).retain(|k| k.serial != serial);
+            }
+        })
+    else {
+        return;
+    };
     let mut list = lock(&caches.solvers);
+    if charge.is_evicted() {
+        return;
+    }
     if list.len() >= KEEP_SOLVERS {
         list.remove(0);
     }
-    list.push((key, solver));
+    list.push(KeptSolver {
+        key,
+        serial,
+        solver,
+        _charge: charge,
+    });
 }
 
 /// Solve from `pos` in slices, looking at the deadline between them.

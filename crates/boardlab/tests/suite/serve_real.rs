@@ -223,3 +223,100 @@ fn not_found_answers_carry_nosniff() {
         );
     }
 }
+
+#[test]
+fn the_caches_keep_within_one_memory_budget() {
+    // Three 10x10 games, one per rule: each solution is about 210 MB, so a budget of 300 MiB keeps one at a time
+    // (before the budget, all three stayed, 630 MB for good).
+    let limit: u64 = 300 << 20;
+    let s = Server::start(&[
+        "--jobs",
+        "2",
+        "--time-limit",
+        "120",
+        "--cache-memory",
+        "300M",
+    ]);
+    for rule in ["far-row", "escape", "region"] {
+        let body = format!(
+            r#"{{"action":{{"new":{{"player":"cats","level":10,"size":10,"rule":"{rule}","first":"cats"}}}}}}"#
+        );
+        let (code, answer) = s.request("POST", "/api/mouse/session", Some(&body));
+        assert_eq!(code, 200, "{rule}: {answer}");
+        let status = s.status();
+        let cache = &status["cache"];
+        assert_eq!(cache["limit_bytes"].as_u64(), Some(limit), "{status}");
+        let used = cache["used_bytes"].as_u64().expect("used bytes");
+        assert!(used <= limit, "{rule}: {used} bytes kept: {status}");
+        let mouse = cache["caches"]
+            .as_array()
+            .and_then(|c| c.iter().find(|c| c["name"] == "mouse solutions"))
+            .and_then(|c| c["bytes"].as_u64());
+        assert!(
+            mouse.is_some_and(|b| b > 100 << 20),
+            "{rule}: the solution just made is kept: {status}"
+        );
+    }
+    let status = s.status();
+    assert!(
+        status["cache"]["evicted"].as_u64() >= Some(2),
+        "the older solutions made room: {status}"
+    );
+    let rss = s.rss();
+    eprintln!("after three 10x10 solutions: {status}, {rss} bytes resident");
+    // What is kept, the program and the allocator's slack; not three solutions.
+    assert!(rss < limit + (200 << 20), "{rss} bytes resident: {status}");
+    // A budget that cannot hold anything useful is refused with the reason.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_boardlab"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--cache-memory", "12K"])
+        .output()
+        .expect("boardlab runs");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--cache-memory must be at least 1 MiB"),
+        "{err}"
+    );
+}
+
+/// The threads of process `pid` now.
+fn threads_of(pid: i32) -> usize {
+    std::fs::read_dir(format!("/proc/{pid}/task")).map_or(0, Iterator::count)
+}
+
+#[test]
+fn peg_table_builds_run_on_the_pool_within_its_limits_and_stop_with_it() {
+    // Eight games from eight starts: each asks for a complete table of its own, built in the background. With
+    // one worker they wait their turn on the pool (before, each had a thread of its own and none was counted).
+    let mut s = Server::start(&["--jobs", "1", "--queue", "4", "--time-limit", "30"]);
+    let cores = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
+    // The runtime's workers, its blocking threads (jobs, quick lane, background: one each, and four more), the
+    // main thread and a little slack.
+    let most_threads = cores + 3 + 4 + 3;
+    let mut seen_background = false;
+    for start in ["c1", "d1", "e1", "c2", "d2", "e2", "a3", "b3"] {
+        let body = format!(r#"{{"action":{{"new":{{"board":"english","start":["{start}"]}}}}}}"#);
+        let (code, answer) = s.request("POST", "/api/peg/session", Some(&body));
+        assert_eq!(code, 200, "{start}: {answer}");
+        let status = s.status();
+        let jobs = &status["jobs"];
+        let background = jobs["background"].as_u64().expect("background");
+        assert!(background <= 1, "{start}: {status}");
+        seen_background |= background == 1;
+        let threads = threads_of(s.pid());
+        assert!(
+            threads <= most_threads,
+            "{start}: {threads} threads: {status}"
+        );
+    }
+    assert!(
+        seen_background,
+        "the builds are counted as the pool's background work"
+    );
+    // Told to stop while builds are under way or waiting, it stops within seconds.
+    s.signal(libc::SIGTERM);
+    let (status, took) = s
+        .wait_for_exit(Duration::from_secs(5))
+        .expect("SIGTERM ends the server within 5 s");
+    assert!(status.success(), "{status:?} after {took:?}");
+}

@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use peg::enumerate::Options as CountOptions;
@@ -159,9 +160,16 @@ impl Oracle {
                     Some(Err(_)) => TableState::Failed,
                     None => {
                         let board = board.clone();
+                        let tables = env.peg_tables.clone();
+                        let stop = tables.stop_flag();
                         TableState::Building(submit(&*env.runner, move || {
-                            cell.get_or_init(|| build_table(&board, start, finish))
-                                .clone()
+                            let built = cell
+                                .get_or_init(|| build_table(&board, start, finish, &stop))
+                                .clone();
+                            if let Ok(t) = &built {
+                                tables.charge(&key, &cell, t.bytes());
+                            }
+                            built
                         }))
                     }
                 },
@@ -468,9 +476,16 @@ impl Oracle {
 /// Build the complete table for a game from `start` to `finish`: the positions reachable from `start` from
 /// which `finish` can still be reached (found by meeting in the middle; on the English board from the centre to
 /// the centre 1,679,072 classes, a fraction of a second).
-fn build_table(board: &Board, start: Position, finish: Finish) -> Result<Arc<Finishable>, String> {
+/// A raised `stop` ends it within a level.
+fn build_table(
+    board: &Board,
+    start: Position,
+    finish: Finish,
+    stop: &AtomicBool,
+) -> Result<Arc<Finishable>, String> {
     let opts = CountOptions {
         max_memory: Some(TABLE_MEMORY),
+        cancel: Some(stop),
         ..CountOptions::default()
     };
     let problem = Problem::new(board.clone(), start, finish).map_err(|e| e.to_string())?;

@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use peg::{Board, Finish, Move, Position, SolveError, Solver, SolverOptions};
 
+use crate::budget::{Charge, MemoryBudget};
 use crate::work::Runner;
 
 /// Positions the solver examines between two looks at whether the search is still wanted (a few tens of
@@ -172,9 +173,19 @@ struct Inner {
     /// The searches, the newest last.
     searches: Vec<(SearchKey, Arc<Search>)>,
     /// Solvers not in use, with what they learnt, the newest last.
-    solvers: Vec<(SolverKey, Solver)>,
+    solvers: Vec<KeptSolver>,
+    /// The number of the next solver kept.
+    next_solver: u64,
     /// The rest of a way to the finish, for every position along a way found.
     ways: HashMap<SearchKey, Arc<[Move]>>,
+}
+
+/// A solver kept between searches: its board and finish, a number of its own, and its share of the budget.
+struct KeptSolver {
+    key: SolverKey,
+    serial: u64,
+    solver: Solver,
+    _charge: Option<Charge>,
 }
 
 /// The searches of the peg games of an `Env`.
@@ -183,14 +194,28 @@ pub(super) struct Searches {
     inner: Arc<Mutex<Inner>>,
     /// How many searches may be under way at once.
     running: usize,
+    /// What the solvers kept are charged to.
+    budget: MemoryBudget,
+    /// Raised by [`Searches::stop`]: every search ends, and later ones at once.
+    stopped: Arc<AtomicBool>,
 }
 
 impl Searches {
-    /// Room for `running` searches under way at once (at least one).
-    pub(super) fn new(running: usize) -> Searches {
+    /// Room for `running` searches under way at once (at least one), the solvers kept charged to `budget`.
+    pub(super) fn new(running: usize, budget: MemoryBudget) -> Searches {
         Searches {
             inner: Arc::new(Mutex::new(Inner::default())),
             running: running.max(1),
+            budget,
+            stopped: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// Stop every search under way (within milliseconds) and every later one at once.
+    pub(super) fn stop(&self) {
+        self.stopped.store(true, Ordering::SeqCst);
+        for (_, s) in &lock(&self.inner).searches {
+            s.halt();
         }
     }
 
@@ -295,7 +320,10 @@ impl Searches {
         let flag = solver.stop_handle();
         *lock(&search.solver_stop) = Some(Arc::clone(&flag));
         let ended = loop {
-            if search.stop.load(Ordering::Relaxed) || search.left_alone() {
+            if search.stop.load(Ordering::Relaxed)
+                || self.stopped.load(Ordering::Relaxed)
+                || search.left_alone()
+            {
                 break Ended::Dropped;
             }
             let before = solver.nodes();
@@ -339,8 +367,29 @@ impl Searches {
                 p = p.apply(m);
             }
         }
-        inner.solvers.retain(|(k, _)| *k != skey);
-        inner.solvers.push((skey, solver));
+        inner.solvers.retain(|k| k.key != skey);
+        let serial = inner.next_solver;
+        inner.next_solver += 1;
+        drop(inner);
+        // Kept within the budget (charged without the lock: the evictions it makes take it).
+        let weak = Arc::downgrade(&self.inner);
+        let charge = self
+            .budget
+            .charge("peg solvers", solver.memory_bytes(), move || {
+                if let Some(inner) = weak.upgrade() {
+                    lock(&inner).solvers.retain(|k| k.serial != serial);
+                }
+            });
+        let mut inner = lock(&self.inner);
+        if charge.as_ref().is_some_and(|c| !c.is_evicted()) {
+            inner.solvers.retain(|k| k.key != skey);
+            inner.solvers.push(KeptSolver {
+                key: skey,
+                serial,
+                solver,
+                _charge: charge,
+            });
+        }
         let room = self.running;
         let extra = inner.solvers.len().saturating_sub(room);
         inner.solvers.drain(..extra);
@@ -350,8 +399,8 @@ impl Searches {
 
     fn take_solver(&self, skey: &SolverKey) -> Option<Solver> {
         let mut inner = lock(&self.inner);
-        let i = inner.solvers.iter().position(|(k, _)| k == skey)?;
-        Some(inner.solvers.remove(i).1)
+        let i = inner.solvers.iter().position(|k| k.key == *skey)?;
+        Some(inner.solvers.remove(i).solver)
     }
 }
 
@@ -379,7 +428,7 @@ mod tests {
     fn a_search_whose_task_is_dropped_ends_and_the_next_ask_starts_again() {
         let board = Board::english();
         let start = board.default_start();
-        let searches = Searches::new(2);
+        let searches = Searches::new(2, MemoryBudget::unlimited());
         let dropped = searches.start(&Full, &board, Finish::Anywhere, start, None);
         assert_eq!(dropped.ended(), Some(&Ended::Dropped));
         // Waiting for it returns at once.

@@ -1,11 +1,13 @@
 //! The complete tables of finishable positions, shared between the peg games of an `Env`.
 
 use std::fmt;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 
 use peg::Finishable;
 
 use super::search::Searches;
+use crate::budget::{Charge, MemoryBudget};
 
 /// A complete table of finishable positions (the positions reachable from the start from which the finish can
 /// still be reached: [`Finishable`]), shared between games (and threads) with the same board, start and finish: a
@@ -15,13 +17,31 @@ pub(super) type TableCell = Arc<OnceLock<Result<Arc<Finishable>, String>>>;
 /// (board, its jumps, the start's pegs, the finish hole or `None` for anywhere).
 pub(super) type TableKey = (String, usize, u64, Option<usize>);
 
+/// A table kept: its key, its cell, and once built its share of the memory budget.
+struct Kept {
+    key: TableKey,
+    cell: TableCell,
+    charge: Option<Charge>,
+}
+
+type Tables = Arc<Mutex<Vec<Kept>>>;
+
+/// A lock whose holder cannot leave the list half-changed: a panic elsewhere does not make it unusable.
+fn lock(m: &Mutex<Vec<Kept>>) -> MutexGuard<'_, Vec<Kept>> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 /// The complete tables of finishable positions built (or being built) for peg games, newest last, and the
 /// searches of positions that no table answers, shared by every session of an [`Env`](crate::Env). Only the
-/// last few tables are kept (games in progress keep theirs), and only a few searches go on at once.
+/// last few tables are kept (games in progress keep theirs), within the memory budget they were given (the
+/// least recently used go first), and only a few searches go on at once.
 #[derive(Clone)]
 pub struct PegTables {
-    tables: Arc<Mutex<Vec<(TableKey, TableCell)>>>,
+    tables: Tables,
     kept: usize,
+    budget: MemoryBudget,
+    /// Raised by [`PegTables::stop`]: the builds under way stop, and no new one starts.
+    stopped: Arc<AtomicBool>,
     pub(super) searches: Searches,
 }
 
@@ -30,11 +50,30 @@ impl PegTables {
     /// question (for a server that cannot afford a second of table building in a request). Searches: as many
     /// under way at once as tables kept (at least one).
     pub fn new(kept: usize) -> PegTables {
+        PegTables::with_budget(kept, MemoryBudget::unlimited())
+    }
+
+    /// [`PegTables::new`], with the tables built and the solvers kept charged to `budget`.
+    pub fn with_budget(kept: usize, budget: MemoryBudget) -> PegTables {
         PegTables {
             tables: Arc::new(Mutex::new(Vec::new())),
             kept,
-            searches: Searches::new(kept),
+            searches: Searches::new(kept, budget.clone()),
+            budget,
+            stopped: Arc::new(AtomicBool::new(false)),
         }
+    }
+
+    /// Stop every table build and search under way within milliseconds, and every later one at once (a server
+    /// shutting down). The games then answer as they do without them.
+    pub fn stop(&self) {
+        self.stopped.store(true, Ordering::SeqCst);
+        self.searches.stop();
+    }
+
+    /// The flag a table build polls ([`PegTables::stop`]).
+    pub(super) fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stopped)
     }
 
     /// The cell of `key`, made if needed; `None` when no table is to be built.
@@ -42,22 +81,57 @@ impl PegTables {
         if self.kept == 0 {
             return None;
         }
-        let Ok(mut tables) = self.tables.lock() else {
-            // A poisoned lock only means another thread panicked while holding it: build a private table.
-            return Some(Arc::new(OnceLock::new()));
-        };
-        if let Some(i) = tables.iter().position(|(k, _)| k == key) {
+        let mut tables = lock(&self.tables);
+        if let Some(i) = tables.iter().position(|k| k.key == *key) {
             let entry = tables.remove(i);
-            let cell = Arc::clone(&entry.1);
+            let cell = Arc::clone(&entry.cell);
+            if let Some(c) = &entry.charge {
+                c.touch();
+            }
             tables.push(entry);
             return Some(cell);
         }
         let cell: TableCell = Arc::new(OnceLock::new());
-        tables.push((key.clone(), Arc::clone(&cell)));
+        tables.push(Kept {
+            key: key.clone(),
+            cell: Arc::clone(&cell),
+            charge: None,
+        });
         while tables.len() > self.kept {
             tables.remove(0);
         }
         Some(cell)
+    }
+
+    /// Charge the table of `key` just built in `cell` to the budget (and let it go if it alone is larger than
+    /// the budget, or the budget evicted it meanwhile).
+    pub(super) fn charge(&self, key: &TableKey, cell: &TableCell, bytes: u64) {
+        let same = |k: &Kept| k.key == *key && Arc::ptr_eq(&k.cell, cell);
+        if !lock(&self.tables)
+            .iter()
+            .any(|k| same(k) && k.charge.is_none())
+        {
+            return;
+        }
+        let weak = Arc::downgrade(&self.tables);
+        let (evict_key, evict_cell) = (key.clone(), Arc::downgrade(cell));
+        let charge = self.budget.charge("peg tables", bytes, move || {
+            if let Some(tables) = weak.upgrade() {
+                lock(&tables).retain(|k| {
+                    !(k.key == evict_key && Arc::as_ptr(&k.cell) == evict_cell.as_ptr())
+                });
+            }
+        });
+        let mut tables = lock(&self.tables);
+        let Some(i) = tables.iter().position(|k| same(k) && k.charge.is_none()) else {
+            return;
+        };
+        match charge {
+            Some(c) if !c.is_evicted() => tables[i].charge = Some(c),
+            _ => {
+                tables.remove(i);
+            }
+        }
     }
 }
 
