@@ -118,6 +118,11 @@ pub struct Jobs {
     /// Slots for the background work a player waits for ([`Jobs::run_waited_for`]), apart from the tables.
     waited_for: Arc<Semaphore>,
     background_running: Arc<AtomicUsize>,
+    /// Background work admitted and not yet finished: a queue of its own, at most half the size of the jobs'
+    /// queue, so that work no request waits for never turns a request away.
+    background_admitted: Arc<AtomicUsize>,
+    /// The same for the work a player waits for ([`Jobs::run_waited_for`]).
+    waited_for_admitted: Arc<AtomicUsize>,
     /// Jobs admitted and not yet finished (waiting or running).
     admitted: Arc<AtomicUsize>,
     running: Arc<AtomicUsize>,
@@ -168,6 +173,8 @@ impl Jobs {
             background: Arc::new(Semaphore::new(limits.workers)),
             waited_for: Arc::new(Semaphore::new(limits.workers)),
             background_running: Arc::new(AtomicUsize::new(0)),
+            background_admitted: Arc::new(AtomicUsize::new(0)),
+            waited_for_admitted: Arc::new(AtomicUsize::new(0)),
             admitted: Arc::new(AtomicUsize::new(0)),
             running: Arc::new(AtomicUsize::new(0)),
             done: Arc::new(AtomicU64::new(0)),
@@ -214,8 +221,10 @@ impl Jobs {
 
     /// The counters now.
     pub fn stats(&self) -> JobStats {
-        let admitted =
-            self.admitted.load(Ordering::Acquire) + self.quick_admitted.load(Ordering::Acquire);
+        let admitted = self.admitted.load(Ordering::Acquire)
+            + self.quick_admitted.load(Ordering::Acquire)
+            + self.background_admitted.load(Ordering::Acquire)
+            + self.waited_for_admitted.load(Ordering::Acquire);
         let running = self.running.load(Ordering::Acquire);
         let background = self.background_running.load(Ordering::Acquire);
         JobStats {
@@ -276,25 +285,33 @@ impl Jobs {
         .await
     }
 
-    /// Work no request waits for (a peg table shared by later games, a slice of a peg session's search): it
-    /// runs on the blocking pool on one of `workers` background slots of its own, waits for one in the same
-    /// queue as the jobs, and is dropped when the queue is full or the pool is closed (the session that wanted
-    /// it then answers without it, and a later one asks again). It has no deadline: it ends when its work does.
+    /// Work no request waits for (a peg table shared by later games): it runs on the blocking pool on one of
+    /// `workers` background slots of its own, waits for one in a queue of its own (half the jobs' queue: counted
+    /// with them in the status, but never taking a request's place), and is dropped when that queue is full or
+    /// the pool is closed (the session that wanted it then answers without it, and a later one asks again). It
+    /// has no deadline: it ends when its work does, or when the server stops.
     pub async fn run_background(&self, job: impl FnOnce() + Send + 'static) {
-        self.run_background_on(&self.background, job).await;
+        self.run_background_on(&self.background, &self.background_admitted, job)
+            .await;
     }
 
     /// Background work that a player waits for (a peg search whose progress the page shows): as
-    /// [`Jobs::run_background`], on `workers` slots of its own, so that it never waits behind the long table
-    /// builds.
+    /// [`Jobs::run_background`], on `workers` slots and in a queue of its own, so that it never waits behind
+    /// the long table builds, nor is turned away because they fill their queue.
     pub async fn run_waited_for(&self, job: impl FnOnce() + Send + 'static) {
-        self.run_background_on(&self.waited_for, job).await;
+        self.run_background_on(&self.waited_for, &self.waited_for_admitted, job)
+            .await;
     }
 
-    async fn run_background_on(&self, slots: &Arc<Semaphore>, job: impl FnOnce() + Send + 'static) {
-        let capacity = self.limits.workers + self.limits.queue;
-        let before = self.admitted.fetch_add(1, Ordering::AcqRel);
-        let admitted = Count(Arc::clone(&self.admitted));
+    async fn run_background_on(
+        &self,
+        slots: &Arc<Semaphore>,
+        admitted_count: &Arc<AtomicUsize>,
+        job: impl FnOnce() + Send + 'static,
+    ) {
+        let capacity = self.limits.workers + (self.limits.queue / 2).max(1);
+        let before = admitted_count.fetch_add(1, Ordering::AcqRel);
+        let admitted = Count(Arc::clone(admitted_count));
         if before >= capacity || self.is_closed() {
             drop(admitted);
             self.rejected.fetch_add(1, Ordering::Relaxed);

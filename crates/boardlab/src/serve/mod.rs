@@ -376,8 +376,9 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
-        // The jobs, the quick lane and the background work, each `workers` at most, and a few for the rest.
-        .max_blocking_threads(3 * limits.workers + 4)
+        // The jobs, the quick lane, the table builds and the searches a player waits for, each `workers` at
+        // most, and a few for the rest (so that no lane's job waits for a thread behind another lane's).
+        .max_blocking_threads(4 * limits.workers + 4)
         .build()
         .context("starting the async runtime")?;
     if args.cache_memory < 1 << 20 {
