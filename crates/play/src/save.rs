@@ -240,6 +240,14 @@ mod tests {
             ("{\"format\":\"other\"}", "its format is \"other\""),
             ("{\"format\":\"boardlab-save\"}", "no format version"),
             (
+                "{\"format\":\"boardlab-save\",\"version\":-1}",
+                "its format version -1 is not a version number (this boardlab reads versions 1 to",
+            ),
+            (
+                "{\"format\":\"boardlab-save\",\"version\":\"2\"}",
+                "its format version \"2\" is not a version number",
+            ),
+            (
                 "{\"format\":\"boardlab-save\",\"version\":1}",
                 "does not say which game",
             ),

@@ -88,8 +88,10 @@ pub struct JobStats {
     pub time_limit_ms: u64,
     /// Jobs running now.
     pub running: usize,
-    /// Background work (peg tables, search slices) running now, on slots of its own.
+    /// Background work (peg table builds) running now, on slots of its own.
     pub background: usize,
+    /// Searches a player waits for (a peg solution being looked for) running now, on slots of their own.
+    pub searches: usize,
     /// Jobs waiting now.
     pub waiting: usize,
     /// Lookups allowed to wait on the quick lane (the larger of `queue` and [`QUICK_QUEUE`]).
@@ -118,6 +120,7 @@ pub struct Jobs {
     /// Slots for the background work a player waits for ([`Jobs::run_waited_for`]), apart from the tables.
     waited_for: Arc<Semaphore>,
     background_running: Arc<AtomicUsize>,
+    waited_for_running: Arc<AtomicUsize>,
     /// Background work admitted and not yet finished: a queue of its own, at most half the size of the jobs'
     /// queue, so that work no request waits for never turns a request away.
     background_admitted: Arc<AtomicUsize>,
@@ -173,6 +176,7 @@ impl Jobs {
             background: Arc::new(Semaphore::new(limits.workers)),
             waited_for: Arc::new(Semaphore::new(limits.workers)),
             background_running: Arc::new(AtomicUsize::new(0)),
+            waited_for_running: Arc::new(AtomicUsize::new(0)),
             background_admitted: Arc::new(AtomicUsize::new(0)),
             waited_for_admitted: Arc::new(AtomicUsize::new(0)),
             admitted: Arc::new(AtomicUsize::new(0)),
@@ -227,13 +231,15 @@ impl Jobs {
             + self.waited_for_admitted.load(Ordering::Acquire);
         let running = self.running.load(Ordering::Acquire);
         let background = self.background_running.load(Ordering::Acquire);
+        let searches = self.waited_for_running.load(Ordering::Acquire);
         JobStats {
             workers: self.limits.workers,
             queue: self.limits.queue,
             time_limit_ms: u64::try_from(self.limits.time_limit.as_millis()).unwrap_or(u64::MAX),
             running,
             background,
-            waiting: admitted.saturating_sub(running + background),
+            searches,
+            waiting: admitted.saturating_sub(running + background + searches),
             quick_queue: self.quick_queue(),
             done: self.done.load(Ordering::Relaxed),
             rejected: self.rejected.load(Ordering::Relaxed),
@@ -291,22 +297,33 @@ impl Jobs {
     /// the pool is closed (the session that wanted it then answers without it, and a later one asks again). It
     /// has no deadline: it ends when its work does, or when the server stops.
     pub async fn run_background(&self, job: impl FnOnce() + Send + 'static) {
-        self.run_background_on(&self.background, &self.background_admitted, job)
-            .await;
+        self.run_background_on(
+            &self.background,
+            &self.background_admitted,
+            &self.background_running,
+            job,
+        )
+        .await;
     }
 
     /// Background work that a player waits for (a peg search whose progress the page shows): as
     /// [`Jobs::run_background`], on `workers` slots and in a queue of its own, so that it never waits behind
     /// the long table builds, nor is turned away because they fill their queue.
     pub async fn run_waited_for(&self, job: impl FnOnce() + Send + 'static) {
-        self.run_background_on(&self.waited_for, &self.waited_for_admitted, job)
-            .await;
+        self.run_background_on(
+            &self.waited_for,
+            &self.waited_for_admitted,
+            &self.waited_for_running,
+            job,
+        )
+        .await;
     }
 
     async fn run_background_on(
         &self,
         slots: &Arc<Semaphore>,
         admitted_count: &Arc<AtomicUsize>,
+        running_count: &Arc<AtomicUsize>,
         job: impl FnOnce() + Send + 'static,
     ) {
         let capacity = self.limits.workers + (self.limits.queue / 2).max(1);
@@ -320,7 +337,7 @@ impl Jobs {
         let Ok(permit) = Arc::clone(slots).acquire_owned().await else {
             return;
         };
-        let running = Arc::clone(&self.background_running);
+        let running = Arc::clone(running_count);
         running.fetch_add(1, Ordering::AcqRel);
         let running = Count(running);
         let done = Arc::clone(&self.done);
@@ -431,5 +448,90 @@ impl Jobs {
                 )))
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A job that holds its slot until `release` is raised.
+    fn held(release: &Arc<AtomicBool>) -> impl FnOnce() + Send + 'static {
+        let release = Arc::clone(release);
+        move || {
+            while !release.load(Ordering::Acquire) {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }
+    }
+
+    /// Wait until `what` holds (at most 5 s).
+    async fn until(what: impl Fn() -> bool) -> bool {
+        let t = Instant::now();
+        while t.elapsed() < Duration::from_secs(5) {
+            if what() {
+                return true;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        false
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn table_builds_wait_in_their_own_queue_behind_no_search_and_no_request() {
+        let jobs = Arc::new(Jobs::new(Limits {
+            workers: 1,
+            queue: 4,
+            time_limit: Duration::from_secs(10),
+        }));
+        let release = Arc::new(AtomicBool::new(false));
+        // More builds than the background lane holds (one running, two waiting): the rest are dropped.
+        let mut builds = Vec::new();
+        for _ in 0..6 {
+            let (jobs, job) = (Arc::clone(&jobs), held(&release));
+            builds.push(tokio::spawn(async move { jobs.run_background(job).await }));
+        }
+        assert!(until(|| jobs.stats().background == 1 && jobs.stats().rejected == 3).await);
+        assert_eq!(jobs.stats().waiting, 2, "{:?}", jobs.stats());
+        // A search a player waits for runs at once, on its own slot, while every build slot is taken.
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let (search_release, searcher) = (Arc::new(AtomicBool::new(false)), Arc::clone(&jobs));
+        let search = held(&search_release);
+        tokio::spawn(async move {
+            searcher
+                .run_waited_for(move || {
+                    search();
+                    let _ = tx.send(());
+                })
+                .await;
+        });
+        // It is counted apart from the builds while it runs.
+        assert!(
+            until(|| jobs.stats().searches == 1).await,
+            "{:?}",
+            jobs.stats()
+        );
+        assert_eq!(jobs.stats().background, 1, "{:?}", jobs.stats());
+        search_release.store(true, Ordering::Release);
+        tokio::time::timeout(Duration::from_secs(2), rx)
+            .await
+            .expect("the search ran while the builds held their slots")
+            .expect("the search ran, not dropped");
+        // A request is admitted and answered: the builds took no place in its queue.
+        let answer = jobs.run("a request", |_| Ok(7)).await;
+        assert!(matches!(answer, Ok(7)), "{answer:?}");
+        // Closing the pool drops the builds still waiting; the running one ends when its work does.
+        jobs.close();
+        release.store(true, Ordering::Release);
+        for b in builds {
+            b.await.expect("the build's task ends");
+        }
+        assert!(until(|| jobs.stats().background == 0 && jobs.stats().waiting == 0).await);
+        assert_eq!(
+            jobs.stats().done,
+            3,
+            "one build, the search and the request: {:?}",
+            jobs.stats()
+        );
     }
 }

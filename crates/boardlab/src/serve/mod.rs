@@ -96,7 +96,8 @@ pub struct AppState {
 
 /// A `play::Runner` for work that may outlive the request that started it (a peg table, shared through the
 /// `Env`, is built once and used by every later request): each task goes to the job pool as background work
-/// ([`Jobs::run_background`]), within its limits, and is dropped when the pool has no room for it.
+/// ([`Jobs::run_background`]; a search a player waits for, [`Jobs::run_waited_for`]), within its limits, and is
+/// dropped when the pool has no room for it.
 #[derive(Debug, Clone)]
 pub struct PoolRunner {
     jobs: Arc<Jobs>,
@@ -428,20 +429,22 @@ async fn serve(
              can use this server"
         );
     }
-    // Solve Mouse & Cats once in the background, so that the first hint does not wait for it.
-    let solutions = state.env.mouse_solutions.clone();
+    // Solve Mouse & Cats once in the background, so that the first hint does not wait for it (the sessions and
+    // the engine routes share the solution). Then start building the complete table of the page's default peg
+    // game (the English board, one peg anywhere) on the pool, so that its indicator answers from the table soon:
+    // a session starts the build and is dropped; the table stays in the shared cache. One after the other, as
+    // both use rayon's threads: the solution, a few milliseconds alone, would otherwise wait behind the table.
+    let warm = Arc::clone(&state);
     tokio::task::spawn_blocking(move || {
-        let _ = solutions.get_or_solve(mousecats::Rule::FarRow);
-        // The engine routes' own cache (the exact-solution picture).
-        let _ = mousecats::Solution::cached(mousecats::Rule::FarRow);
+        let _ = warm
+            .env
+            .mouse_solutions
+            .get_or_solve(mousecats::Rule::FarRow);
+        let _ = play::PegSession::new(
+            ::peg::Problem::standard(::peg::Board::english()),
+            &warm.peg_env,
+        );
     });
-    // Start building the complete table of the page's default peg game (the English board, one peg anywhere)
-    // on a thread of its own, so that its indicator answers from the table soon: a session starts the build and
-    // is dropped; the table stays in the shared cache.
-    let _ = play::PegSession::new(
-        ::peg::Problem::standard(::peg::Board::english()),
-        &state.peg_env,
-    );
     // A closed stdout must not stop (or panic) a server: its status lines are best effort.
     let _ = crate::outln!("boardlab serve: listening on {url} (Ctrl+C stops it)");
     if open {

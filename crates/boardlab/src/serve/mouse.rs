@@ -14,7 +14,7 @@ use mousecats::perft::{PerftError, PerftOptions};
 use mousecats::search::{Engine, EngineConfig, Level, MAX_DEPTH};
 use mousecats::tt::TableConfig;
 use mousecats::{
-    AnyPosition, BoardPosition, BoardSize, Move, Position, Rule, Solution, Square, with_position,
+    AnyPosition, BoardPosition, BoardSize, Move, Position, Rule, Square, with_position,
 };
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -339,10 +339,11 @@ pub async fn hint(
 ) -> ApiResult<HintAnswer> {
     let rule = parse_rule(req.rule.as_deref())?;
     let pos = parse_position(&req.position)?;
+    let solutions = state.env.mouse_solutions.clone();
     let answer = state
         .jobs
         .run_quick("hint", move |_| {
-            let solution = Solution::cached(rule);
+            let solution = solutions.get_or_solve(rule);
             let value = solution.value(&pos);
             let keep = solution.value_keeping_moves(&pos);
             let moves = solution
@@ -448,10 +449,11 @@ pub async fn map(
 ) -> ApiResult<MapAnswer> {
     let rule = parse_rule(req.rule.as_deref())?;
     let pos = parse_position(&req.position)?;
+    let solutions = state.env.mouse_solutions.clone();
     let answer = state
         .jobs
         .run_quick("map", move |_| {
-            let solution = Solution::cached(rule);
+            let solution = solutions.get_or_solve(rule);
             let cats = pos.cat_squares();
             let squares = Square::dark_squares()
                 .filter(|sq| !pos.cats().contains(*sq))

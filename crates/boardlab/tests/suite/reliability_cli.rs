@@ -180,6 +180,30 @@ fn lattice_without_a_layout_is_refused() {
     assert_eq!(err.lines().count(), 1, "{err}");
 }
 
+/// A one-line host file and a `--process` past it: "it has 1 line", not "1 lines".
+#[test]
+fn a_process_past_a_one_line_host_file_is_named_in_the_singular() {
+    let dir = std::env::temp_dir().join(format!("boardlab-hosts-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let hosts = dir.join("hosts");
+    std::fs::write(&hosts, "127.0.0.1:1\n").expect("host file");
+    let out = bin()
+        .args(["peg", "count", "--board", "triangle", "--hosts"])
+        .arg(&hosts)
+        .args(["--process", "1"])
+        .output()
+        .expect("run");
+    let _ = std::fs::remove_dir_all(&dir);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("--process 1 is not in the host file")
+            && err.contains("(it has 1 line: process 0)"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
 /// The process ids whose parent is `pid`.
 fn children_of(pid: u32) -> Vec<u32> {
     let mut out = Vec::new();

@@ -291,9 +291,9 @@ fn peg_table_builds_run_on_the_pool_within_its_limits_and_stop_with_it() {
     // one worker they wait their turn on the pool (before, each had a thread of its own and none was counted).
     let mut s = Server::start(&["--jobs", "1", "--queue", "4", "--time-limit", "30"]);
     let cores = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
-    // The runtime's workers, its blocking threads (jobs, quick lane, background: one each, and four more), the
-    // main thread and a little slack.
-    let most_threads = cores + 3 + 4 + 3;
+    // The runtime's workers, its blocking threads (jobs, quick lane, table builds, searches: one each, and four
+    // more), the main thread and a little slack.
+    let most_threads = cores + 4 + 4 + 3;
     let mut seen_background = false;
     for start in ["c1", "d1", "e1", "c2", "d2", "e2", "a3", "b3"] {
         let body = format!(r#"{{"action":{{"new":{{"board":"english","start":["{start}"]}}}}}}"#);
@@ -303,6 +303,9 @@ fn peg_table_builds_run_on_the_pool_within_its_limits_and_stop_with_it() {
         let jobs = &status["jobs"];
         let background = jobs["background"].as_u64().expect("background");
         assert!(background <= 1, "{start}: {status}");
+        // The searches of the start positions (no table answers them yet) on slots of their own.
+        let searches = jobs["searches"].as_u64().expect("searches");
+        assert!(searches <= 1, "{start}: {status}");
         seen_background |= background == 1;
         let threads = threads_of(s.pid());
         assert!(

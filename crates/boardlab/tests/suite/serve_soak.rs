@@ -6,8 +6,10 @@
 //! - every cheap request was answered 200, and 99% of them within 100 ms (they run on the quick lane and never
 //!   wait for a search; on a machine shared with other work the figure is the scheduler's as much as ours);
 //! - every expensive one was answered (2xx, or 503 at the time limit or when the queue was full): none hung;
-//! - the resident memory is within [`MEMORY_BOUND`]: the peg tables kept (two) and being built (at most one
-//!   per worker), two perft tables of 128 MiB and the program itself, plus a fixed margin;
+//! - the caches (peg tables and solvers, Mouse & Cats solutions) kept within their budget, `--cache-memory`
+//!   [`CACHE_MEMORY`], all along; the resident memory, all along and at the end, within that budget plus
+//!   [`MARGIN`] for the work under way (two perft tables of 128 MiB, the peg tables being built, at most one per
+//!   worker) and the program itself;
 //! - SIGTERM ends the process within 5 s with success.
 
 use std::sync::Arc;
@@ -17,8 +19,10 @@ use std::time::{Duration, Instant};
 use crate::server_common::{Server, request};
 
 const SOAK: Duration = Duration::from_secs(30);
-/// The most resident memory allowed after the soak.
-const MEMORY_BOUND: u64 = 900 << 20;
+/// The caches' memory budget the server is given.
+const CACHE_MEMORY: u64 = 256 << 20;
+/// Resident memory allowed beyond the caches' budget: the work under way and the program.
+const MARGIN: u64 = 640 << 20;
 /// The 99th percentile of the cheap requests' times.
 const CHEAP_P99: Duration = Duration::from_millis(100);
 
@@ -35,11 +39,50 @@ type BodyOf = Box<dyn Fn(usize) -> String + Send>;
 
 #[test]
 fn thirty_seconds_of_mixed_load() {
-    let s = Server::start(&["--jobs", "2", "--time-limit", "5", "--queue", "16"]);
+    let s = Server::start(&[
+        "--jobs",
+        "2",
+        "--time-limit",
+        "5",
+        "--queue",
+        "16",
+        "--cache-memory",
+        "256M",
+    ]);
     let addr = s.addr;
     let host = addr.to_string();
     let stop = Arc::new(AtomicBool::new(false));
     let end = Instant::now() + SOAK;
+    // The status every half second: the most resident memory and cache use seen.
+    let watcher = {
+        let (stop, host) = (Arc::clone(&stop), host.clone());
+        std::thread::spawn(move || {
+            let (mut rss, mut cached) = (0u64, 0u64);
+            while !stop.load(Ordering::Relaxed) && Instant::now() < end {
+                let (code, body) = request(
+                    addr,
+                    "GET",
+                    "/api/status",
+                    None,
+                    &host,
+                    Duration::from_secs(30),
+                );
+                if code == 200
+                    && let Ok(v) = serde_json::from_str::<serde_json::Value>(&body)
+                {
+                    assert_eq!(
+                        v["cache"]["limit_bytes"].as_u64(),
+                        Some(CACHE_MEMORY),
+                        "{v}"
+                    );
+                    rss = rss.max(v["rss_bytes"].as_u64().unwrap_or(0));
+                    cached = cached.max(v["cache"]["used_bytes"].as_u64().unwrap_or(0));
+                }
+                std::thread::sleep(Duration::from_millis(500));
+            }
+            (rss, cached)
+        })
+    };
     let mut cheap = Vec::new();
     for t in 0..2 {
         let (stop, host) = (Arc::clone(&stop), host.clone());
@@ -138,17 +181,31 @@ fn thirty_seconds_of_mixed_load() {
     times.sort();
     assert!(times.len() > 100, "only {} cheap requests", times.len());
     let p99 = times[times.len() * 99 / 100];
+    let (peak_rss, peak_cached) = watcher.join().expect("status watcher");
     let rss = s.rss();
     eprintln!(
-        "soak: {} cheap requests, median {:?}, p99 {:?}, max {:?}; resident memory {} MiB",
+        "soak: {} cheap requests, median {:?}, p99 {:?}, max {:?}; resident memory {} MiB at the end, {} MiB \
+         at most; caches {} MiB at most",
         times.len(),
         times[times.len() / 2],
         p99,
         times[times.len() - 1],
-        rss >> 20
+        rss >> 20,
+        peak_rss >> 20,
+        peak_cached >> 20
     );
     assert!(p99 <= CHEAP_P99, "p99 of the cheap requests {p99:?}");
-    assert!(rss <= MEMORY_BOUND, "resident memory {} MiB", rss >> 20);
+    assert!(
+        peak_cached <= CACHE_MEMORY,
+        "caches kept {peak_cached} bytes"
+    );
+    let bound = CACHE_MEMORY + MARGIN;
+    assert!(rss <= bound, "resident memory {} MiB", rss >> 20);
+    assert!(
+        peak_rss <= bound,
+        "resident memory {} MiB during the soak",
+        peak_rss >> 20
+    );
     let mut s = s;
     s.signal(libc::SIGTERM);
     let (status, took) = s

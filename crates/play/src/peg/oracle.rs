@@ -155,13 +155,12 @@ impl Oracle {
             );
             match env.peg_tables.cell(&key) {
                 None => TableState::Skipped("no complete table here: the search answers".into()),
-                Some(cell) => match cell.get() {
+                Some((cell, stop)) => match cell.get() {
                     Some(Ok(t)) => TableState::Ready(Arc::clone(t)),
                     Some(Err(_)) => TableState::Failed,
                     None => {
                         let board = board.clone();
                         let tables = env.peg_tables.clone();
-                        let stop = tables.stop_flag();
                         TableState::Building(submit(&*env.runner, move || {
                             let built = cell
                                 .get_or_init(|| build_table(&board, start, finish, &stop))
@@ -492,4 +491,76 @@ fn build_table(
     Finishable::build(&problem, &opts)
         .map(Arc::new)
         .map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use super::*;
+    use crate::work::{Runner, Task};
+    use crate::{Clock, PegTables};
+
+    /// A runner that keeps its tasks for the test to run by hand.
+    #[derive(Default)]
+    struct ByHand(Mutex<Vec<Task>>);
+
+    impl Runner for ByHand {
+        fn run(&self, task: Task) {
+            self.0.lock().unwrap().push(task);
+        }
+    }
+
+    fn triangle_from(env: &Env, hole: &str) -> Oracle {
+        let board = Board::builtin("triangle").unwrap();
+        let start = Problem::start_with_vacancies(&board, &[hole]).unwrap();
+        Oracle::new(&board, start, Finish::Anywhere, env)
+    }
+
+    /// A table pushed out of the list before it was built is not built at all: its build, still waiting for its
+    /// turn, stops at once (before, it ran its full course for a table nobody could find any more).
+    #[test]
+    fn a_table_left_out_of_the_list_is_not_built() {
+        let runner = Arc::new(ByHand::default());
+        let mut env = Env::new(Arc::clone(&runner) as Arc<dyn Runner>, Clock::system());
+        env.peg_tables = PegTables::new(1);
+        let first = triangle_from(&env, "1");
+        let TableState::Building(first_build) = &first.table else {
+            panic!("the first game's table is being built: {first:?}");
+        };
+        // A second game from another start takes the one place in the list.
+        let second = triangle_from(&env, "4");
+        assert!(matches!(second.table, TableState::Building(_)));
+        let tasks: Vec<Task> = std::mem::take(&mut *runner.0.lock().unwrap());
+        assert_eq!(tasks.len(), 2);
+        let mut tasks = tasks.into_iter();
+        let first_task = tasks.next().unwrap();
+        first_task();
+        match first_build.poll() {
+            Some(Outcome::Done(Err(e))) => assert!(e.contains("cancel"), "{e}"),
+            Some(Outcome::Done(Ok(_))) => {
+                panic!("the first table was built although nobody can use it")
+            }
+            Some(Outcome::Failed(e)) => panic!("the build failed: {e}"),
+            None => panic!("no outcome after the task ran"),
+        }
+        // The table still in the list is built, and a game from its start finds it ready.
+        let second_task = tasks.next().unwrap();
+        second_task();
+        let again = triangle_from(&env, "4");
+        assert!(matches!(again.table, TableState::Ready(_)), "{again:?}");
+        // After `stop` a new table's build stops at once too.
+        env.peg_tables.stop();
+        let third = triangle_from(&env, "6");
+        assert!(matches!(third.table, TableState::Building(_)));
+        let task = runner.0.lock().unwrap().pop().unwrap();
+        task();
+        let TableState::Building(third_build) = &third.table else {
+            unreachable!()
+        };
+        assert!(
+            matches!(third_build.poll(), Some(Outcome::Done(Err(_)))),
+            "built after the stop"
+        );
+    }
 }

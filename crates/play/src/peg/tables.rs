@@ -17,11 +17,22 @@ pub(super) type TableCell = Arc<OnceLock<Result<Arc<Finishable>, String>>>;
 /// (board, its jumps, the start's pegs, the finish hole or `None` for anywhere).
 pub(super) type TableKey = (String, usize, u64, Option<usize>);
 
-/// A table kept: its key, its cell, and once built its share of the memory budget.
+/// A table kept: its key, its cell, the flag its build polls, and once built its share of the memory budget.
 struct Kept {
     key: TableKey,
     cell: TableCell,
+    stop: Arc<AtomicBool>,
     charge: Option<Charge>,
+}
+
+impl Kept {
+    /// Let the table go from the list: a build still under way or waiting for its turn stops (nobody could
+    /// find its table any more).
+    fn forget(self) {
+        if self.cell.get().is_none() {
+            self.stop.store(true, Ordering::SeqCst);
+        }
+    }
 }
 
 type Tables = Arc<Mutex<Vec<Kept>>>;
@@ -40,7 +51,7 @@ pub struct PegTables {
     tables: Tables,
     kept: usize,
     budget: MemoryBudget,
-    /// Raised by [`PegTables::stop`]: the builds under way stop, and no new one starts.
+    /// Raised by [`PegTables::stop`]: no new build starts (the builds under way are stopped by their flags).
     stopped: Arc<AtomicBool>,
     pub(super) searches: Searches,
 }
@@ -68,39 +79,41 @@ impl PegTables {
     /// shutting down). The games then answer as they do without them.
     pub fn stop(&self) {
         self.stopped.store(true, Ordering::SeqCst);
+        for k in lock(&self.tables).iter() {
+            k.stop.store(true, Ordering::SeqCst);
+        }
         self.searches.stop();
     }
 
-    /// The flag a table build polls ([`PegTables::stop`]).
-    pub(super) fn stop_flag(&self) -> Arc<AtomicBool> {
-        Arc::clone(&self.stopped)
-    }
-
-    /// The cell of `key`, made if needed; `None` when no table is to be built.
-    pub(super) fn cell(&self, key: &TableKey) -> Option<TableCell> {
+    /// The cell of `key`, made if needed, and the flag its build polls (raised when the table leaves the list
+    /// before it is built, or at [`PegTables::stop`]); `None` when no table is to be built.
+    pub(super) fn cell(&self, key: &TableKey) -> Option<(TableCell, Arc<AtomicBool>)> {
         if self.kept == 0 {
             return None;
         }
         let mut tables = lock(&self.tables);
         if let Some(i) = tables.iter().position(|k| k.key == *key) {
             let entry = tables.remove(i);
-            let cell = Arc::clone(&entry.cell);
+            let found = (Arc::clone(&entry.cell), Arc::clone(&entry.stop));
             if let Some(c) = &entry.charge {
                 c.touch();
             }
             tables.push(entry);
-            return Some(cell);
+            return Some(found);
         }
         let cell: TableCell = Arc::new(OnceLock::new());
+        // Made after the stop (the flag is read under the list's lock, as `stop` raises the flags).
+        let stop = Arc::new(AtomicBool::new(self.stopped.load(Ordering::SeqCst)));
         tables.push(Kept {
             key: key.clone(),
             cell: Arc::clone(&cell),
+            stop: Arc::clone(&stop),
             charge: None,
         });
         while tables.len() > self.kept {
-            tables.remove(0);
+            tables.remove(0).forget();
         }
-        Some(cell)
+        Some((cell, stop))
     }
 
     /// Charge the table of `key` just built in `cell` to the budget (and let it go if it alone is larger than
@@ -128,9 +141,7 @@ impl PegTables {
         };
         match charge {
             Some(c) if !c.is_evicted() => tables[i].charge = Some(c),
-            _ => {
-                tables.remove(i);
-            }
+            _ => tables.remove(i).forget(),
         }
     }
 }

@@ -676,3 +676,32 @@ async fn a_full_queue_answers_503_and_a_slow_job_passes_its_time_limit() {
         "time limit",
     );
 }
+
+/// The engine routes' exact solutions are the sessions' cache, charged to the one memory budget (they had a
+/// process-wide cache of their own that no budget saw).
+#[tokio::test]
+async fn the_hint_and_map_routes_share_the_budgeted_mouse_solutions() {
+    let app = app();
+    let (_, st, _) = get(&app, "/api/status").await;
+    let mouse_bytes = |st: &Value| {
+        st["cache"]["caches"]
+            .as_array()
+            .and_then(|c| c.iter().find(|c| c["name"] == "mouse solutions"))
+            .and_then(|c| c["bytes"].as_u64())
+            .unwrap_or(0)
+    };
+    assert_eq!(mouse_bytes(&st), 0, "{st}");
+    for route in ["/api/mouse/hint", "/api/mouse/map"] {
+        let (s, answer) = post(&app, route, json!({"position": "start", "rule": "escape"})).await;
+        assert_eq!(s, StatusCode::OK, "{route}: {answer}");
+    }
+    let (_, st, _) = get(&app, "/api/status").await;
+    let bytes = mouse_bytes(&st);
+    // One 8x8 solution: a byte per state.
+    assert!(bytes > 100_000, "{st}");
+    assert!(st["cache"]["used_bytes"].as_u64() >= Some(bytes), "{st}");
+    assert_eq!(
+        st["cache"]["entries"], 1,
+        "hint and map share one solution: {st}"
+    );
+}
