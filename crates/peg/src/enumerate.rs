@@ -13,8 +13,9 @@
 //! estimated and compared with the limit ([`Options::max_memory`]); the check is repeated after every round
 //! with the tables' real size.
 
-use crate::count::{Count, CountError};
+use crate::count::{Count, CountError, Level};
 use crate::counter::Counter;
+use crate::finishable::{Finishable, FinishableLevel};
 use crate::kernel::Kernel;
 use crate::position::Position;
 use crate::problem::{Finish, Problem};
@@ -32,41 +33,51 @@ pub fn count(problem: &Problem, opts: &Options<'_>) -> Result<Count, CountError>
 }
 
 fn count_with<N: Counter>(problem: &Problem, opts: &Options<'_>) -> Result<Count, CountError> {
-    let board = problem.board();
-    let k = Kernel::new(board, problem.group());
+    let k = Kernel::new(problem.board(), problem.group());
     let finish_key = match problem.finish() {
         Finish::Anywhere => None,
         Finish::Hole(h) => Some(k.normalize(1u64 << h).0),
     };
     let starts = [problem.start().bits()];
+    // Found first (a small part of the cost of the table), and dropped before the table is built.
+    let rows = finishable_rows(problem, opts)?;
+    let (mut levels, sf, sn) = run::<N>(&k, &starts, finish_key, opts, None)?;
+    if let Some(rows) = rows {
+        fill_finishable(&mut levels, &rows);
+    }
+    Count::from_levels(k.group_size, levels, sf, sn)
+}
+
+/// With a finish hole, the rows of the reachable positions from which it can still be reached, level by
+/// level: the problem's finishable set ([`crate::Finishable`], found by meeting in the middle), or no row at
+/// all when play cannot reach the finish's position class. `None` without a finish hole, or when only some
+/// levels are counted.
+///
+/// # Errors
+/// The finishable set's errors (the memory limit, a cancel).
+pub(crate) fn finishable_rows(
+    problem: &Problem,
+    opts: &Options<'_>,
+) -> Result<Option<Vec<FinishableLevel>>, CountError> {
     let Finish::Hole(h) = problem.finish() else {
-        let (levels, sf, sn) = run::<N>(&k, &starts, finish_key, opts, None)?;
-        return Count::from_levels(k.group_size, levels, sf, sn);
+        return Ok(None);
     };
     if opts.max_levels.is_some() {
-        let (levels, sf, sn) = run::<N>(&k, &starts, finish_key, opts, None)?;
-        return Count::from_levels(k.group_size, levels, sf, sn);
+        return Ok(None);
     }
+    let board = problem.board();
     if board.position_class(problem.start()) != board.position_class(Position::EMPTY.with_peg(h)) {
         // Play keeps the position class: no reachable position can finish on `h`.
-        let (mut levels, sf, sn) = run::<N>(&k, &starts, finish_key, opts, None)?;
-        for l in &mut levels {
-            l.finishable = Some(0);
-            l.finishable_classes = Some(0);
-        }
-        return Count::from_levels(k.group_size, levels, sf, sn);
+        return Ok(Some(Vec::new()));
     }
-    // With a finish hole: also the reachable positions from which it can still be reached, level by level.
-    // That is the problem's finishable set ([`crate::Finishable`]), found first by meeting in the middle (a
-    // small part of the cost of the table), and dropped before the table is built.
-    let rows = crate::finishable::Finishable::build(problem, opts)?
-        .levels()
-        .to_vec();
-    let (mut levels, sf, sn) = run::<N>(&k, &starts, finish_key, opts, None)?;
-    for l in &mut levels {
+    Ok(Some(Finishable::build(problem, opts)?.levels().to_vec()))
+}
+
+/// Give each level its finishable positions and classes from `rows` (none where no row has its pegs).
+pub(crate) fn fill_finishable(levels: &mut [Level], rows: &[FinishableLevel]) {
+    for l in levels {
         let row = rows.iter().find(|r| r.pegs == l.pegs);
         l.finishable = Some(row.map_or(0, |r| r.positions));
         l.finishable_classes = Some(row.map_or(0, |r| r.classes));
     }
-    Count::from_levels(k.group_size, levels, sf, sn)
 }

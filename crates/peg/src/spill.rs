@@ -19,15 +19,14 @@
 
 use std::io::{Read, Write};
 
-use crate::board::Board;
-use crate::count::{Count, CountError, Level, add};
+use crate::count::{Count, CountError, Level};
 use crate::counter::Counter;
 use crate::kernel::Kernel;
 use crate::level::{INIT_LOAD, Layout, PART_TARGET, Part, Pool, Slot, TableKey};
 use crate::problem::{Finish, Problem};
-use crate::shard::{SavedShare, ShareData, State};
+use crate::shard::{SavedShare, ShareData};
 use crate::step::{
-    BASE_BYTES, Builder, Ctx, Options, Source, StepError, estimate, narrow_keys, next_pegs,
+    BASE_BYTES, Builder, Ctx, Options, Source, State, StepError, key_pbits, narrow_keys, next_pegs,
     round_bytes, round_records_for,
 };
 
@@ -167,9 +166,11 @@ impl<C: Counter> ShareData for Bucket<'_, C> {
     }
 }
 
-/// A bucket read back: the whole level's layout, with every partition outside the bucket empty.
+/// A bucket read back: partitions `first..first + parts.len()` of a level of partitions `layout`.
 struct ReadBucket<C> {
-    level: crate::level::Frozen<C>,
+    layout: Layout,
+    first: usize,
+    parts: Vec<Part<C>>,
 }
 
 fn read_bucket<C: Counter>(
@@ -207,14 +208,12 @@ fn read_bucket<C: Counter>(
     }
     let (first, n) = (first as usize, n as usize);
     let shift = layout.bits() - layout.pbits();
-    let mut parts: Vec<Part<C>> = Vec::with_capacity(layout.parts());
-    parts.resize_with(first, Part::default);
+    let mut parts: Vec<Part<C>> = Vec::with_capacity(n);
     for _ in 0..n {
         parts.push(
             Part::read_from(r, shift).map_err(|e| format!("a stored bucket is damaged: {e}"))?,
         );
     }
-    parts.resize_with(layout.parts(), Part::default);
     let mut rest = [0u8; 1];
     match r.read(&mut rest) {
         Ok(0) => {}
@@ -222,7 +221,9 @@ fn read_bucket<C: Counter>(
         Err(e) => return Err(io(e)),
     }
     Ok(ReadBucket {
-        level: crate::level::Frozen { layout, parts },
+        layout,
+        first,
+        parts,
     })
 }
 
@@ -254,32 +255,11 @@ pub fn count(
         }
     };
     let (mut levels, sf, sn) = run(store, resume)?;
-    if let Finish::Hole(h) = problem.finish()
-        && opts.max_levels.is_none()
-    {
-        if finishable_empty(board, problem, h) {
-            for l in &mut levels {
-                l.finishable = Some(0);
-                l.finishable_classes = Some(0);
-            }
-        } else {
-            // As the in-memory count: the finishable set's rows (built in memory: a small part of the table).
-            let rows = crate::finishable::Finishable::build(problem, opts)?
-                .levels()
-                .to_vec();
-            for l in &mut levels {
-                let row = rows.iter().find(|r| r.pegs == l.pegs);
-                l.finishable = Some(row.map_or(0, |r| r.positions));
-                l.finishable_classes = Some(row.map_or(0, |r| r.classes));
-            }
-        }
+    // As the in-memory count: the finishable set's rows (built in memory: a small part of the table).
+    if let Some(rows) = crate::enumerate::finishable_rows(problem, opts)? {
+        crate::enumerate::fill_finishable(&mut levels, &rows);
     }
     Ok(Count::from_levels(k.group_size, levels, sf, sn)?)
-}
-
-fn finishable_empty(board: &Board, problem: &Problem, h: usize) -> bool {
-    use crate::position::Position;
-    board.position_class(problem.start()) != board.position_class(Position::EMPTY.with_peg(h))
 }
 
 /// The stored level being expanded: its buckets and counter width.
@@ -299,11 +279,7 @@ fn run<N: Counter, K: TableKey>(
     log: Option<SpillLog<'_>>,
 ) -> Result<(Vec<Level>, u128, u128), SpillError> {
     let bits = k.holes as u32;
-    let min_pbits = if K::fits(64) {
-        0
-    } else {
-        bits.saturating_sub(31)
-    };
+    let min_pbits = key_pbits::<K>(bits);
     let (mut st, mut cur) = match resume {
         Some(s) => {
             if s.buckets.iter().map(|b| b.classes).sum::<u64>()
@@ -332,14 +308,7 @@ fn run<N: Counter, K: TableKey>(
                     norm: one,
                 }],
             );
-            let st = State {
-                pegs: start.count_ones(),
-                wide: false,
-                levels: Vec::new(),
-                solutions_full: 0,
-                solutions_normal: 0,
-                sizes: vec![first.len() as u64],
-            };
+            let st = State::start(start.count_ones(), first.len() as u64);
             let saved = store
                 .put(
                     st.pegs,
@@ -366,14 +335,11 @@ fn run<N: Counter, K: TableKey>(
     };
     let pool: Pool<K, N> = Pool::new();
     let wide_pool: Pool<K, u128> = Pool::new();
-    let limit = opts.max_levels.unwrap_or(usize::MAX);
-    while st.sizes.last().is_some_and(|&n| n > 0) && st.levels.len() < limit {
+    while st.goes_on(opts.max_levels) {
         let t = std::time::Instant::now();
         let pegs = st.pegs;
-        let at_end = (!k.reverse && pegs <= 1) || (k.reverse && pegs as usize >= k.holes);
-        let last = st.levels.len() + 1 == limit || at_end;
-        let hist: Vec<usize> = st.sizes.iter().map(|&s| s as usize).collect();
-        let expected = if last { 0 } else { estimate(&hist) };
+        let last = st.last(k, opts.max_levels);
+        let expected = st.expected(last);
         let out = Layout::for_size(bits, expected, PART_TARGET, min_pbits);
         let sources = st.sizes.last().copied().unwrap_or(0);
         // Disk: the next level takes about as many bytes a class as this one (a little more as counters grow).
@@ -420,30 +386,13 @@ fn run<N: Counter, K: TableKey>(
             }),
             StepFail::Spill(e) => e,
         })?;
-        st.levels.push(Level {
-            pegs,
-            positions: acc.positions,
-            classes: acc.classes,
-            paths_full: acc.paths_full,
-            paths_normal: acc.paths_normal,
-            dead_ends: acc.dead,
-            dead_end_classes: acc.dead_classes,
-            games_full: acc.games_full,
-            games_normal: acc.games_normal,
-            finishable: None,
-            finishable_classes: None,
-        });
+        let next: u64 = saved.iter().map(|b| b.classes).sum();
+        st.advance(k, &acc, next, wide)?;
         if let Some(p) = opts.progress
             && let Some(l) = st.levels.last()
         {
             p(l);
         }
-        st.solutions_full = add(st.solutions_full, acc.sol_full, pegs)?;
-        st.solutions_normal = add(st.solutions_normal, acc.sol_normal, pegs)?;
-        st.pegs = next_pegs(k, pegs);
-        st.wide = wide;
-        let next: u64 = saved.iter().map(|b| b.classes).sum();
-        st.sizes.push(next);
         store.commit(&st, &saved).map_err(SpillError::Store)?;
         step.next_classes = next;
         step.bytes_written = saved.iter().map(|b| b.bytes).sum();
@@ -580,7 +529,12 @@ fn step_with<K: TableKey, S: Counter, D: Counter>(
             let piece = read_bucket::<S>(&mut *r, bits, cur.wide)
                 .map_err(|e| StepFail::Spill(SpillError::Store(format!("{}: {e}", b.name))))?;
             drop(r);
-            builder.feed(&ctx, Source::Frozen(&piece.level), opts, 0)?;
+            let src = Source::Parts {
+                layout: piece.layout,
+                first: piece.first,
+                parts: &piece.parts,
+            };
+            builder.feed(&ctx, src, opts, 0)?;
             drop(piece);
         }
         step.records += builder.records();

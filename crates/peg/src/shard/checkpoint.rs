@@ -4,7 +4,7 @@ use std::io::{Read, Write};
 
 use serde::{Deserialize, Serialize};
 
-use crate::count::Level;
+use crate::step::State;
 
 /// A worker's share of a checkpoint, as its [`Checkpoint`] saved it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -47,23 +47,6 @@ pub trait Checkpoint {
     /// # Errors
     /// A message saying what could not be written.
     fn commit(&mut self, state: &State, shares: &[SavedShare]) -> Result<(), String>;
-}
-
-/// Where a run stands after a level: what a checkpoint records besides the shares.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct State {
-    /// Pegs of the next level to expand (whose shares are saved).
-    pub pegs: u32,
-    /// Whether that level has 128-bit counters.
-    pub wide: bool,
-    /// The table rows of the levels expanded so far.
-    pub levels: Vec<Level>,
-    /// Solutions found so far, full tree.
-    pub solutions_full: u128,
-    /// Solutions found so far, normal tree.
-    pub solutions_normal: u128,
-    /// Classes of every level so far, the next one included (for the size estimates).
-    pub sizes: Vec<u64>,
 }
 
 /// Where to start a run from: a checkpoint's state and this worker's share of its level.

@@ -6,9 +6,9 @@
 //! keys): worker `w` of `P` owns the partitions `w * n / P .. (w + 1) * n / P` of the level's `n`, so every
 //! class has one owner, found from its key alone. A level step, on every worker in lockstep:
 //!
-//! 1. in *rounds*, the worker expands a slice of its share with the engine's own kernels (the same expansion,
-//!    statistics and counters as the single-machine engine: [`crate::enumerate`]'s code, called here), which
-//!    writes each successor as a record (its key, and the index of its counters) into the buffer of its
+//! 1. in *rounds*, the worker expands a slice of its share with the engine's own round driver (the same
+//!    expansion, statistics and counters as the single-machine engine; the exchange is where its records go),
+//!    which writes each successor as a record (its key, and the index of its counters) into the buffer of its
 //!    partition; the buffers of each owner's partitions go to that owner in one [`Parcel`] (as they are to a
 //!    worker of the same process, byte-packed to one in another: [`Transport::exchange`]);
 //! 2. each owner adds the records it received into its partitions' tables (the engine's tables);
@@ -48,7 +48,8 @@ use run::run_with;
 use wire::NoteBody;
 use worker::Sh;
 
-pub use checkpoint::{Checkpoint, Resume, SavedShare, ShareData, State};
+pub use crate::step::State;
+pub use checkpoint::{Checkpoint, Resume, SavedShare, ShareData};
 pub use error::{ShardError, TransportError};
 pub use figures::{ShardOutput, ShardStep, WorkerFigures};
 pub use wire::{Note, Parcel, Shape, Transport};

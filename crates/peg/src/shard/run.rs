@@ -2,17 +2,16 @@
 
 use std::time::Instant;
 
-use super::checkpoint::{Checkpoint, Resume, ShareData, State};
+use super::checkpoint::{Checkpoint, Resume, ShareData};
 use super::error::ShardError;
 use super::figures::{ShardStep, WorkerFigures};
 use super::share::{AnyShare, ShareLevel, read_share, recycle};
 use super::step::{Traffic, build, conclude, memory_needed, step_wide};
 use super::wire::{NoteBody, Transport};
 use super::worker::Sh;
-use crate::count::{Level, add};
 use crate::counter::Counter;
 use crate::level::{Pool, TableKey};
-use crate::step::{Ctx, estimate, next_pegs};
+use crate::step::{Ctx, State, next_pegs};
 
 /// One worker's level-by-level enumeration (from the starts of `sh`, or from `resume`), calling `hook` with
 /// each level before it is expanded. Returns the state at the end and the level it resumed from.
@@ -62,30 +61,20 @@ pub(super) fn run_with<N: Counter, K: TableKey, T: Transport + ?Sized, H: LevelH
             let mut keys: Vec<u64> = sh.starts.iter().map(|&s| sh.k.normalize(s).0).collect();
             keys.sort_unstable();
             keys.dedup();
-            let st = State {
-                pegs: sh.starts.first().map_or(0, |s| s.count_ones()),
-                wide: false,
-                levels: Vec::new(),
-                solutions_full: 0,
-                solutions_normal: 0,
-                sizes: vec![keys.len() as u64],
-            };
+            let pegs = sh.starts.first().map_or(0, |s| s.count_ones());
+            let st = State::start(pegs, keys.len() as u64);
             (st, share, None)
         }
     };
-    let limit = sh.opts.max_levels.unwrap_or(usize::MAX);
     let mut limits: Vec<Option<u64>> = vec![None; shape.processes];
     let mut classes_so_far: u64 = st.levels.iter().map(|l| l.classes).sum();
-    while st.sizes.last().is_some_and(|&n| n > 0) && st.levels.len() < limit {
+    while st.goes_on(sh.opts.max_levels) {
         let t = Instant::now();
         let pegs = st.pegs;
         hook.level(sh, net, pegs, &level)?;
         let total = st.sizes.last().copied().unwrap_or(0);
-        let last = st.levels.len() + 1 == limit
-            || (!k.reverse && pegs <= 1)
-            || (k.reverse && pegs as usize >= k.holes);
-        let hist: Vec<usize> = st.sizes.iter().map(|&s| s as usize).collect();
-        let expected = if last { 0 } else { estimate(&hist) };
+        let last = st.last(k, sh.opts.max_levels);
+        let expected = st.expected(last);
         let ctx = Ctx {
             k,
             mixer: sh.mixer,
@@ -191,26 +180,8 @@ pub(super) fn run_with<N: Counter, K: TableKey, T: Transport + ?Sized, H: LevelH
             )));
         }
         recycle(std::mem::replace(&mut level, next), &pool, &wide_pool);
-        let row = Level {
-            pegs,
-            positions: acc.positions,
-            classes: acc.classes,
-            paths_full: acc.paths_full,
-            paths_normal: acc.paths_normal,
-            dead_ends: acc.dead,
-            dead_end_classes: acc.dead_classes,
-            games_full: acc.games_full,
-            games_normal: acc.games_normal,
-            finishable: None,
-            finishable_classes: None,
-        };
         classes_so_far += acc.classes;
-        st.solutions_full = add(st.solutions_full, acc.sol_full, pegs)?;
-        st.solutions_normal = add(st.solutions_normal, acc.sol_normal, pegs)?;
-        st.levels.push(row);
-        st.pegs = next_pegs(k, pegs);
-        st.sizes.push(if last { 0 } else { next_total });
-        st.wide = level.is_wide();
+        st.advance(k, &acc, if last { 0 } else { next_total }, level.is_wide())?;
         figures.classes_held_max = figures.classes_held_max.max(share_len);
         figures.classes_held += share_len;
         figures.records_sent += traffic.sent;

@@ -6,6 +6,7 @@ use super::checkpoint::ShareData;
 use super::worker::Sh;
 use crate::counter::{Counter, NoCount};
 use crate::level::{Layout, Part, Pool, TableKey};
+use crate::step::Source;
 
 /// One worker's share of a level: partitions `first..first + parts.len()` of `layout`.
 pub(super) struct ShareLevel<C> {
@@ -24,13 +25,13 @@ impl<C: Counter> ShareLevel<C> {
             + (self.parts.capacity() * std::mem::size_of::<Part<C>>()) as u64
     }
 
-    /// Every block, in key order: (index in `parts`, block).
-    pub(super) fn blocks(&self) -> Vec<(usize, usize)> {
-        self.parts
-            .iter()
-            .enumerate()
-            .flat_map(|(i, p)| (0..p.blocks()).map(move |b| (i, b)))
-            .collect()
+    /// The share as the source of a level step.
+    pub(super) fn source<K: TableKey>(&self) -> Source<'_, K, C> {
+        Source::Parts {
+            layout: self.layout,
+            first: self.first,
+            parts: &self.parts,
+        }
     }
 
     /// The share of the first level: the starts' classes, each on the worker that owns its key.

@@ -11,8 +11,8 @@ use super::wire::{Body, FAILED, Failure, MORE, NoteBody, Parcel, Transport};
 use super::worker::Sh;
 use crate::count::CountError;
 use crate::counter::Counter;
-use crate::level::{BLOCK, INIT_LOAD, Pool, Rec, Table, TableKey};
-use crate::step::{Acc, BASE_BYTES, Ctx, StepError, Worker, block_len, expand_dispatch, next_pegs};
+use crate::level::{INIT_LOAD, Layout, Pool, Rec, Table, TableKey};
+use crate::step::{Acc, BASE_BYTES, Checks, Ctx, Rounds, Sink, StepError, Stop, Worker, next_pegs};
 
 /// Counters of a step's records and bytes.
 #[derive(Default, Clone, Copy)]
@@ -36,109 +36,60 @@ pub(super) struct Built<K, D> {
     pub(super) failure: Failure,
 }
 
-/// Build this worker's tables of the next level from its share `src`, exchanging records with the other
-/// workers in rounds until none has sources left.
-pub(super) fn build<K: TableKey, S: Counter, D: Counter, T: Transport + ?Sized>(
-    sh: &Sh<'_>,
-    ctx: &Ctx<'_>,
-    src: &ShareLevel<S>,
-    expected: usize,
-    net: &mut T,
-    pool: &Pool<K, D>,
-    traffic: &mut Traffic,
-) -> Result<Built<K, D>, ShardError> {
-    let out = ctx.out;
-    let nparts = out.parts();
-    let workers = sh.workers();
-    let (lo, hi) = sh.owned(&out, sh.me);
-    let per_part = if ctx.emit {
-        expected.div_ceil(nparts)
-    } else {
-        0
-    };
-    pool.trim(hi - lo, 2 * nparts, 4, 1);
-    let mut tables: Vec<Table<K, D>> = (lo..hi).map(|_| Table::new(out, per_part, pool)).collect();
-    let blocks = src.blocks();
-    let round = sh.round::<K>();
-    let (per_buf, per_srcs) = if ctx.emit {
-        (round / nparts * 5 / 4 + 16, round / 6)
-    } else {
-        (0, 0)
-    };
-    let mut w: Worker<K, D> = Worker::with_buffers(
-        (0..nparts).map(|_| pool.take_buf(per_buf)).collect(),
-        pool.take_srcs(per_srcs),
-    );
-    let mut failure = Failure::None;
-    let mut next = 0usize;
-    let mut per_source = 10.0f64;
-    let mut remap: Vec<u32> = Vec::new();
-    let limit = sh
-        .opts
-        .max_memory
-        .map(|m| m / sh.opts.shape.per_process.max(1) as u64);
-    let my_process = sh.process();
-    loop {
-        // Expand a slice of the share.
-        let t0 = Instant::now();
-        let want = (round as f64 / per_source) as usize / BLOCK;
-        let nb = want.clamp(1, blocks.len().saturating_sub(next).max(1));
-        let range = &blocks[next.min(blocks.len())..(next + nb).min(blocks.len())];
-        next += nb;
-        let before = w.acc.records;
-        if failure == Failure::None {
-            let mut c = 0;
-            while c < range.len() {
-                let (i, b) = range[c];
-                let mut e = c + 1;
-                while e < range.len() && range[e].0 == i {
-                    e += 1;
-                }
-                let reader = src.parts[i].reader(src.layout.base(src.first + i), b, b + (e - c));
-                match expand_dispatch(sh.opts.portable, ctx, reader, &mut w) {
-                    Ok(()) => {}
-                    Err(StepError::Narrow) => {
-                        failure = Failure::Narrow;
-                        break;
-                    }
-                    Err(StepError::Fatal(CountError::Overflow { pegs })) => {
-                        failure = Failure::Overflow { pegs };
-                        break;
-                    }
-                    Err(StepError::Fatal(e)) => return Err(e.into()),
-                }
-                c = e;
-            }
-            let sources: usize = range
-                .iter()
-                .map(|&(i, b)| block_len(&src.parts[i], b))
-                .sum();
-            per_source = ((w.acc.records - before) as f64 / sources.max(1) as f64).max(0.25) * 1.05;
-        }
-        let more = failure == Failure::None && next < blocks.len();
-        traffic.expand_secs += t0.elapsed().as_secs_f64();
-        if !ctx.emit {
-            // The last level: statistics only, no records to exchange.
-            if more {
-                continue;
-            }
-            break;
-        }
+/// The [`Sink`] of a cluster worker's level step: each round, this worker's records go to the workers that
+/// own their partitions (as they are to a worker of the same process, byte-packed to one in another), and
+/// the records this worker receives are added into the tables of its own partitions.
+struct Exchange<'a, 's, K, D: Counter, T: ?Sized> {
+    sh: &'a Sh<'s>,
+    net: &'a mut T,
+    out: Layout,
+    /// This worker's partitions of `out`, `lo..hi`, and their tables.
+    lo: usize,
+    hi: usize,
+    tables: Vec<Table<K, D>>,
+    pool: &'a Pool<K, D>,
+    /// Capacity of a fresh record buffer, and of a fresh table of source counters.
+    per_buf: usize,
+    per_srcs: usize,
+    remap: Vec<u32>,
+    traffic: &'a mut Traffic,
+}
+
+impl<K: TableKey, D: Counter, T: Transport + ?Sized> Sink<K, D> for Exchange<'_, '_, K, D, T> {
+    type Error = ShardError;
+    const LOCKSTEP: bool = true;
+
+    fn round(
+        &mut self,
+        workers: &mut [&mut Worker<K, D>],
+        more: bool,
+        failure: &mut Option<StepError>,
+    ) -> Result<bool, Stop<ShardError>> {
+        let sh = self.sh;
+        let pool = self.pool;
+        let (out, lo, hi) = (self.out, self.lo, self.hi);
+        let nworkers = sh.workers();
+        let my_process = sh.process();
+        let failed = failure.is_some();
         // One parcel to every worker (possibly empty): it carries this worker's flags.
-        let flags = (u8::from(more) * MORE) | (u8::from(failure != Failure::None) * FAILED);
+        let flags = (u8::from(more) * MORE) | (u8::from(failed) * FAILED);
         let t1 = Instant::now();
-        let srcs = Arc::new(std::mem::replace(&mut w.srcs, pool.take_srcs(per_srcs)));
-        let mut parcels = Vec::with_capacity(workers);
-        for d in 0..workers {
+        let mut parcels = Vec::with_capacity(nworkers);
+        let w = &mut *workers[0];
+        let srcs = Arc::new(std::mem::replace(
+            &mut w.srcs,
+            pool.take_srcs(self.per_srcs),
+        ));
+        for d in 0..nworkers {
             let (dlo, dhi) = sh.owned(&out, d);
             let n: usize = w.bufs[dlo..dhi].iter().map(Vec::len).sum();
-            traffic.sent += n as u64;
-            let body = if n == 0 || failure != Failure::None {
+            self.traffic.sent += n as u64;
+            let body = if n == 0 || failed {
                 Body::Empty
             } else if sh.opts.shape.process_of(d) != my_process {
-                traffic.sent_remote += n as u64;
-                let bytes = encode(&w.bufs[dlo..dhi], &srcs, &mut remap);
-                traffic.wire_sent += bytes.len() as u64;
+                self.traffic.sent_remote += n as u64;
+                let bytes = encode(&w.bufs[dlo..dhi], &srcs, &mut self.remap);
+                self.traffic.wire_sent += bytes.len() as u64;
                 for b in &mut w.bufs[dlo..dhi] {
                     b.clear();
                 }
@@ -146,7 +97,7 @@ pub(super) fn build<K: TableKey, S: Counter, D: Counter, T: Transport + ?Sized>(
             } else {
                 let recs: Vec<Vec<Rec<K, D::Src>>> = w.bufs[dlo..dhi]
                     .iter_mut()
-                    .map(|b| std::mem::replace(b, pool.take_buf(per_buf)))
+                    .map(|b| std::mem::replace(b, pool.take_buf(self.per_buf)))
                     .collect();
                 Body::Local(Arc::new(LocalBody {
                     srcs: Arc::clone(&srcs),
@@ -166,72 +117,75 @@ pub(super) fn build<K: TableKey, S: Counter, D: Counter, T: Transport + ?Sized>(
         if let Ok(v) = Arc::try_unwrap(srcs) {
             pool.give_srcs(v);
         }
-        let got = net.exchange(parcels)?;
-        traffic.rounds += 1;
-        if got.len() != workers {
-            return Err(ShardError::Protocol(format!(
-                "worker {} received {} parcels in an exchange of {workers} workers",
+        let got = self
+            .net
+            .exchange(parcels)
+            .map_err(|e| Stop::Sink(e.into()))?;
+        self.traffic.rounds += 1;
+        if got.len() != nworkers {
+            return Err(Stop::Sink(ShardError::Protocol(format!(
+                "worker {} received {} parcels in an exchange of {nworkers} workers",
                 sh.me,
                 got.len()
-            )));
+            ))));
         }
         let any_more = got.iter().any(|p| p.flags & MORE != 0);
         let any_failed = got.iter().any(|p| p.flags & FAILED != 0);
         // Unpack what came.
-        let mut bodies: Vec<Received<K, D>> = Vec::with_capacity(workers);
+        let mut bodies: Vec<Received<K, D>> = Vec::with_capacity(nworkers);
         for p in got {
             match p.body {
                 Body::Empty => {}
                 Body::Wire(bytes) => {
-                    traffic.wire_received += bytes.len() as u64;
+                    self.traffic.wire_received += bytes.len() as u64;
                     let (s, r) =
                         decode::<K, D>(&bytes, (&out, lo, hi - lo), pool).map_err(|e| {
-                            ShardError::Protocol(format!("from worker {}: {e}", p.from))
+                            Stop::Sink(ShardError::Protocol(format!("from worker {}: {e}", p.from)))
                         })?;
                     let n: u64 = r.iter().map(|v| v.len() as u64).sum();
-                    traffic.received_remote += n;
+                    self.traffic.received_remote += n;
                     bodies.push((Arc::new(s), r));
                 }
                 Body::Local(a) => {
                     let body = a.downcast::<LocalBody<K, D>>().map_err(|_| {
-                        ShardError::Protocol(format!(
+                        Stop::Sink(ShardError::Protocol(format!(
                             "worker {} sent records of another kind",
                             p.from
-                        ))
+                        )))
                     })?;
                     let body = Arc::try_unwrap(body).unwrap_or_else(|b| LocalBody {
                         srcs: Arc::clone(&b.srcs),
                         recs: b.recs.clone(),
                     });
                     if body.recs.len() != hi - lo {
-                        return Err(ShardError::Protocol(format!(
+                        return Err(Stop::Sink(ShardError::Protocol(format!(
                             "worker {} sent records of {} partitions where {} were expected",
                             p.from,
                             body.recs.len(),
                             hi - lo
-                        )));
+                        ))));
                     }
                     bodies.push((body.srcs, body.recs));
                 }
             }
         }
-        traffic.exchange_secs += t1.elapsed().as_secs_f64();
+        self.traffic.exchange_secs += t1.elapsed().as_secs_f64();
         // Add them into the tables, partition by partition (each table is read into the cache once).
         let t2 = Instant::now();
         let received: u64 = bodies
             .iter()
             .map(|(_, r)| r.iter().map(|v| v.len() as u64).sum::<u64>())
             .sum();
-        traffic.received += received;
-        if failure == Failure::None && !any_failed {
-            'merge: for (i, t) in tables.iter_mut().enumerate() {
+        self.traffic.received += received;
+        if failure.is_none() && !any_failed {
+            'merge: for (i, t) in self.tables.iter_mut().enumerate() {
                 if bodies.iter().all(|(_, r)| r[i].is_empty()) {
                     continue;
                 }
                 t.warm();
                 for (s, r) in &bodies {
                     if t.add_recs(&r[i], s).is_none() {
-                        failure = Failure::Narrow;
+                        *failure = Some(StepError::Narrow);
                         break 'merge;
                     }
                 }
@@ -245,29 +199,80 @@ pub(super) fn build<K: TableKey, S: Counter, D: Counter, T: Transport + ?Sized>(
                 pool.give_srcs(v);
             }
         }
-        traffic.merge_secs += t2.elapsed().as_secs_f64();
-        if let (Some(limit), Failure::None) = (limit, failure) {
-            let table_bytes: u64 = tables.iter().map(Table::bytes).sum();
-            let used = src.bytes() + table_bytes + w.bytes() + pool.bytes();
-            if used > limit {
-                let done = next.min(blocks.len()).max(1) as f64 / blocks.len().max(1) as f64;
-                let needed =
-                    src.bytes() + w.bytes() + pool.bytes() + (table_bytes as f64 / done) as u64;
-                failure = Failure::Memory {
-                    needed: needed.max(used) * sh.opts.shape.per_process.max(1) as u64,
-                };
+        self.traffic.merge_secs += t2.elapsed().as_secs_f64();
+        Ok(any_more && !any_failed)
+    }
+
+    fn bytes(&self) -> u64 {
+        self.tables.iter().map(Table::bytes).sum()
+    }
+}
+
+/// Build this worker's tables of the next level from its share `src`, exchanging records with the other
+/// workers in rounds until none has sources left.
+pub(super) fn build<K: TableKey, S: Counter, D: Counter, T: Transport + ?Sized>(
+    sh: &Sh<'_>,
+    ctx: &Ctx<'_>,
+    src: &ShareLevel<S>,
+    expected: usize,
+    net: &mut T,
+    pool: &Pool<K, D>,
+    traffic: &mut Traffic,
+) -> Result<Built<K, D>, ShardError> {
+    let out = ctx.out;
+    let nparts = out.parts();
+    let (lo, hi) = sh.owned(&out, sh.me);
+    let per_part = if ctx.emit {
+        expected.div_ceil(nparts)
+    } else {
+        0
+    };
+    pool.trim(hi - lo, 2 * nparts, 4, 1);
+    let round = sh.round::<K>();
+    let per_process = sh.opts.shape.per_process.max(1) as u64;
+    let checks = Checks {
+        portable: sh.opts.portable,
+        cancel: None,
+        max_memory: sh.opts.max_memory.map(|m| m / per_process),
+        held: 0,
+    };
+    let mut sink = Exchange {
+        sh,
+        net,
+        out,
+        lo,
+        hi,
+        tables: (lo..hi).map(|_| Table::new(out, per_part, pool)).collect(),
+        pool,
+        per_buf: round / nparts * 5 / 4 + 16,
+        per_srcs: round / 6,
+        remap: Vec::new(),
+        traffic,
+    };
+    // One worker: this thread expands its share itself.
+    let mut rounds = Rounds::new(pool, 1, ctx.pegs);
+    let fed = rounds.feed(ctx, src.source(), &mut sink, &checks, round);
+    let (acc, (expand_secs, _), _) = rounds.finish()?;
+    let Exchange {
+        tables, traffic, ..
+    } = sink;
+    traffic.expand_secs += expand_secs;
+    let failure = match fed {
+        Ok(()) => Failure::None,
+        Err(Stop::Sink(e)) => return Err(e),
+        Err(Stop::Step(StepError::Narrow)) => Failure::Narrow,
+        Err(Stop::Step(StepError::Fatal(CountError::Overflow { pegs }))) => {
+            Failure::Overflow { pegs }
+        }
+        Err(Stop::Step(StepError::Fatal(CountError::MemoryLimit { needed, .. }))) => {
+            Failure::Memory {
+                needed: needed * per_process,
             }
         }
-        if !any_more || any_failed {
-            break;
-        }
-    }
-    for b in w.bufs {
-        pool.give_buf(b);
-    }
-    pool.give_srcs(w.srcs);
+        Err(Stop::Step(StepError::Fatal(e))) => return Err(e.into()),
+    };
     Ok(Built {
-        acc: w.acc,
+        acc,
         tables,
         failure,
     })

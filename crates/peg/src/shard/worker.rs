@@ -6,7 +6,7 @@ use super::figures::{ShardStep, WorkerFigures};
 use super::wire::{Note, NoteBody, Shape, Transport};
 use crate::kernel::Kernel;
 use crate::level::{Layout, Mixer, PART_TARGET, TableKey};
-use crate::step::{CounterWidth, Progress, round_records};
+use crate::step::{CounterWidth, Progress, key_pbits, round_records};
 
 /// Settings of one worker's run.
 #[derive(Clone, Copy)]
@@ -81,13 +81,13 @@ impl Sh<'_> {
     /// that the shares are within a few percent of each other), and small enough for 32-bit keys.
     pub(super) fn layout<K: TableKey>(&self, expected: usize) -> Layout {
         let bits = self.bits();
-        let key_pbits = if K::fits(64) {
-            0
-        } else {
-            bits.saturating_sub(31)
-        };
         let share_pbits = (self.workers() * 16).next_power_of_two().trailing_zeros();
-        Layout::for_size(bits, expected, PART_TARGET, key_pbits.max(share_pbits))
+        Layout::for_size(
+            bits,
+            expected,
+            PART_TARGET,
+            key_pbits::<K>(bits).max(share_pbits),
+        )
     }
 
     /// The partitions worker `w` owns.

@@ -1,7 +1,7 @@
 //! The expansion of source classes into records for the next level, with their statistics: portable, and
 //! hand-written for AVX-512 and AVX2.
 
-use crate::count::{CountError, add};
+use crate::count::{CountError, Level, add};
 use crate::counter::{Counter, SrcIndex};
 use crate::kernel::{Kernel, LANES, MOVE_WORDS, MoveId};
 use crate::level::{KeyFilter, Layout, Mixer, Rec, TableKey};
@@ -23,6 +23,23 @@ pub(crate) struct Acc {
 }
 
 impl Acc {
+    /// The table row of the level with `pegs` pegs whose statistics these are.
+    pub fn row(&self, pegs: u32) -> Level {
+        Level {
+            pegs,
+            positions: self.positions,
+            classes: self.classes,
+            paths_full: self.paths_full,
+            paths_normal: self.paths_normal,
+            dead_ends: self.dead,
+            dead_end_classes: self.dead_classes,
+            games_full: self.games_full,
+            games_normal: self.games_normal,
+            finishable: None,
+            finishable_classes: None,
+        }
+    }
+
     pub fn merge(self, o: Acc, pegs: u32) -> Result<Acc, CountError> {
         Ok(Acc {
             positions: self.positions + o.positions,

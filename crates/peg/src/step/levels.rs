@@ -71,30 +71,45 @@ impl<K: TableKey, N: Counter> AnyTables<K, N> {
     }
 }
 
-/// The level a step expands: stored, or still in its tables.
+/// The level a step expands (or a part of it): frozen partitions, or a level still in its tables.
 #[derive(Clone, Copy)]
 pub(crate) enum Source<'s, K, C> {
-    Frozen(&'s Frozen<C>),
+    /// Partitions `first..first + parts.len()` of a level of partitions `layout`, frozen (a whole level,
+    /// a cluster worker's share of one, or a bucket of a spilling store).
+    Parts {
+        layout: Layout,
+        first: usize,
+        parts: &'s [Part<C>],
+    },
+    /// A level left in the tables its records were merged into.
     Tables(&'s Tables<K, C>),
 }
 
-impl<K: TableKey, C: Counter> Source<'_, K, C> {
-    pub(super) fn len(&self) -> usize {
+impl<'s, K: TableKey, C: Counter> Source<'s, K, C> {
+    /// A whole frozen level.
+    pub(crate) fn frozen(f: &'s Frozen<C>) -> Source<'s, K, C> {
+        Source::Parts {
+            layout: f.layout,
+            first: 0,
+            parts: &f.parts,
+        }
+    }
+    pub(crate) fn len(&self) -> usize {
         match self {
-            Source::Frozen(f) => f.len(),
+            Source::Parts { parts, .. } => parts.iter().map(Part::len).sum(),
             Source::Tables(t) => t.len(),
         }
     }
-    pub(super) fn bytes(&self) -> u64 {
+    pub(crate) fn bytes(&self) -> u64 {
         match self {
-            Source::Frozen(f) => f.bytes(),
+            Source::Parts { parts, .. } => parts.iter().map(Part::bytes).sum(),
             Source::Tables(t) => t.bytes(),
         }
     }
-    /// Every block, in order: (partition, block).
-    pub(super) fn blocks(&self) -> Vec<(usize, usize)> {
+    /// Every block, in order: (partition, block), partitions counted from the first one of the source.
+    pub(crate) fn blocks(&self) -> Vec<(usize, usize)> {
         let counts: Vec<usize> = match self {
-            Source::Frozen(f) => f.parts.iter().map(Part::blocks).collect(),
+            Source::Parts { parts, .. } => parts.iter().map(Part::blocks).collect(),
             Source::Tables(t) => t.tables.iter().map(Table::blocks).collect(),
         };
         counts
@@ -105,9 +120,9 @@ impl<K: TableKey, C: Counter> Source<'_, K, C> {
     }
     /// About how many classes block `b` of partition `q` holds (exactly, for a stored level; on average, for
     /// tables).
-    pub(super) fn block_len(&self, q: usize, b: usize) -> usize {
+    pub(crate) fn block_len(&self, q: usize, b: usize) -> usize {
         match self {
-            Source::Frozen(f) => block_len(&f.parts[q], b),
+            Source::Parts { parts, .. } => block_len(&parts[q], b),
             Source::Tables(t) => {
                 let t = &t.tables[q];
                 (t.len() + t.blocks() / 2) / t.blocks().max(1)
@@ -115,7 +130,7 @@ impl<K: TableKey, C: Counter> Source<'_, K, C> {
         }
     }
     /// Expand blocks `from..to` of partition `q`.
-    pub(super) fn expand(
+    pub(crate) fn expand(
         &self,
         portable: bool,
         ctx: &Ctx<'_>,
@@ -125,8 +140,12 @@ impl<K: TableKey, C: Counter> Source<'_, K, C> {
         w: &mut Worker<K, impl Counter>,
     ) -> Result<(), StepError> {
         match self {
-            Source::Frozen(f) => {
-                let reader = f.parts[q].reader(f.layout.base(q), from, to);
+            Source::Parts {
+                layout,
+                first,
+                parts,
+            } => {
+                let reader = parts[q].reader(layout.base(first + q), from, to);
                 expand_dispatch(portable, ctx, reader, w)
             }
             Source::Tables(t) => {
@@ -138,7 +157,7 @@ impl<K: TableKey, C: Counter> Source<'_, K, C> {
 }
 
 /// Number of entries of block `b` of a partition.
-pub(crate) fn block_len<C: Counter>(p: &Part<C>, b: usize) -> usize {
+fn block_len<C: Counter>(p: &Part<C>, b: usize) -> usize {
     (p.len() - b * BLOCK).min(BLOCK)
 }
 

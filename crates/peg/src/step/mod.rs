@@ -12,6 +12,12 @@
 //! 2. *merge* (both cores, over partitions): each partition's open-addressing table, about 400 KiB, is read
 //!    into the core's cache, then the partition's records are added into it.
 //!
+//! One driver runs the rounds ([`Rounds::feed`]), whatever the place the records go ([`Sink`]): the tables of
+//! this process (the in-memory run, and each pass of a spilling store, `crate::spill`), or the cluster workers
+//! that own their partitions (the exchange of `crate::shard`, whose workers stay in lockstep). The run loops
+//! around it share the level plan (the next level's size, its key width, the last level) and the state of a
+//! run after each level ([`State`]).
+//!
 //! When every source has been expanded, each table is sorted (it is nearly sorted already: its home slots
 //! increase with the key) and frozen. Tables, buffers and counter tables are kept from level to level. A count
 //! that never looks at its levels (the whole table) skips the freeze while the memory limit leaves room: the
@@ -29,11 +35,15 @@ mod levels;
 mod options;
 mod plan;
 mod rounds;
+mod sink;
+mod state;
 mod walk;
 
-pub(crate) use expand::{Acc, Ctx, StepError, Worker, expand_dispatch};
-pub(crate) use levels::{AnyFrozen, KeyLevel, Source, block_len};
+pub(crate) use expand::{Acc, Ctx, StepError, Worker};
+pub(crate) use levels::{AnyFrozen, KeyLevel, Source};
 pub use options::{CounterWidth, Options, Progress, StatsSink, StepStats};
-pub(crate) use plan::{BASE_BYTES, NARROW_KEY_BITS, estimate, narrow_keys, next_pegs};
-pub(crate) use rounds::{Builder, round_bytes, round_records, round_records_for};
+pub(crate) use plan::{BASE_BYTES, NARROW_KEY_BITS, key_pbits, narrow_keys, next_pegs};
+pub(crate) use rounds::{Builder, Checks, Rounds, round_bytes, round_records, round_records_for};
+pub(crate) use sink::{Sink, Stop};
+pub use state::State;
 pub(crate) use walk::{Walk, run};

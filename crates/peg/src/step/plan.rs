@@ -2,6 +2,7 @@
 //! key width, the program's own memory.
 
 use crate::kernel::Kernel;
+use crate::level::TableKey;
 
 /// Boards with at most this many holes keep 32-bit keys in tables and records (their partitions are made
 /// small enough); bigger ones keep whole mixed keys.
@@ -40,4 +41,19 @@ pub(crate) fn estimate(hist: &[usize]) -> usize {
 /// Whether a board's levels are built with 32-bit keys in tables and records (see [`NARROW_KEY_BITS`]).
 pub(crate) fn narrow_keys(k: &Kernel) -> bool {
     k.holes as u32 <= NARROW_KEY_BITS
+}
+
+/// Whether the level with `pegs` pegs is the last one a run can have (one peg forward, a full board backward).
+pub(crate) fn at_end(k: &Kernel, pegs: u32) -> bool {
+    (!k.reverse && pegs <= 1) || (k.reverse && pegs as usize >= k.holes)
+}
+
+/// The fewest partition bits of a level of keys of `bits` bits kept as `K`: with 32-bit keys, a key's bits
+/// inside its partition must fit.
+pub(crate) fn key_pbits<K: TableKey>(bits: u32) -> u32 {
+    if K::fits(64) {
+        0
+    } else {
+        bits.saturating_sub(31)
+    }
 }

@@ -1,7 +1,7 @@
-//! Building the tables of a level in rounds: expand a slice of the source level on every thread, then add
-//! the round's records into the tables, partition by partition.
+//! The round driver of a level step ([`Rounds`]): expand a slice of the source level on every worker, then
+//! give the round's records to where they go (a [`Sink`]); and the builder of a level in this process.
 
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use rayon::prelude::*;
@@ -10,6 +10,7 @@ use super::expand::{Acc, Ctx, StepError, Worker};
 use super::levels::{Source, Tables, freeze};
 use super::options::{Options, StepStats};
 use super::plan::next_pegs;
+use super::sink::{LocalTables, Sink, Stop};
 use crate::count::CountError;
 use crate::counter::Counter;
 use crate::level::{Frozen, Layout, Pool, Rec, Table, TableKey};
@@ -100,22 +101,255 @@ pub(super) fn build<K: TableKey, S: Counter, D: Counter>(
     b.finish()
 }
 
-/// The tables of the partitions a pass builds (`ctx.first..ctx.first + ctx.parts` of the next level), filled
-/// from one or more source levels or parts of one ([`Builder::feed`]): a level built in one go is fed its
-/// whole source once; a spilling store feeds it the source level one stored bucket at a time.
-pub(crate) struct Builder<'p, K: TableKey, D: Counter> {
-    tables: Vec<Table<K, D>>,
+/// What the round driver checks besides the step: the kernel to use, a cancel flag, the memory limit.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Checks<'a> {
+    /// Use the portable kernel even when the CPU has AVX-512.
+    pub portable: bool,
+    /// Checked between rounds; when set, the step stops with [`CountError::Cancelled`].
+    pub cancel: Option<&'a AtomicBool>,
+    /// Stop when the memory held passes this many bytes.
+    pub max_memory: Option<u64>,
+    /// Memory held besides the source, the tables, the buffers and the pool.
+    pub held: u64,
+}
+
+impl<'a> Checks<'a> {
+    /// The checks an enumeration's options ask for, with `held` bytes held besides.
+    pub(crate) fn of(opts: &Options<'a>, held: u64) -> Checks<'a> {
+        Checks {
+            portable: opts.portable,
+            cancel: opts.cancel,
+            max_memory: opts.max_memory,
+            held,
+        }
+    }
+}
+
+/// The round driver of a level step: its workers (one per thread that expands), the memory they keep, and
+/// the figures of the rounds so far. [`Rounds::feed`] expands a source level (or a part of one) into records
+/// and gives each round's records to a [`Sink`].
+pub(crate) struct Rounds<'p, K: TableKey, D: Counter> {
     workers: Vec<Mutex<Worker<K, D>>>,
     pool: &'p Pool<K, D>,
-    nthreads: usize,
-    /// Seconds expanding, seconds merging, and rounds.
+    /// Seconds expanding, seconds giving records to the sink.
     timing: (f64, f64),
     rounds: u32,
-    /// Records added so far (for the estimate of records per source).
+    /// Records given to the sink so far.
     records: u64,
+    /// Records per source class expanded (an estimate, for the size of a round's slice of the source).
     per_source: f64,
     /// Pegs of the source level (for errors).
     pegs: u32,
+}
+
+impl<'p, K: TableKey, D: Counter> Rounds<'p, K, D> {
+    /// A driver with `workers` workers (more than one: they expand in parallel on rayon's threads) for a step
+    /// from a level with `pegs` pegs, whose buffers come from `pool`.
+    pub(crate) fn new(pool: &'p Pool<K, D>, workers: usize, pegs: u32) -> Rounds<'p, K, D> {
+        let workers = (0..workers.max(1))
+            .map(|_| Mutex::new(Worker::with_buffers(Vec::new(), Vec::new())))
+            .collect();
+        Rounds {
+            workers,
+            pool,
+            timing: (0.0, 0.0),
+            rounds: 0,
+            records: 0,
+            per_source: 10.0,
+            pegs,
+        }
+    }
+
+    /// Records given to the sink so far.
+    pub(crate) fn records(&self) -> u64 {
+        self.records
+    }
+
+    /// Expand `src` in rounds of about `round` records (over all workers), giving each round's records to
+    /// `sink`, until `src` is done (or, for a sink in lockstep, until the sink says no round follows).
+    ///
+    /// # Errors
+    /// The step's errors (for a sink in lockstep, after the last round), and the sink's.
+    pub(crate) fn feed<S: Counter, Snk: Sink<K, D>>(
+        &mut self,
+        ctx: &Ctx<'_>,
+        src: Source<'_, K, S>,
+        sink: &mut Snk,
+        checks: &Checks<'_>,
+        round: usize,
+    ) -> Result<(), Stop<Snk::Error>> {
+        let nparts = ctx.parts;
+        let nthreads = self.workers.len();
+        let pool = self.pool;
+        let total = src.len();
+        let (per_buf, per_srcs) = if ctx.emit {
+            (
+                round / nthreads / nparts.max(1) * 5 / 4 + 16,
+                round / nthreads / 6,
+            )
+        } else {
+            (0, 0)
+        };
+        for m in &mut self.workers {
+            let w = m.get_mut().unwrap_or_else(PoisonError::into_inner);
+            if w.bufs.len() != nparts {
+                w.bufs = (0..nparts).map(|_| pool.take_buf(per_buf)).collect();
+                w.srcs = pool.take_srcs(per_srcs);
+            }
+        }
+        // Every block of the source level, in key order: (partition, block).
+        let blocks = src.blocks();
+        // Classes a block holds on average (fewer than `BLOCK` in tables, which have empty slots).
+        let per_block = (total as f64 / blocks.len().max(1) as f64).max(1.0);
+        let mut next = 0usize;
+        let mut consumed = 0usize;
+        let mut failure: Option<StepError> = None;
+        loop {
+            if !Snk::LOCKSTEP && next >= blocks.len() {
+                break;
+            }
+            if checks.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+                return Err(Stop::Step(CountError::Cancelled.into()));
+            }
+            let t0 = std::time::Instant::now();
+            let mut sources = None;
+            if failure.is_none() && next < blocks.len() {
+                let want = (round as f64 / self.per_source / per_block) as usize;
+                let nb = want.clamp(1, blocks.len() - next);
+                let range = &blocks[next..next + nb];
+                next += nb;
+                match self.expand(ctx, src, range, checks.portable) {
+                    Ok(()) => {}
+                    Err(e) if Snk::LOCKSTEP => failure = Some(e),
+                    Err(e) => return Err(Stop::Step(e)),
+                }
+                let n: usize = range.iter().map(|&(q, b)| src.block_len(q, b)).sum();
+                consumed += n;
+                sources = Some(n);
+            }
+            let t1 = std::time::Instant::now();
+            let mut views: Vec<&mut Worker<K, D>> = self
+                .workers
+                .iter_mut()
+                .map(|m| m.get_mut().unwrap_or_else(PoisonError::into_inner))
+                .collect();
+            // The records kept in this pass (those of the partitions it builds).
+            let now: u64 = views
+                .iter()
+                .map(|w| w.bufs.iter().map(Vec::len).sum::<usize>() as u64)
+                .sum();
+            if let Some(n) = sources {
+                self.per_source = (now as f64 / n.max(1) as f64).max(0.25) * 1.05;
+            }
+            self.records += now;
+            let more = failure.is_none() && next < blocks.len();
+            let go_on = if ctx.emit {
+                sink.round(&mut views, more, &mut failure)?
+            } else {
+                more
+            };
+            let buf_bytes: u64 = views.iter().map(|w| w.bytes()).sum();
+            for w in &mut views {
+                for b in &mut w.bufs {
+                    b.clear();
+                }
+                w.srcs.clear();
+            }
+            self.timing.0 += (t1 - t0).as_secs_f64();
+            self.timing.1 += t1.elapsed().as_secs_f64();
+            self.rounds += 1;
+            // (Workers in lockstep check at the steps that build a level, as they exchange records.)
+            if let (Some(limit), None, true) =
+                (checks.max_memory, &failure, ctx.emit || !Snk::LOCKSTEP)
+            {
+                let table_bytes = sink.bytes();
+                let held = src.bytes() + buf_bytes + pool.bytes() + checks.held;
+                let used = held + table_bytes;
+                if used > limit {
+                    // The tables so far, extrapolated to the whole source level.
+                    let needed =
+                        held + (table_bytes as f64 * total as f64 / consumed.max(1) as f64) as u64;
+                    let e = StepError::Fatal(CountError::MemoryLimit {
+                        pegs: next_pegs(ctx.k, ctx.pegs),
+                        needed: needed.max(used),
+                        limit,
+                        classes_so_far: 0,
+                    });
+                    if !Snk::LOCKSTEP {
+                        return Err(Stop::Step(e));
+                    }
+                    failure = Some(e);
+                }
+            }
+            if !go_on {
+                break;
+            }
+        }
+        match failure {
+            Some(e) => Err(Stop::Step(e)),
+            None => Ok(()),
+        }
+    }
+
+    /// Expand the blocks `range` of `src` into the workers' buffers (on rayon's threads, with more than one
+    /// worker).
+    fn expand<S: Counter>(
+        &self,
+        ctx: &Ctx<'_>,
+        src: Source<'_, K, S>,
+        range: &[(usize, usize)],
+        portable: bool,
+    ) -> Result<(), StepError> {
+        let nthreads = self.workers.len();
+        let workers = &self.workers;
+        let task = |chunk: &[(usize, usize)]| -> Result<(), StepError> {
+            let i = rayon::current_thread_index().unwrap_or(0) % nthreads;
+            let mut w = workers[i].lock().unwrap_or_else(PoisonError::into_inner);
+            let mut c = 0;
+            while c < chunk.len() {
+                // Consecutive blocks of one partition are read in one go.
+                let (q, b) = chunk[c];
+                let mut e = c + 1;
+                while e < chunk.len() && chunk[e].0 == q {
+                    e += 1;
+                }
+                src.expand(portable, ctx, q, b, b + (e - c), &mut w)?;
+                w.flush(ctx);
+                c = e;
+            }
+            Ok(())
+        };
+        if nthreads == 1 {
+            range.chunks(TASK_BLOCKS).try_for_each(task)
+        } else {
+            range.par_chunks(TASK_BLOCKS).try_for_each(task)
+        }
+    }
+
+    /// The statistics of everything expanded (summed over the workers), the timings and the number of rounds;
+    /// the buffers go back to the pool.
+    pub(crate) fn finish(self) -> Result<(Acc, (f64, f64), u32), CountError> {
+        let mut acc = Acc::default();
+        for m in self.workers {
+            let w = m.into_inner().unwrap_or_else(PoisonError::into_inner);
+            acc = acc.merge(w.acc, self.pegs)?;
+            for b in w.bufs {
+                self.pool.give_buf(b);
+            }
+            self.pool.give_srcs(w.srcs);
+        }
+        Ok((acc, self.timing, self.rounds))
+    }
+}
+
+/// The tables of the partitions a pass builds (`ctx.first..ctx.first + ctx.parts` of the next level), filled
+/// from one or more source levels or parts of one ([`Builder::feed`]): a level built in one go is fed its
+/// whole source once; a spilling store feeds it the source level one stored bucket at a time. The round
+/// driver on every thread, with this process's tables as its sink.
+pub(crate) struct Builder<'p, K: TableKey, D: Counter> {
+    rounds: Rounds<'p, K, D>,
+    sink: LocalTables<K, D>,
     /// Classes expected in the partitions built.
     expected: usize,
 }
@@ -137,26 +371,19 @@ impl<'p, K: TableKey, D: Counter> Builder<'p, K, D> {
             .into_par_iter()
             .map(|_| Table::new(out, per_part, pool))
             .collect();
-        let workers = (0..nthreads)
-            .map(|_| Mutex::new(Worker::with_buffers(Vec::new(), Vec::new())))
-            .collect();
         Builder {
-            tables,
-            workers,
-            pool,
-            nthreads,
-            timing: (0.0, 0.0),
-            rounds: 0,
-            records: 0,
-            per_source: 10.0,
-            pegs: ctx.pegs,
+            rounds: Rounds::new(pool, nthreads, ctx.pegs),
+            sink: LocalTables {
+                tables,
+                parallel: nthreads > 1,
+            },
             expected: per_part * nparts,
         }
     }
 
     /// Records added so far.
     pub(crate) fn records(&self) -> u64 {
-        self.records
+        self.rounds.records()
     }
 
     /// Expand `src` and add its records into the tables, in rounds. `held` counts memory held besides the
@@ -168,166 +395,26 @@ impl<'p, K: TableKey, D: Counter> Builder<'p, K, D> {
         opts: &Options<'_>,
         held: u64,
     ) -> Result<(), StepError> {
-        let nparts = ctx.parts;
-        let nthreads = self.nthreads;
-        let pool = self.pool;
-        let total = src.len();
-        let round = round_records_for::<K>(self.expected).min(total * 12 + 1024);
-        let (per_buf, per_srcs) = if ctx.emit {
-            (
-                round / nthreads / nparts.max(1) * 5 / 4 + 16,
-                round / nthreads / 6,
-            )
-        } else {
-            (0, 0)
-        };
-        for m in &mut self.workers {
-            let w = m.get_mut().unwrap_or_else(PoisonError::into_inner);
-            if w.bufs.len() != nparts {
-                w.bufs = (0..nparts).map(|_| pool.take_buf(per_buf)).collect();
-                w.srcs = pool.take_srcs(per_srcs);
-            }
+        let round = round_records_for::<K>(self.expected).min(src.len() * 12 + 1024);
+        match self
+            .rounds
+            .feed(ctx, src, &mut self.sink, &Checks::of(opts, held), round)
+        {
+            Ok(()) => Ok(()),
+            Err(Stop::Step(e)) => Err(e),
+            Err(Stop::Sink(never)) => match never {},
         }
-        let tables = &mut self.tables;
-        // Every block of the source level, in key order: (partition, block).
-        let blocks = src.blocks();
-        // Classes a block holds on average (fewer than `BLOCK` in tables, which have empty slots).
-        let per_block = (total as f64 / blocks.len().max(1) as f64).max(1.0);
-        let mut next = 0usize;
-        let mut consumed = 0usize;
-        while next < blocks.len() {
-            if opts.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
-                return Err(CountError::Cancelled.into());
-            }
-            let want = (round as f64 / self.per_source / per_block) as usize;
-            let nb = want.clamp(1, blocks.len() - next);
-            let range = &blocks[next..next + nb];
-            next += nb;
-            let t0 = std::time::Instant::now();
-            let workers = &self.workers;
-            let task = |chunk: &[(usize, usize)]| -> Result<(), StepError> {
-                let i = rayon::current_thread_index().unwrap_or(0) % nthreads;
-                let mut w = workers[i].lock().unwrap_or_else(PoisonError::into_inner);
-                let mut c = 0;
-                while c < chunk.len() {
-                    // Consecutive blocks of one partition are read in one go.
-                    let (q, b) = chunk[c];
-                    let mut e = c + 1;
-                    while e < chunk.len() && chunk[e].0 == q {
-                        e += 1;
-                    }
-                    src.expand(opts.portable, ctx, q, b, b + (e - c), &mut w)?;
-                    w.flush(ctx);
-                    c = e;
-                }
-                Ok(())
-            };
-            if nthreads == 1 {
-                range.chunks(TASK_BLOCKS).try_for_each(task)?;
-            } else {
-                range.par_chunks(TASK_BLOCKS).try_for_each(task)?;
-            }
-            let t1 = std::time::Instant::now();
-            let views: Vec<&Worker<K, D>> = self
-                .workers
-                .iter_mut()
-                .map(|m| &*m.get_mut().unwrap_or_else(PoisonError::into_inner))
-                .collect();
-            let sources: usize = range.iter().map(|&(q, b)| src.block_len(q, b)).sum();
-            consumed += sources;
-            // The records kept in this pass (those of the partitions it builds).
-            let now: u64 = views
-                .iter()
-                .map(|w| w.bufs.iter().map(Vec::len).sum::<usize>() as u64)
-                .sum();
-            self.per_source = (now as f64 / sources.max(1) as f64).max(0.25) * 1.05;
-            self.records += now;
-            if ctx.emit {
-                let merge = |(q, t): (usize, &mut Table<K, D>)| merge_part(t, &views, q);
-                if nthreads == 1 {
-                    tables.iter_mut().enumerate().try_for_each(merge)
-                } else {
-                    tables.par_iter_mut().enumerate().try_for_each(merge)
-                }
-                .ok_or(StepError::Narrow)?;
-            }
-            let buf_bytes: u64 = views.iter().map(|w| w.bytes()).sum();
-            drop(views);
-            for m in &mut self.workers {
-                let w = m.get_mut().unwrap_or_else(PoisonError::into_inner);
-                for b in &mut w.bufs {
-                    b.clear();
-                }
-                w.srcs.clear();
-            }
-            self.timing.0 += (t1 - t0).as_secs_f64();
-            self.timing.1 += t1.elapsed().as_secs_f64();
-            self.rounds += 1;
-            if let Some(limit) = opts.max_memory {
-                let table_bytes: u64 = tables.iter().map(Table::bytes).sum();
-                let used = src.bytes() + table_bytes + buf_bytes + pool.bytes() + held;
-                if used > limit {
-                    // The tables so far, extrapolated to the whole source level.
-                    let needed = src.bytes()
-                        + buf_bytes
-                        + pool.bytes()
-                        + held
-                        + (table_bytes as f64 * total as f64 / consumed.max(1) as f64) as u64;
-                    return Err(CountError::MemoryLimit {
-                        pegs: next_pegs(ctx.k, ctx.pegs),
-                        needed: needed.max(used),
-                        limit,
-                        classes_so_far: 0,
-                    }
-                    .into());
-                }
-            }
-        }
-        Ok(())
     }
 
     /// The tables, the statistics of everything fed, and the timings; the buffers go back to the pool.
     pub(crate) fn finish(self) -> Result<Built<K, D>, StepError> {
-        let mut acc = Acc::default();
-        for m in self.workers {
-            let w = m.into_inner().unwrap_or_else(PoisonError::into_inner);
-            acc = acc.merge(w.acc, self.pegs)?;
-            for b in w.bufs {
-                self.pool.give_buf(b);
-            }
-            self.pool.give_srcs(w.srcs);
-        }
+        let (acc, (expand_secs, merge_secs), rounds) = self.rounds.finish()?;
         Ok(Built {
             acc,
-            tables: self.tables,
-            expand_secs: self.timing.0,
-            merge_secs: self.timing.1,
-            rounds: self.rounds,
+            tables: self.sink.tables,
+            expand_secs,
+            merge_secs,
+            rounds,
         })
     }
-}
-
-/// Add one round's records of partition `q` into its table.
-fn merge_part<K: TableKey, D: Counter>(
-    t: &mut Table<K, D>,
-    views: &[&Worker<K, D>],
-    q: usize,
-) -> Option<()> {
-    let n: usize = views.iter().map(|w| w.bufs[q].len()).sum();
-    if n > 0 {
-        if warm_worth(t, n) {
-            t.warm();
-        }
-        for w in views {
-            t.add_recs(&w.bufs[q], &w.srcs)?;
-        }
-    }
-    Some(())
-}
-
-/// Whether reading a table into the cache before adding `n` records to it pays: when the records touch at
-/// least half as many cache lines at random as the table has (a round's records over a table far bigger
-/// than they are would read all of it for a few of its lines).
-fn warm_worth<K: TableKey, D: Counter>(t: &Table<K, D>, n: usize) -> bool {
-    2 * n as u64 >= t.bytes() / 64
 }

@@ -4,7 +4,7 @@
 use super::expand::{Ctx, StepError};
 use super::levels::{AnyFrozen, AnyTables, Source, recycle};
 use super::options::{Options, StepStats};
-use super::plan::{BASE_BYTES, estimate, narrow_keys, next_pegs};
+use super::plan::{BASE_BYTES, at_end, estimate, key_pbits, narrow_keys, next_pegs};
 use super::rounds::{Built, build, round_bytes};
 use crate::count::{CountError, Level, add};
 use crate::counter::Counter;
@@ -135,11 +135,7 @@ impl<'a, N: Counter, K: TableKey> Walk<'a, N, K> {
         finish_key: Option<u64>,
     ) -> Walk<'a, N, K> {
         let bits = k.holes as u32;
-        let min_pbits = if K::fits(64) {
-            0
-        } else {
-            bits.saturating_sub(31)
-        };
+        let min_pbits = key_pbits::<K>(bits);
         Walk {
             k,
             mixer: Mixer::new(bits),
@@ -231,8 +227,7 @@ impl<'a, N: Counter, K: TableKey> Walk<'a, N, K> {
 
     /// Whether the current level is the last one a walk can have (one peg forward, a full board backward).
     pub fn at_end(&self) -> bool {
-        (!self.k.reverse && self.pegs <= 1)
-            || (self.k.reverse && self.pegs as usize >= self.k.holes)
+        at_end(self.k, self.pegs)
     }
 
     /// The memory a step needs (an estimate), for a next level of about `expected` classes.
@@ -366,8 +361,8 @@ impl<'a, N: Counter, K: TableKey> Walk<'a, N, K> {
         let source = match (&self.tables, &self.level) {
             (Some(AnyTables::Narrow(t)), _) => Ok(Source::Tables(t)),
             (Some(AnyTables::Wide(t)), _) => Err(Source::Tables(t)),
-            (None, AnyFrozen::Narrow(f)) => Ok(Source::Frozen(f)),
-            (None, AnyFrozen::Wide(f)) => Err(Source::Frozen(f)),
+            (None, AnyFrozen::Narrow(f)) => Ok(Source::frozen(f)),
+            (None, AnyFrozen::Wide(f)) => Err(Source::frozen(f)),
         };
         let built = match source {
             Ok(src) => match build::<K, N, N>(&ctx, src, expected, opts, pool) {
@@ -420,19 +415,7 @@ impl<'a, N: Counter, K: TableKey> Walk<'a, N, K> {
         };
         self.restricted = false;
         self.growth = Some(self.len() as f64 / sources.max(1) as f64);
-        let stats = Level {
-            pegs,
-            positions: acc.positions,
-            classes: acc.classes,
-            paths_full: acc.paths_full,
-            paths_normal: acc.paths_normal,
-            dead_ends: acc.dead,
-            dead_end_classes: acc.dead_classes,
-            games_full: acc.games_full,
-            games_normal: acc.games_normal,
-            finishable: None,
-            finishable_classes: None,
-        };
+        let stats = acc.row(pegs);
         self.classes_so_far += acc.classes;
         if let Some(sink) = opts.stats {
             step.records = acc.records;
