@@ -1,5 +1,5 @@
 // The defects a new player hit (issue 37), one test each, at the desktop and the phone viewport (the API's two at
-// one: no page is drawn); each failed on the page before its fix.
+// one: no page is drawn); each asserts what the defect broke.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { serverAndBrowser, eachViewport, desktop, shot, idle, skip, statusText, mouseSquare, playMouseToTheEnd, moveMouse, finishPegWithTheSolution } from './helpers.js';

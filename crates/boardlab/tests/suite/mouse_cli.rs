@@ -6,12 +6,12 @@ use assert_cmd::Command;
 use mousecats::{Engine, EngineConfig, Level, Position, Rule, Side, Solution, TableConfig};
 use serde_json::Value as Json;
 
-fn boardlab() -> Command {
+pub(crate) fn boardlab() -> Command {
     assert_cmd::cargo::cargo_bin_cmd!("boardlab")
 }
 
 /// Run and return stdout, asserting success.
-fn ok(args: &[&str]) -> String {
+pub(crate) fn ok(args: &[&str]) -> String {
     let out = boardlab().args(args).output().unwrap();
     assert!(
         out.status.success(),
@@ -22,7 +22,7 @@ fn ok(args: &[&str]) -> String {
 }
 
 /// Run with `--json` and parse stdout, which must hold nothing but the JSON document.
-fn json(args: &[&str]) -> Json {
+pub(crate) fn json(args: &[&str]) -> Json {
     let mut all = vec!["--json"];
     all.extend_from_slice(args);
     let out = ok(&all);
@@ -30,7 +30,7 @@ fn json(args: &[&str]) -> Json {
 }
 
 /// Run expecting failure: a non-zero exit and one clear line on stderr containing `needle`.
-fn fails(args: &[&str], needle: &str) {
+pub(crate) fn fails(args: &[&str], needle: &str) {
     let out = boardlab().args(args).output().unwrap();
     assert!(!out.status.success(), "{args:?} should fail");
     let err = String::from_utf8(out.stderr).unwrap();

@@ -3,44 +3,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use assert_cmd::Command;
 use mousecats::{BoardSize, Rule, SizedPosition, perft};
-use serde_json::Value as Json;
 
-fn boardlab() -> Command {
-    assert_cmd::cargo::cargo_bin_cmd!("boardlab")
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = boardlab().args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn json(args: &[&str]) -> Json {
-    let mut all = vec!["--json"];
-    all.extend_from_slice(args);
-    let out = ok(&all);
-    serde_json::from_str(&out).unwrap_or_else(|e| panic!("{args:?}: not JSON ({e}): {out}"))
-}
-
-/// A non-zero exit, one line on stderr containing `needle`, nothing on stdout, no panic.
-fn fails(args: &[&str], needle: &str) {
-    let out = boardlab().args(args).output().unwrap();
-    assert!(!out.status.success(), "{args:?} should fail");
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert!(!err.contains("panicked"), "{args:?}: {err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
-    assert!(
-        err.contains(needle),
-        "{args:?}: expected '{needle}' in: {err}"
-    );
-    assert!(out.stdout.is_empty(), "{args:?}: nothing on stdout");
-}
+use crate::mouse_cli::{boardlab, fails, json, ok};
 
 fn size(n: u32) -> BoardSize {
     BoardSize::new(n).unwrap()

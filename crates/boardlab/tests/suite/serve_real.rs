@@ -288,7 +288,7 @@ fn threads_of(pid: i32) -> usize {
 #[test]
 fn peg_table_builds_run_on_the_pool_within_its_limits_and_stop_with_it() {
     // Eight games from eight starts: each asks for a complete table of its own, built in the background. With
-    // one worker they wait their turn on the pool (before, each had a thread of its own and none was counted).
+    // one worker they wait their turn on the pool, and each is counted in /api/status.
     let mut s = Server::start(&["--jobs", "1", "--queue", "4", "--time-limit", "30"]);
     let cores = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
     // The runtime's workers, its blocking threads (jobs, quick lane, table builds, searches: one each, and four

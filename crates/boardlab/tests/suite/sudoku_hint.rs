@@ -9,7 +9,8 @@ use sudoku::Grid;
 const PUZZLE: &str =
     "4......9.6.......5.....5....9.1..36....8....1..8.9.7...8.4.6.....1.7...4..65.983.";
 
-fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
+/// Run `boardlab` with `args` and `stdin`: the exit code, stdout and stderr.
+pub(crate) fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_boardlab"))
         .args(args)
         .write_stdin(stdin)

@@ -5,7 +5,7 @@
 
 use std::io::Write;
 
-use assert_cmd::Command;
+use crate::sudoku_hint::run;
 
 /// qqwing "simple": Sudoku Explainer rates it 1.2 (hidden singles in boxes only).
 const SIMPLE: &str =
@@ -16,19 +16,6 @@ const POINTING: &str =
 /// "Easter Monster" (SE 11.x, nested dynamic chains): beyond the rater's techniques.
 const HARD: &str =
     "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1";
-
-fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_boardlab"))
-        .args(args)
-        .write_stdin(stdin)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
 
 #[test]
 fn rates_in_input_order() {

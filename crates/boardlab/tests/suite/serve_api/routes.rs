@@ -677,8 +677,8 @@ async fn a_full_queue_answers_503_and_a_slow_job_passes_its_time_limit() {
     );
 }
 
-/// The engine routes' exact solutions are the sessions' cache, charged to the one memory budget (they had a
-/// process-wide cache of their own that no budget saw).
+/// The engine routes' exact solutions are the sessions' cache, charged to the one memory budget (no
+/// process-wide cache of their own beside it).
 #[tokio::test]
 async fn the_hint_and_map_routes_share_the_budgeted_mouse_solutions() {
     let app = app();
