@@ -199,6 +199,19 @@ impl Finder {
         }
     }
 
+    /// Start a new solve with this finder's memory: what it knows of the last solve's states is forgotten, and
+    /// the memos keyed by what they were found from (each digit's strong-link chains and Nishio result, the unique
+    /// loops from each start cell, each house's almost locked sets) stay, since a state with the same key gets the
+    /// same answer; only their memory is saved, and what the last puzzle happens to share with this one.
+    fn restart(&mut self, explain: bool) {
+        self.explain = explain;
+        self.last = None;
+        self.log.clear();
+        self.since = [usize::MAX; SLOTS];
+        self.clean_upto = [0; SLOTS];
+        self.y_cycles_in_vain = None;
+    }
+
     /// Note what changed since the last call.
     fn observe(&mut self, s: &Candidates) {
         let now: [tables::CellSet; 9] = std::array::from_fn(|d| s.positions(d as u8 + 1));
@@ -516,27 +529,23 @@ pub(crate) fn fill_with_singles(
 
 /// Solve as far as the techniques allow, easiest first.
 pub fn solve(state: Candidates, opts: &Options) -> Outcome {
-    let mut finder = Finder::new(opts.record);
-    // The chain searches' memory of the last puzzle solved on this thread, instead of new (zeroed) memory: the
-    // searches rebuild what they read, so this saves only the allocations.
-    if let Some((buffers, net)) = SPARE.with(|s| s.borrow_mut().take()) {
-        finder.buffers = buffers;
-        finder.net = net;
-    }
+    // The finder of the last puzzle solved on this thread, instead of a new one: its searches' memory and its
+    // memos (see [`Finder::restart`]), without the allocations.
+    let mut finder = match SPARE.with(|s| s.borrow_mut().take()) {
+        Some(mut f) => {
+            f.restart(opts.record);
+            f
+        }
+        None => Box::new(Finder::new(opts.record)),
+    };
     let outcome = solve_with(state, opts, &mut finder);
-    SPARE.with(|s| {
-        *s.borrow_mut() = Some((
-            std::mem::take(&mut finder.buffers),
-            std::mem::take(&mut finder.net),
-        ));
-    });
+    SPARE.with(|s| *s.borrow_mut() = Some(finder));
     outcome
 }
 
 thread_local! {
-    /// The chain searches' memory, kept on each thread from one [`solve`] to the next.
-    static SPARE: std::cell::RefCell<Option<(chains::Buffers, chains::Net)>> =
-        const { std::cell::RefCell::new(None) };
+    /// The finder of the last [`solve`] on each thread.
+    static SPARE: std::cell::RefCell<Option<Box<Finder>>> = const { std::cell::RefCell::new(None) };
 }
 
 /// [`solve`] with the finder given.
