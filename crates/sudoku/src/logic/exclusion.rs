@@ -42,18 +42,22 @@ pub(crate) fn aligned_pair(s: &Candidates, step: &mut Step, changed: CellSet) ->
             }
             let (m0, m1) = (s.candidates(c0), s.candidates(c1));
             let sees = PEERS[c0] & bit(c1) != 0;
+            // The cells both see have two candidates each: {a, b} (a, b different) is excluded exactly when one of
+            // them holds that pair, so each digit's partners in those cells' pairs are read once.
+            let mut partners = [0u16; 9];
+            for x in Cells(common) {
+                let m = s.candidates(x);
+                let (lo, hi) = (m & m.wrapping_neg(), m & (m - 1));
+                partners[lo.trailing_zeros() as usize] |= hi;
+                partners[hi.trailing_zeros() as usize] |= lo;
+            }
             let (mut keep0, mut keep1) = (0u16, 0u16);
             for a in Digits(m0) {
-                for b in Digits(m1) {
-                    if a == b && sees {
-                        continue;
-                    }
-                    let pair = (1u16 << (a - 1)) | (1u16 << (b - 1));
-                    if Cells(common).any(|x| s.candidates(x) & !pair == 0) {
-                        continue;
-                    }
-                    keep0 |= 1 << (a - 1);
-                    keep1 |= 1 << (b - 1);
+                let bit_a = 1u16 << (a - 1);
+                let with = m1 & !partners[usize::from(a - 1)] & if sees { !bit_a } else { !0 };
+                if with != 0 {
+                    keep0 |= bit_a;
+                    keep1 |= with;
                 }
             }
             if m0 & !keep0 == 0 && m1 & !keep1 == 0 {
