@@ -757,7 +757,7 @@ fn path_avoiding(
         } else {
             if links.y {
                 let m = s.candidates(c);
-                if m.count_ones() == 2 {
+                if super::basic::pop9(m) == 2 {
                     visit(Node::new(
                         c,
                         (m & !digit_bit(d)).trailing_zeros() as u8 + 1,
@@ -816,7 +816,7 @@ fn cycle_nodes(g: &Graph, start: Node, links: Links, queue: &mut Vec<(u16, u16)>
     }
     if links.y {
         let m = s.candidates(sc);
-        if m.count_ones() == 2 {
+        if super::basic::pop9(m) == 2 {
             closers.push(Node::new(
                 sc,
                 (m & !digit_bit(sd)).trailing_zeros() as u8 + 1,
@@ -1487,7 +1487,7 @@ fn multiple_w<const W: usize>(
         for (h, &house) in HOUSE.iter().enumerate() {
             for d in 1..=9u8 {
                 let m = s.positions(d) & house;
-                if m.count_ones() < 2 {
+                if m & m.wrapping_sub(1) == 0 {
                     continue;
                 }
                 // SE starts a region's chains from its first place, and only from cells with three candidates or
@@ -1496,7 +1496,7 @@ fn multiple_w<const W: usize>(
                     .iter()
                     .map(|&c| usize::from(c))
                     .find(|&c| m & bit(c) != 0);
-                if first.is_none_or(|c| s.candidates(c).count_ones() < 3) {
+                if first.is_none_or(|c| super::basic::pop9(s.candidates(c)) < 3) {
                     continue;
                 }
                 let branches: Vec<usize> = Cells(m)

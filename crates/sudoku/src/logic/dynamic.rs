@@ -260,7 +260,7 @@ impl Engine {
         let (cell, d) = (pcell(p), pdigit(p));
         if self.y() {
             let m = self.cur[cell];
-            if m.count_ones() == 2 {
+            if super::basic::pop9(m) == 2 {
                 let other = (m & !dbit(d)).trailing_zeros() as u8 + 1;
                 if m & dbit(d) != 0 {
                     let from = self.causes.len() as u32;
@@ -415,7 +415,7 @@ pub(crate) fn find(s: &Candidates, step: &mut Step, mode: Mode, memory: &mut Mem
         for d in 1..=9u8 {
             let places = s.positions(d);
             let lone = Cells(places)
-                .filter(|&c| s.candidates(c).count_ones() < 2)
+                .filter(|&c| super::basic::pop9(s.candidates(c)) < 2)
                 .fold(0, |a, c| a | bit(c));
             let di = usize::from(d - 1);
             let fresh = matches!(&memory.nishio[di], Some((p, l, _)) if *p == places && *l == lone);
@@ -505,7 +505,7 @@ fn search(s: &Candidates, mode: Mode, memory: &mut Memory, only: Option<u8>) -> 
     let worth = |q: Pot| !pon(q) || s.candidates(pcell(q)) & !dbit(pdigit(q)) != 0;
     for cell in Cells(s.unsolved()) {
         let m = s.candidates(cell);
-        let card = m.count_ones();
+        let card = super::basic::pop9(m) as u32;
         if card < 2 {
             continue;
         }
@@ -581,7 +581,7 @@ fn search(s: &Candidates, mode: Mode, memory: &mut Memory, only: Option<u8>) -> 
             for t in 0..3 {
                 let h = house_of(t, cell);
                 let places_of = s.positions(d) & HOUSE[h];
-                if places_of.count_ones() < 2 {
+                if places_of & places_of.wrapping_sub(1) == 0 {
                     continue;
                 }
                 let first = HOUSE_CELLS[h]
@@ -744,7 +744,7 @@ impl Engine {
                         .map(|&c| usize::from(c))
                         .filter(|&c| has(c, d))
                         .fold(0, |a, c| a | bit(c));
-                    if places.count_ones() < 2 {
+                    if places & places.wrapping_sub(1) == 0 {
                         continue;
                     }
                     for i2 in 0..9 {

@@ -18,7 +18,7 @@ pub(crate) fn aligned_pair(s: &Candidates, step: &mut Step, changed: CellSet) ->
     let empty = s.unsolved();
     let mut bivalue: CellSet = 0;
     for c in Cells(empty) {
-        if s.candidates(c).count_ones() == 2 {
+        if super::basic::pop9(s.candidates(c)) == 2 {
             bivalue |= bit(c);
         }
     }
@@ -26,7 +26,7 @@ pub(crate) fn aligned_pair(s: &Candidates, step: &mut Step, changed: CellSet) ->
     let mut base: Vec<(usize, CellSet)> = Vec::new();
     for c in Cells(empty) {
         let ex = PEERS[c] & bivalue;
-        if s.candidates(c).count_ones() >= 2 && ex != 0 {
+        if super::basic::pop9(s.candidates(c)) >= 2 && ex != 0 {
             base.push((c, ex));
         }
     }
@@ -35,7 +35,7 @@ pub(crate) fn aligned_pair(s: &Candidates, step: &mut Step, changed: CellSet) ->
             let (c0, e0) = base[i];
             let (c1, e1) = base[j];
             let common = e0 & e1;
-            if common.count_ones() < 2
+            if common & common.wrapping_sub(1) == 0
                 || (bit(c0) | bit(c1) | (PEERS[c0] & PEERS[c1])) & changed == 0
             {
                 continue;

@@ -141,7 +141,7 @@ fn links_of(pos: CellSet, out: &mut Vec<Link>) {
                 _ => 9 + usize::from(index),
             };
             let local = locals[h];
-            let n = local.count_ones();
+            let n = super::basic::pop9(local) as u32;
             if !(2..=6).contains(&n) {
                 continue;
             }
@@ -186,7 +186,7 @@ fn links_of(pos: CellSet, out: &mut Vec<Link>) {
             if b1 == 0 || b2 == 0 {
                 continue;
             }
-            let (n1, n2) = (b1.count_ones(), b2.count_ones());
+            let (n1, n2) = (super::basic::pop9(b1) as u32, super::basic::pop9(b2) as u32);
             if kind == 0 && e < 9 {
                 let heart = 1u16 << e;
                 if n1 == 1 || n2 == 1 {
