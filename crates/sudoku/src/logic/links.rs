@@ -752,8 +752,14 @@ pub(crate) fn strong_links(
         let pos = s.positions(d);
         if memo.places[slot][di] != pos {
             memo.places[slot][di] = pos;
-            memo.nets[di].build(pos);
-            memo.best[slot][di] = best_of_digit(&memo.nets[di], d, n, allowed, &memo.perms[slot]);
+            // The links of a chain hold two places each or more, none in common, and what it eliminates is a
+            // place outside them: with fewer places there is no chain, and no net to build.
+            memo.best[slot][di] = if (pos.count_ones() as usize) < 2 * n + 1 {
+                None
+            } else {
+                memo.nets[di].build(pos);
+                best_of_digit(&memo.nets[di], d, n, allowed, &memo.perms[slot])
+            };
         }
         if let Some(f) = &memo.best[slot][di]
             && best.as_ref().is_none_or(|b| f.before(b))
