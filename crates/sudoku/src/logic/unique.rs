@@ -64,6 +64,8 @@ struct Found {
 /// depends on nothing else, so while those stay the same its loops are taken from here.
 pub(crate) struct LoopMemo {
     by_start: Vec<Option<LoopsFrom>>,
+    /// For each pair of digits: the cells holding both at the last search, and their loop core.
+    cores: [(CellSet, CellSet); 36],
 }
 
 struct LoopsFrom {
@@ -79,6 +81,7 @@ impl Default for LoopMemo {
     fn default() -> Self {
         Self {
             by_start: (0..81).map(|_| None).collect(),
+            cores: [(0, 0); 36],
         }
     }
 }
@@ -109,8 +112,16 @@ pub(crate) fn unique_loops(
         };
         // Only cells with a partner holding the pair in each of their houses can be in a deadly loop, and the
         // search from a cell visits only those: its loops depend on their candidates alone.
-        let core = *core_by_pair[pair_index(v1, v2)]
-            .get_or_insert_with(|| loop_core(s.positions(v1) & s.positions(v2)));
+        let core = *core_by_pair[pair_index(v1, v2)].get_or_insert_with(|| {
+            // The core depends on the cells holding both digits alone: kept while they stay.
+            let both = s.positions(v1) & s.positions(v2);
+            let (was, core) = &mut memo.cores[pair_index(v1, v2)];
+            if *was != both {
+                *was = both;
+                *core = loop_core(both);
+            }
+            *core
+        });
         if core & bit(cell) == 0 {
             continue;
         }
