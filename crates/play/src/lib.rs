@@ -17,6 +17,7 @@ pub mod work;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -269,6 +270,11 @@ pub struct Env {
     /// A time limit for each move of the Mouse & Cats engine in new sessions (a server's bound on a request;
     /// `None`: the level's depth alone, as in the terminal).
     pub mouse_time_limit: Option<Duration>,
+    /// A flag the front end raises when the work of the action under way is no longer wanted (a server's
+    /// request past its deadline): a sudoku being made stops at its next check and the action ends with
+    /// [`sudoku::SudokuError::Stopped`]. Work shared beyond the action (the peg tables) does not look at it.
+    /// `None`: nothing stops that work but its own end, as in the terminal.
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 impl Env {
@@ -287,6 +293,7 @@ impl Env {
             peg_tables: PegTables::default(),
             mouse_solutions: MouseSolutions::default(),
             mouse_time_limit: None,
+            stop: None,
         }
     }
 }

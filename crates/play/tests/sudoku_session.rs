@@ -77,6 +77,39 @@ fn a_generated_puzzle_is_finished_with_hints() {
     assert_eq!(s.setup().index, 2, "the next puzzle of the seed");
 }
 
+/// With the environment's stop flag raised (a server's request past its deadline) no puzzle is made, in either
+/// mode: the new game is refused with "stopped", never handed an empty or half-made grid. Lowered, the same
+/// setup makes its puzzle.
+#[test]
+fn a_raised_stop_flag_makes_no_puzzle() {
+    let (mut env, _) = env();
+    let flag = Arc::new(std::sync::atomic::AtomicBool::new(true));
+    env.stop = Some(Arc::clone(&flag));
+    let classic = Setup {
+        mode: Mode::Classic,
+        hide: 40,
+        unique: true,
+        ..Setup::default()
+    };
+    for setup in [Setup::default(), classic] {
+        let err = SudokuSession::new(setup.clone(), &env).unwrap_err();
+        assert_eq!(err, SudokuError::Stopped);
+        assert_eq!(
+            err.to_string(),
+            "No puzzle: making it was stopped before it finished (it took too long)"
+        );
+        assert_eq!(
+            Puzzle::make_until(&setup, Some(&flag)),
+            Err(SudokuError::Stopped)
+        );
+        flag.store(false, std::sync::atomic::Ordering::Relaxed);
+        let mut s = SudokuSession::new(setup.clone(), &env).unwrap();
+        assert_eq!(s.puzzle(), Puzzle::make(&setup).ok().as_ref());
+        assert!(s.poll().unwrap().is_ok());
+        flag.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
 #[test]
 fn digits_mistakes_and_the_win_by_typing() {
     let (env, _) = env();

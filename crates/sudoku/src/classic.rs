@@ -18,9 +18,11 @@
 //! ```
 
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::grid::Grid;
 use crate::rng::Rng;
+use crate::stop::Stopped;
 
 /// The built-in base grids, as 81-digit rows.
 pub const BASE_GRIDS: [&str; 7] = [
@@ -202,6 +204,8 @@ pub enum ClassicError {
         /// The most cells hidden with a unique solution.
         best: usize,
     },
+    /// The stop flag of [`classic_until`] was raised before the puzzle was made.
+    Stopped,
 }
 
 impl fmt::Display for ClassicError {
@@ -216,6 +220,7 @@ impl fmt::Display for ClassicError {
                 "cannot hide {hide} cells and keep the solution unique (the most reached was {best}; a unique \
                  puzzle keeps at least 17 clues, and shuffled puzzles rarely get below about 24)"
             ),
+            ClassicError::Stopped => f.write_str(&Stopped.to_string()),
         }
     }
 }
@@ -226,12 +231,42 @@ impl std::error::Error for ClassicError {}
 const UNIQUE_ATTEMPTS: usize = 20;
 
 /// Make a classic puzzle.
+///
+/// # Errors
+/// [`ClassicError::TooMany`] past [`MAX_HIDE`]; [`ClassicError::NotUnique`] when uniqueness was asked for and no
+/// shuffled grid tried kept it with that many cells hidden.
 pub fn classic(opts: &ClassicOptions, rng: &mut Rng) -> Result<Classic, ClassicError> {
+    classic_checked(opts, rng, || false)
+}
+
+/// [`classic`] that looks at `stop` before every grid and every cell it tries to hide (with uniqueness asked
+/// for, up to 20 grids and 81 solution counts each), and ends with [`ClassicError::Stopped`] once it is raised;
+/// `rng` has then moved on by an unspecified amount.
+///
+/// # Errors
+/// As [`classic`], and [`ClassicError::Stopped`].
+pub fn classic_until(
+    opts: &ClassicOptions,
+    rng: &mut Rng,
+    stop: &AtomicBool,
+) -> Result<Classic, ClassicError> {
+    classic_checked(opts, rng, || stop.load(Ordering::Relaxed))
+}
+
+/// [`classic`], stopping when `stopped` says so.
+fn classic_checked(
+    opts: &ClassicOptions,
+    rng: &mut Rng,
+    stopped: impl Fn() -> bool,
+) -> Result<Classic, ClassicError> {
     if opts.hide > MAX_HIDE {
         return Err(ClassicError::TooMany { hide: opts.hide });
     }
     let mut best = 0;
     for _ in 0..(if opts.unique { UNIQUE_ATTEMPTS } else { 1 }) {
+        if stopped() {
+            return Err(ClassicError::Stopped);
+        }
         let base = rng.below(BASE_GRIDS.len() as u32) as usize;
         let mut grid = base_grid(base);
         for t in random_transforms(rng) {
@@ -255,6 +290,9 @@ pub fn classic(opts: &ClassicOptions, rng: &mut Rng) -> Result<Classic, ClassicE
         for &c in &cells {
             if hidden == opts.hide {
                 break;
+            }
+            if stopped() {
+                return Err(ClassicError::Stopped);
             }
             puzzle[c] = 0;
             let unique =

@@ -45,6 +45,7 @@ use crate::grid::Grid;
 use crate::logic::tables::{ALL_CELLS, CELL_HOUSES, CellSet, HOUSE, PEERS, bit, digit_bit};
 use crate::logic::{self, Candidates, Options, Rating, Technique, TechniqueSet};
 use crate::rng::Rng;
+use crate::stop::Stopped;
 
 /// The symmetry of a puzzle's clue pattern.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -798,8 +799,9 @@ pub fn generate_with(opts: &GenerateOptions, rng: &mut Rng) -> Result<Generated,
     })
 }
 
-/// [`generate_with`] that looks at `cancel` before every removal pass (a pass takes well under a millisecond)
-/// and gives up with `Ok(None)` once it is set.
+/// [`generate_with`] that looks at `cancel` before every removal pass and every clue orbit tried (most take well
+/// under a millisecond), and at every step of the rating that ends a pass (see [`logic::solve_until`]), and gives
+/// up with `Ok(None)` once it is set.
 ///
 /// # Errors
 /// [`GenerateError`] when no puzzle of the level was found within the grids tried.
@@ -808,6 +810,7 @@ pub fn generate_until(
     rng: &mut Rng,
     cancel: Option<&AtomicBool>,
 ) -> Result<Option<Generated>, GenerateError> {
+    let stopped = || cancel.is_some_and(|c| c.load(Ordering::Relaxed));
     let level = opts.difficulty;
     let (floor, top) = level.range();
     let cap = ceiling(level);
@@ -820,7 +823,7 @@ pub fn generate_until(
         unavoidable.sort_by_key(|u| u.count_ones());
         unavoidable.dedup();
         for _ in 0..PASSES_PER_GRID {
-            if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            if stopped() {
                 return Ok(None);
             }
             passes += 1;
@@ -828,6 +831,9 @@ pub fn generate_until(
             let mut work = Work::full(&solution);
             work.unavoidable = std::mem::take(&mut unavoidable);
             for orbit in &orbits {
+                if stopped() {
+                    return Ok(None);
+                }
                 work.try_remove(orbit, &solution, &cap, level.min_clues());
             }
             unavoidable = std::mem::take(&mut work.unavoidable);
@@ -842,7 +848,13 @@ pub fn generate_until(
                     continue;
                 }
             }
-            let out = logic::solve(state, &Options::default());
+            let out = match cancel {
+                None => logic::solve(state, &Options::default()),
+                Some(flag) => match logic::solve_until(state, &Options::default(), flag) {
+                    Ok(out) => out,
+                    Err(Stopped) => return Ok(None),
+                },
+            };
             if out.is_solved() && out.rating >= floor && out.rating <= top {
                 return Ok(Some(Generated {
                     puzzle: work.puzzle,

@@ -8,6 +8,7 @@ pub mod logic;
 pub mod rate;
 pub mod rng;
 pub mod solver;
+pub mod stop;
 
 pub use grid::{CELLS, Cell, Conflict, Grid, GridError, SolutionError, Unit};
 pub use grid_parse::{LineResults, ParseError, ParseErrorKind, ParsedPuzzle, PuzzleReader};

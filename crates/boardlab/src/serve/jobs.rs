@@ -71,6 +71,11 @@ impl Cancel {
         &self.flag
     }
 
+    /// The flag, shared, for work that keeps it beyond this call (a session's `play::Env`).
+    pub fn shared_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.flag)
+    }
+
     /// Time left before the deadline.
     pub fn remaining(&self) -> Duration {
         self.deadline.saturating_duration_since(Instant::now())

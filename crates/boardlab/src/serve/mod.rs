@@ -254,7 +254,7 @@ pub struct CacheStatus {
 /// What one cache keeps.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct CacheUse {
-    /// Its name: "peg tables", "peg solvers", "mouse solutions".
+    /// Its name: "peg tables", "peg solvers", "peg counts", "mouse solutions".
     pub name: String,
     /// Bytes it keeps now.
     pub bytes: u64,

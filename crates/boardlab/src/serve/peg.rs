@@ -45,14 +45,24 @@ const KEEP_SOLVERS: usize = 8;
 const KEEP_COUNTS: usize = 16;
 
 /// Solvers and counts kept between requests (a solver's first question builds its table of positions near the
-/// finish; keeping it makes the next questions on that board fast). The solvers are charged to the server's
-/// memory budget; the counts (a few kilobytes each) are only counted.
+/// finish; keeping it makes the next questions on that board fast). Both are charged to the server's memory
+/// budget (a count, a few kilobytes, as "peg counts").
 #[derive(Debug, Default)]
 pub struct Caches {
     solvers: Arc<Mutex<Vec<KeptSolver>>>,
-    counts: Mutex<Vec<(String, Arc<CountAnswer>)>>,
+    counts: Arc<Mutex<Vec<KeptCount>>>,
     budget: play::MemoryBudget,
     next_solver: AtomicU64,
+    next_count: AtomicU64,
+}
+
+/// A count kept: its key, a number of its own, and its share of the budget.
+#[derive(Debug)]
+struct KeptCount {
+    key: String,
+    serial: u64,
+    answer: Arc<CountAnswer>,
+    charge: play::Charge,
 }
 
 /// A solver kept: its key, a number of its own, and its share of the budget.
@@ -546,6 +556,61 @@ pub(crate) fn keep_solver(caches: &Caches, key: String, solver: Solver) {
     });
 }
 
+/// Keep a count for later requests, charged to the budget (at most [`KEEP_COUNTS`], the oldest going first).
+fn keep_count(caches: &Caches, key: String, answer: CountAnswer) {
+    let serial = caches.next_count.fetch_add(1, Ordering::Relaxed);
+    let weak = Arc::downgrade(&caches.counts);
+    // Charged before the list is locked: the evictions it makes take the list's lock.
+    let Some(charge) = caches
+        .budget
+        .charge("peg counts", count_bytes(&answer), move || {
+            if let Some(list) = weak.upgrade() {
+                lock(&list).retain(|k| k.serial != serial);
+            }
+        })
+    else {
+        return;
+    };
+    let mut list = lock(&caches.counts);
+    if charge.is_evicted() {
+        return;
+    }
+    if list.len() >= KEEP_COUNTS {
+        list.remove(0);
+    }
+    list.push(KeptCount {
+        key,
+        serial,
+        answer: Arc::new(answer),
+        charge,
+    });
+}
+
+/// The memory a kept count takes: the answer, its levels and its strings.
+fn count_bytes(a: &CountAnswer) -> u64 {
+    let strings = |v: &[&String]| v.iter().map(|s| s.capacity()).sum::<usize>();
+    let level_strings: usize = a
+        .levels
+        .iter()
+        .map(|l| strings(&[&l.paths_full, &l.paths_normal]))
+        .sum();
+    let bytes = std::mem::size_of::<KeptCount>()
+        + std::mem::size_of::<CountAnswer>()
+        + a.levels.capacity() * std::mem::size_of::<CountLevel>()
+        + level_strings
+        + a.vacancies.capacity() * std::mem::size_of::<String>()
+        + a.vacancies.iter().map(String::capacity).sum::<usize>()
+        + a.finish.as_ref().map_or(0, String::capacity)
+        + strings(&[
+            &a.board,
+            &a.games_full,
+            &a.games_normal,
+            &a.solutions_full,
+            &a.solutions_normal,
+        ]);
+    u64::try_from(bytes).unwrap_or(u64::MAX)
+}
+
 /// Solve from `pos` in slices, looking at the deadline between them.
 fn solve_in_slices(
     solver: &mut Solver,
@@ -632,8 +697,9 @@ pub async fn count(
         s.problem.start().bits(),
         s.problem.finish()
     );
-    if let Some((_, c)) = lock(&state.peg.counts).iter().find(|(k, _)| *k == key) {
-        let mut c = CountAnswer::clone(c);
+    if let Some(kept) = lock(&state.peg.counts).iter().find(|k| k.key == key) {
+        kept.charge.touch();
+        let mut c = CountAnswer::clone(&kept.answer);
         c.cached = true;
         c.elapsed_ms = 0.0;
         return Ok(Json(c));
@@ -703,11 +769,7 @@ pub async fn count(
                 elapsed_ms: t0.elapsed().as_secs_f64() * 1000.0,
                 cached: false,
             };
-            let mut counts = lock(&st.peg.counts);
-            if counts.len() >= KEEP_COUNTS {
-                counts.remove(0);
-            }
-            counts.push((key, Arc::new(answer.clone())));
+            keep_count(&st.peg, key, answer.clone());
             Ok(answer)
         })
         .await?;

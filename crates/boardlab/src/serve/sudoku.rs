@@ -10,7 +10,7 @@ use axum::Router;
 use axum::extract::State;
 use axum::routing::post;
 use serde::{Deserialize, Serialize};
-use sudoku::classic::{self, ClassicOptions};
+use sudoku::classic::{self, ClassicError, ClassicOptions};
 use sudoku::generate::{self, Difficulty, GenerateOptions, Symmetry};
 use sudoku::logic::tables::cell_name;
 use sudoku::rate::{self, Verdict};
@@ -200,6 +200,7 @@ pub async fn solve(
     let g = parse_grid("puzzle", &req.puzzle)?;
     let answer = state
         .jobs
+        // The fast solver takes well under a millisecond (its cancel check is the pool's, before it starts).
         .run_quick("solve", move |_| {
             let (status, solution) = match g.solve() {
                 Ok(s) => ("solved", Some(s.to_line())),
@@ -231,8 +232,9 @@ pub async fn rate_puzzle(
     let explain = req.explain;
     let answer = state
         .jobs
-        .run("rate", move |_| {
-            let r = rate::rate(&g, explain);
+        .run("rate", move |cancel| {
+            let r = rate::rate_until(&g, explain, cancel.flag())
+                .map_err(|_| ApiError::unavailable("rate: stopped at the time limit"))?;
             Ok(Rated {
                 puzzle: g.to_line(),
                 status: r.verdict.id().to_string(),
@@ -285,6 +287,8 @@ pub async fn hint(
     };
     let answer = state
         .jobs
+        // One logical step: at most about 150 ms on the hardest puzzles (its cancel check is the pool's, before
+        // it starts).
         .run_quick("hint", move |_| {
             // The one hint (the session's and `boardlab sudoku hint`'s), without pencil marks.
             let givens = puzzle.digits();
@@ -392,16 +396,22 @@ pub async fn classic_puzzle(
     let seed = req.seed.unwrap_or_else(sudoku::rng::clock_seed);
     let answer = state
         .jobs
-        .run("classic", move |_| {
+        .run("classic", move |cancel| {
             let mut rng = Rng::for_item(seed, 0);
-            let c = classic::classic(
+            let c = classic::classic_until(
                 &ClassicOptions {
                     hide: hide as usize,
                     unique,
                 },
                 &mut rng,
+                cancel.flag(),
             )
-            .map_err(|e| ApiError::unprocessable(format!("classic: {e}")))?;
+            .map_err(|e| match e {
+                ClassicError::Stopped => {
+                    ApiError::unavailable("classic: stopped at the time limit")
+                }
+                e => ApiError::unprocessable(format!("classic: {e}")),
+            })?;
             Ok(NewPuzzle {
                 puzzle: line(&c.puzzle),
                 solution: line(&c.solution),

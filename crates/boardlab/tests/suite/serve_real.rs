@@ -53,6 +53,38 @@ fn a_perft_past_its_deadline_stops_and_frees_its_worker() {
     assert!(rss < 400 << 20, "resident memory {} MiB", rss >> 20);
 }
 
+/// A rating past its deadline stops at its next step and frees its worker. One of the forum's hardest puzzles
+/// (SE 10.0) takes a second or more to rate (2.6 s on the 2-core test machine under load); with a time limit of
+/// 0.1 s the answer is a 503 at once, and the worker is free again within a step (at most about 150 ms), well
+/// before the rating would have ended (it did not stop before: the worker stayed busy to the end).
+#[test]
+fn a_rating_past_its_deadline_stops_and_frees_its_worker() {
+    const HARDEST: &str =
+        "1.......2....1..3...5..34....2..1..4....8.7..6..9.......1..5.4.8.....5..9...6....";
+    let s = Server::start(&["--jobs", "1", "--time-limit", "0.1"]);
+    let (code, body) = s.request(
+        "POST",
+        "/api/sudoku/rate",
+        Some(&format!(r#"{{"puzzle":"{HARDEST}","explain":true}}"#)),
+    );
+    assert_eq!(code, 503, "{body}");
+    // The job started (and so had a rating to stop), rather than timing out in the queue.
+    assert!(body.contains("no answer within"), "{body}");
+    let t = Instant::now();
+    while s.status()["jobs"]["running"].as_u64() != Some(0) {
+        assert!(
+            t.elapsed() < Duration::from_millis(800),
+            "the rating still runs {:?} after its 503: {}",
+            t.elapsed(),
+            s.status()
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    // The worker takes the next request.
+    let (code, body) = s.request("POST", "/api/sudoku/solve", Some(&solve_body()));
+    assert_eq!(code, 200, "{body}");
+}
+
 /// SIGTERM and SIGINT stop the server within a few seconds even while every worker runs a job that would never
 /// finish, with a kept-alive connection open.
 #[test]

@@ -14,6 +14,10 @@ pub enum SudokuError {
     /// The puzzle could not be made (the generator's message).
     #[error("No puzzle: {0}")]
     NoPuzzle(String),
+    /// The puzzle was not made: its work was stopped from outside (the [`crate::Env`]'s `stop` flag, raised
+    /// when a server's request ran out of time).
+    #[error("No puzzle: making it was stopped before it finished (it took too long)")]
+    Stopped,
     /// The generator stopped without a puzzle (it panicked: its message).
     #[error("The generator failed: {0}")]
     GeneratorFailed(String),

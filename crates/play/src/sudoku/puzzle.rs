@@ -1,9 +1,11 @@
 //! A puzzle: its clues and a solution, made by the generator or the classic shuffle, or pasted by the player and
 //! checked.
 
+use std::sync::atomic::AtomicBool;
+
 use serde::{Deserialize, Serialize};
 use sudoku::Grid;
-use sudoku::classic::{self, ClassicOptions};
+use sudoku::classic::{self, ClassicError, ClassicOptions};
 use sudoku::generate::{self, GenerateOptions};
 use sudoku::logic::tables::cell_name;
 use sudoku::rng::Rng;
@@ -33,6 +35,15 @@ impl Puzzle {
     /// # Errors
     /// The generator's message, or [`SudokuError::Setup`] for a setup that [`Setup::check`] refuses.
     pub fn make(setup: &Setup) -> Result<Puzzle, SudokuError> {
+        Puzzle::make_until(setup, None)
+    }
+
+    /// [`Puzzle::make`] that stops once `stop` is raised (the generator and the classic method look at it
+    /// between their steps).
+    ///
+    /// # Errors
+    /// As [`Puzzle::make`], and [`SudokuError::Stopped`] when `stop` was raised before the puzzle was made.
+    pub fn make_until(setup: &Setup, stop: Option<&AtomicBool>) -> Result<Puzzle, SudokuError> {
         let failed = |e: String| SudokuError::NoPuzzle(e);
         match setup.mode {
             Mode::Graded => {
@@ -40,8 +51,10 @@ impl Puzzle {
                     difficulty: setup.difficulty_level()?,
                     symmetry: setup.symmetry_kind()?,
                 };
-                let g = generate::generate(&opts, setup.seed, setup.index)
-                    .map_err(|e| failed(e.to_string()))?;
+                let mut rng = Rng::for_item(setup.seed, setup.index);
+                let g = generate::generate_until(&opts, &mut rng, stop)
+                    .map_err(|e| failed(e.to_string()))?
+                    .ok_or(SudokuError::Stopped)?;
                 Ok(Puzzle {
                     givens: g.puzzle,
                     solution: g.solution,
@@ -60,7 +73,14 @@ impl Puzzle {
                     unique: setup.unique,
                 };
                 let mut rng = Rng::for_item(setup.seed, setup.index);
-                let c = classic::classic(&opts, &mut rng).map_err(|e| failed(e.to_string()))?;
+                let c = match stop {
+                    None => classic::classic(&opts, &mut rng),
+                    Some(flag) => classic::classic_until(&opts, &mut rng, flag),
+                }
+                .map_err(|e| match e {
+                    ClassicError::Stopped => SudokuError::Stopped,
+                    e => failed(e.to_string()),
+                })?;
                 let unique = match c.unique {
                     Some(u) => u,
                     None => Grid::from_digits(c.puzzle).is_ok_and(|g| g.count_solutions(2) == 1),

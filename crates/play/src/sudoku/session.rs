@@ -188,7 +188,10 @@ impl SudokuSession {
         self.puzzle = None;
         self.hint = None;
         self.news = None;
-        let pending = submit(&*self.env.runner, move || Puzzle::make(&setup));
+        let stop = self.env.stop.clone();
+        let pending = submit(&*self.env.runner, move || {
+            Puzzle::make_until(&setup, stop.as_deref())
+        });
         // A runner that works at once (or a fast thread) has the puzzle ready already.
         match pending.poll() {
             Some(outcome) => self.news = Some(self.collect(outcome)),
@@ -877,7 +880,8 @@ impl GameSession for SudokuSession {
     fn poll(&mut self) -> Option<Result<Message, SudokuError>> {
         SudokuSession::poll(self)
     }
-    /// Waits for the puzzle being made, however long that takes: the generator cannot stop halfway.
+    /// Waits for the puzzle being made, however long that takes: it takes milliseconds, and stops when the
+    /// [`Env`]'s `stop` flag is raised.
     fn settle(&mut self, _limit: Option<Duration>) -> Option<Result<Message, SudokuError>> {
         self.wait()
     }

@@ -77,6 +77,11 @@ pub(crate) async fn handle<G: Route>(
     let answer = app
         .jobs
         .run(G::KIND.key(), move |cancel| {
+            // The work of this action (a sudoku being made) stops with the request.
+            let env = Env {
+                stop: Some(cancel.shared_flag()),
+                ..env
+            };
             run::<G>(&env, start, &name, &a, cancel)
         })
         .await?;

@@ -187,6 +187,7 @@ fn error(action: &str, e: &SudokuError) -> ApiError {
             }
         )),
         SudokuError::GeneratorFailed(_) => ApiError::internal(format!("{action}: {e}")),
+        SudokuError::Stopped => ApiError::unavailable(format!("{action}: {e}")),
         _ => ApiError::unprocessable(format!("{action}: {e}")),
     }
 }

@@ -705,3 +705,47 @@ async fn the_hint_and_map_routes_share_the_budgeted_mouse_solutions() {
         "hint and map share one solution: {st}"
     );
 }
+
+/// The peg routes' kept counts are charged to the one memory budget ("peg counts"), and go, least recently used
+/// first, when it needs the room: with a budget that holds one triangle count and not two, a second start's
+/// count evicts the first, which is then counted again rather than answered from the cache.
+#[tokio::test]
+async fn the_peg_counts_are_charged_to_the_budget() {
+    let counts = |st: &Value| {
+        st["cache"]["caches"]
+            .as_array()
+            .and_then(|c| c.iter().find(|c| c["name"] == "peg counts"))
+            .and_then(|c| c["bytes"].as_u64())
+            .unwrap_or(0)
+    };
+    let first = json!({"problem": {"board": "triangle"}});
+    let second = json!({"problem": {"board": "triangle", "start": ["4"]}});
+    let app = app();
+    let (s, v) = post(&app, "/api/peg/count", first.clone()).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let (_, st, _) = get(&app, "/api/status").await;
+    let one = counts(&st);
+    // A triangle count: 14 levels of numbers and decimal strings, a few kilobytes.
+    assert!((500..20_000).contains(&one), "{st}");
+    assert!(st["cache"]["used_bytes"].as_u64() >= Some(one), "{st}");
+
+    let small = boardlab::serve::router_for(boardlab::serve::app_state_with(
+        Limits {
+            workers: 2,
+            queue: 16,
+            time_limit: Duration::from_secs(30),
+        },
+        one * 3 / 2,
+    ));
+    for (problem, cached) in [(&first, false), (&first, true), (&second, false)] {
+        let (s, v) = post(&small, "/api/peg/count", problem.clone()).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        assert_eq!(v["cached"], cached, "{problem}");
+    }
+    let (_, st, _) = get(&small, "/api/status").await;
+    assert_eq!(st["cache"]["evicted"], 1, "{st}");
+    assert!(counts(&st) <= one * 3 / 2, "{st}");
+    let (s, v) = post(&small, "/api/peg/count", first).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["cached"], false, "evicted, so counted again: {v}");
+}
