@@ -7,6 +7,7 @@ pub mod error;
 pub mod eval;
 pub mod game;
 pub mod layout;
+mod notation;
 pub mod perft;
 pub mod position;
 pub mod search;

@@ -302,8 +302,8 @@ impl Position {
         Ok(Position::from_parts(mouse, set, turn))
     }
 
-    /// A position from text that [`crate::sized::parse_text`] read for the 8x8 board.
-    fn from_parsed(p: crate::sized::Parsed) -> Result<Position, ParseError> {
+    /// A position from text that [`crate::notation::parse_text`] read for the 8x8 board.
+    fn from_parsed(p: crate::notation::Parsed) -> Result<Position, ParseError> {
         let sized = crate::SizedPosition::new(p.size, p.mouse, &p.cats, p.turn)?;
         Position::try_from(sized)
     }
@@ -609,7 +609,7 @@ impl Position {
     /// turn=mouse
     /// ```
     pub fn diagram(&self) -> String {
-        crate::sized::diagram(BoardSize::EIGHT, self.turn, |c| {
+        crate::notation::diagram(BoardSize::EIGHT, self.turn, |c| {
             let sq = Square::from_coords(c.file(), c.row()).unwrap_or(Square::A1);
             if sq == self.mouse {
                 'M'
@@ -627,7 +627,10 @@ impl Position {
     /// # Errors
     /// A [`ParseError`] naming the problem.
     pub fn from_notation(text: &str) -> Result<Position, ParseError> {
-        Position::from_parsed(crate::sized::parse_notation(text, Some(BoardSize::EIGHT))?)
+        Position::from_parsed(crate::notation::parse_notation(
+            text,
+            Some(BoardSize::EIGHT),
+        )?)
     }
 
     /// Parse an 8-line diagram, row 8 first. Each board line may start with its row number; it then holds
@@ -638,7 +641,10 @@ impl Position {
     /// # Errors
     /// A [`ParseError`] with the line and column of the problem.
     pub fn from_diagram(text: &str) -> Result<Position, ParseError> {
-        Position::from_parsed(crate::sized::parse_diagram(text, Some(BoardSize::EIGHT))?)
+        Position::from_parsed(crate::notation::parse_diagram(
+            text,
+            Some(BoardSize::EIGHT),
+        )?)
     }
 }
 
