@@ -6,11 +6,11 @@ use super::checkpoint::{Checkpoint, Resume, ShareData};
 use super::error::ShardError;
 use super::figures::{ShardStep, WorkerFigures};
 use super::share::{AnyShare, ShareLevel, read_share, recycle};
-use super::step::{Traffic, build, conclude, memory_needed, step_wide};
+use super::step::{Traffic, build, conclude, freeze_share, memory_needed, step_wide};
 use super::wire::{NoteBody, Transport};
 use super::worker::Sh;
 use crate::counter::Counter;
-use crate::level::{Pool, TableKey};
+use crate::level::{Pool, Table, TableKey};
 use crate::step::{Ctx, State, next_pegs};
 
 /// One worker's level-by-level enumeration (from the starts of `sh`, or from `resume`), calling `hook` with
@@ -130,20 +130,10 @@ pub(super) fn run_with<N: Counter, K: TableKey, T: Transport + ?Sized, H: LevelH
         let (acc, next_total, next, rebuilt) = match &level {
             AnyShare::Narrow(src) => {
                 let b = build::<K, N, N, T>(sh, &ctx, src, expected, net, &pool, &mut traffic)?;
-                match conclude(
-                    sh,
-                    net,
-                    &ctx,
-                    b,
-                    &pool,
-                    false,
-                    &limits,
-                    so_far,
-                    &mut freeze_secs,
-                )? {
-                    Some((acc, n, s)) => (acc, n, AnyShare::Narrow(s), false),
+                match conclude(sh, net, &ctx, b, &pool, false, &limits, so_far)? {
+                    Some((acc, n, t)) => (acc, n, Next::Narrow(t), false),
                     None => {
-                        let (acc, n, s) = step_wide::<K, N, T>(
+                        let (acc, n, t) = step_wide::<K, N, T>(
                             sh,
                             &ctx,
                             src,
@@ -152,14 +142,13 @@ pub(super) fn run_with<N: Counter, K: TableKey, T: Transport + ?Sized, H: LevelH
                             &wide_pool,
                             &mut traffic,
                             (&limits, so_far),
-                            &mut freeze_secs,
                         )?;
-                        (acc, n, AnyShare::Wide(s), true)
+                        (acc, n, Next::Wide(t), true)
                     }
                 }
             }
             AnyShare::Wide(src) => {
-                let (acc, n, s) = step_wide::<K, u128, T>(
+                let (acc, n, t) = step_wide::<K, u128, T>(
                     sh,
                     &ctx,
                     src,
@@ -168,9 +157,8 @@ pub(super) fn run_with<N: Counter, K: TableKey, T: Transport + ?Sized, H: LevelH
                     &wide_pool,
                     &mut traffic,
                     (&limits, so_far),
-                    &mut freeze_secs,
                 )?;
-                (acc, n, AnyShare::Wide(s), false)
+                (acc, n, Next::Wide(t), false)
             }
         };
         if acc.classes != total {
@@ -179,7 +167,23 @@ pub(super) fn run_with<N: Counter, K: TableKey, T: Transport + ?Sized, H: LevelH
                 acc.classes
             )));
         }
-        recycle(std::mem::replace(&mut level, next), &pool, &wide_pool);
+        // The level expanded is recycled before the next is frozen, so that freezing reuses its memory.
+        let empty = AnyShare::Narrow(ShareLevel {
+            layout: level.layout(),
+            first: 0,
+            parts: Vec::new(),
+        });
+        recycle(std::mem::replace(&mut level, empty), &pool, &wide_pool);
+        // The round buffers go back to the system: the next level, frozen beside the tables, is this step's
+        // peak (the next step takes new buffers).
+        pool.trim(usize::MAX, 0, 0, 1);
+        wide_pool.trim(usize::MAX, 0, 0, 1);
+        let tf = Instant::now();
+        level = match next {
+            Next::Narrow(t) => AnyShare::Narrow(freeze_share(sh, ctx.out, t, &pool)),
+            Next::Wide(t) => AnyShare::Wide(freeze_share(sh, ctx.out, t, &wide_pool)),
+        };
+        freeze_secs += tf.elapsed().as_secs_f64();
         classes_so_far += acc.classes;
         st.advance(k, &acc, if last { 0 } else { next_total }, level.is_wide())?;
         figures.classes_held_max = figures.classes_held_max.max(share_len);
@@ -290,4 +294,10 @@ pub(super) trait LevelHook<N: Counter> {
     fn bytes(&self) -> u64;
     /// The run ended.
     fn end(&mut self);
+}
+
+/// A worker's tables of the next level, with narrow or wide counters.
+enum Next<K, N> {
+    Narrow(Vec<Table<K, N>>),
+    Wide(Vec<Table<K, u128>>),
 }

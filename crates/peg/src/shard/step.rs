@@ -12,7 +12,9 @@ use super::worker::Sh;
 use crate::count::CountError;
 use crate::counter::Counter;
 use crate::level::{INIT_LOAD, Layout, Pool, Rec, Table, TableKey};
-use crate::step::{Acc, BASE_BYTES, Checks, Ctx, Rounds, Sink, StepError, Stop, Worker, next_pegs};
+use crate::step::{
+    Acc, BASE_BYTES, Checks, Ctx, Rounds, Sink, StepError, Stop, Worker, next_pegs, warm_worth,
+};
 
 /// Counters of a step's records and bytes.
 #[derive(Default, Clone, Copy)]
@@ -182,7 +184,10 @@ impl<K: TableKey, D: Counter, T: Transport + ?Sized> Sink<K, D> for Exchange<'_,
                 if bodies.iter().all(|(_, r)| r[i].is_empty()) {
                     continue;
                 }
-                t.warm();
+                let n: usize = bodies.iter().map(|(_, r)| r[i].len()).sum();
+                if warm_worth(t, n) {
+                    t.warm();
+                }
                 for (s, r) in &bodies {
                     if t.add_recs(&r[i], s).is_none() {
                         *failure = Some(StepError::Narrow);
@@ -353,9 +358,9 @@ fn agree_end<T: Transport + ?Sized>(
     Ok(Verdict::Done(total, next))
 }
 
-/// One level step with 128-bit counters from the share `src` (narrow or already wide): build, then conclude;
-/// an overflow even at 128 bits is the error [`CountError::Overflow`]. `limits` are the processes' memory
-/// limits and the number of classes so far, as [`conclude`] takes them.
+/// One level step with 128-bit counters from the share `src` (narrow or already wide): build, then agree; an
+/// overflow even at 128 bits is the error [`CountError::Overflow`]. `limits` are the processes' memory limits
+/// and the number of classes so far, as [`conclude`] takes them.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn step_wide<K: TableKey, S: Counter, T: Transport + ?Sized>(
     sh: &Sh<'_>,
@@ -366,20 +371,9 @@ pub(super) fn step_wide<K: TableKey, S: Counter, T: Transport + ?Sized>(
     wide_pool: &Pool<K, u128>,
     traffic: &mut Traffic,
     (limits, so_far): (&[Option<u64>], u64),
-    freeze_secs: &mut f64,
-) -> Result<(Acc, u64, ShareLevel<u128>), ShardError> {
+) -> Result<(Acc, u64, Vec<Table<K, u128>>), ShardError> {
     let b = build::<K, S, u128, T>(sh, ctx, src, expected, net, wide_pool, traffic)?;
-    let conclusion = conclude(
-        sh,
-        net,
-        ctx,
-        b,
-        wide_pool,
-        true,
-        limits,
-        so_far,
-        freeze_secs,
-    )?;
+    let conclusion = conclude(sh, net, ctx, b, wide_pool, true, limits, so_far)?;
     conclusion.ok_or_else(|| {
         CountError::Overflow {
             pegs: next_pegs(ctx.k, ctx.pegs),
@@ -388,9 +382,10 @@ pub(super) fn step_wide<K: TableKey, S: Counter, T: Transport + ?Sized>(
     })
 }
 
-/// Freeze this worker's tables into its share of the next level (unless its step failed) and agree with the
-/// others on the step: the summed statistics, the next level's size and the share, or `None` when the level
-/// must be built again with 128-bit counters.
+/// Agree with the others on the step this worker built: the summed statistics, the next level's size and
+/// this worker's tables of it (not frozen yet: the caller recycles the level expanded first, so that freezing
+/// reuses its memory), or `None` when the level must be built again with 128-bit counters (the tables then go
+/// back to the pool).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn conclude<K: TableKey, D: Counter, T: Transport + ?Sized>(
     sh: &Sh<'_>,
@@ -401,23 +396,13 @@ pub(super) fn conclude<K: TableKey, D: Counter, T: Transport + ?Sized>(
     wide: bool,
     limits: &[Option<u64>],
     classes_so_far: u64,
-    freeze_secs: &mut f64,
-) -> Result<Option<(Acc, u64, ShareLevel<D>)>, ShardError> {
-    let out = ctx.out;
-    let (lo, _) = sh.owned(&out, sh.me);
-    let t = Instant::now();
-    let share = (built.failure == Failure::None).then(|| ShareLevel {
-        layout: out,
-        first: lo,
-        parts: built
-            .tables
-            .into_iter()
-            .enumerate()
-            .map(|(i, t)| t.freeze(lo + i, &out, pool))
-            .collect(),
-    });
-    *freeze_secs += t.elapsed().as_secs_f64();
-    let next_len = share.as_ref().map_or(0, |s| s.len() as u64);
+) -> Result<Option<(Acc, u64, Vec<Table<K, D>>)>, ShardError> {
+    let ok = built.failure == Failure::None;
+    let next_len = if ok {
+        built.tables.iter().map(|t| t.len() as u64).sum()
+    } else {
+        0
+    };
     let verdict = agree_end(
         sh,
         net,
@@ -428,19 +413,36 @@ pub(super) fn conclude<K: TableKey, D: Counter, T: Transport + ?Sized>(
         classes_so_far,
     );
     match verdict {
-        Ok(Verdict::Done(acc, next)) => match share {
-            Some(s) => Ok(Some((acc, next, s))),
-            None => Err(ShardError::Protocol(
-                "a worker's step failed but the others did not hear of it".to_string(),
-            )),
-        },
+        Ok(Verdict::Done(acc, next)) if ok => Ok(Some((acc, next, built.tables))),
+        Ok(Verdict::Done(..)) => Err(ShardError::Protocol(
+            "a worker's step failed but the others did not hear of it".to_string(),
+        )),
         Ok(Verdict::Narrow) => {
-            if let Some(s) = share {
-                pool.recycle_parts(s.parts);
+            for t in built.tables {
+                t.recycle(pool);
             }
             Ok(None)
         }
         Err(e) => Err(e),
+    }
+}
+
+/// Freeze this worker's tables of a level of partitions `out` into its share.
+pub(super) fn freeze_share<K: TableKey, D: Counter>(
+    sh: &Sh<'_>,
+    out: Layout,
+    tables: Vec<Table<K, D>>,
+    pool: &Pool<K, D>,
+) -> ShareLevel<D> {
+    let (lo, _) = sh.owned(&out, sh.me);
+    ShareLevel {
+        layout: out,
+        first: lo,
+        parts: tables
+            .into_iter()
+            .enumerate()
+            .map(|(i, t)| t.freeze(lo + i, &out, pool))
+            .collect(),
     }
 }
 
@@ -463,11 +465,14 @@ pub(super) fn memory_needed<K: TableKey, N: Counter>(
     let mine = expected / sh.workers() + 1;
     let tables = (mine as f64 / INIT_LOAD * 1.07) as u64 * slot as u64;
     let r = sh.round::<K>() as u64;
-    // This worker's own records and counters, the ones it receives, and their packed copies.
+    // A round's records and counters as the worker writes them, hands them over, packs them for another
+    // process, the transport carries them and the receiver unpacks them: about six copies between processes
+    // (measured on the French board: about 80 bytes a record of a round, 8-byte records), three within one.
+    let copies = if sh.opts.shape.processes > 1 { 6 } else { 3 };
     let bufs = if last {
         0
     } else {
-        3 * (r * std::mem::size_of::<Rec<K>>() as u64 * 5 / 4 + r / 4 * 2 * counter as u64)
+        copies * (r * std::mem::size_of::<Rec<K>>() as u64 * 5 / 4 + r / 4 * 2 * counter as u64)
     };
     let (held_t, held_b) = pools.0.held();
     let (wide_t, wide_b) = pools.1.held();
@@ -476,8 +481,11 @@ pub(super) fn memory_needed<K: TableKey, N: Counter>(
     } else {
         level.bytes() as f64 / level.len() as f64
     };
-    let frozen = level.bytes().max((mine as f64 * per_class) as u64);
+    // While the next level is built: this share, the tables and a round's buffers; while it is frozen (the
+    // share expanded recycled into it, the buffers given back): the tables and the frozen next share.
+    let tables = (held_t + wide_t).max(tables);
+    let building = level.bytes() + tables + (held_b + wide_b).max(bufs);
+    let freezing = (mine as f64 * per_class) as u64 + tables;
     let per_process = sh.opts.shape.per_process.max(1) as u64;
-    (frozen + (held_t + wide_t).max(tables) + (held_b + wide_b).max(bufs)) / 20 * 21
-        + BASE_BYTES / per_process
+    building.max(freezing) / 20 * 21 + BASE_BYTES / per_process
 }

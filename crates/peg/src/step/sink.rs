@@ -101,6 +101,6 @@ fn merge_part<K: TableKey, D: Counter>(
 /// Whether reading a table into the cache before adding `n` records to it pays: when the records touch at
 /// least half as many cache lines at random as the table has (a round's records over a table far bigger
 /// than they are would read all of it for a few of its lines).
-fn warm_worth<K: TableKey, D: Counter>(t: &Table<K, D>, n: usize) -> bool {
+pub(crate) fn warm_worth<K: TableKey, D: Counter>(t: &Table<K, D>, n: usize) -> bool {
     2 * n as u64 >= t.bytes() / 64
 }
