@@ -358,6 +358,10 @@ fn agree_end<T: Transport + ?Sized>(
     Ok(Verdict::Done(total, next))
 }
 
+/// A step all workers agreed on: the summed statistics of the level expanded, the classes of the next level,
+/// and this worker's tables of it.
+pub(super) type Agreed<K, D> = (Acc, u64, Vec<Table<K, D>>);
+
 /// One level step with 128-bit counters from the share `src` (narrow or already wide): build, then agree; an
 /// overflow even at 128 bits is the error [`CountError::Overflow`]. `limits` are the processes' memory limits
 /// and the number of classes so far, as [`conclude`] takes them.
@@ -371,7 +375,7 @@ pub(super) fn step_wide<K: TableKey, S: Counter, T: Transport + ?Sized>(
     wide_pool: &Pool<K, u128>,
     traffic: &mut Traffic,
     (limits, so_far): (&[Option<u64>], u64),
-) -> Result<(Acc, u64, Vec<Table<K, u128>>), ShardError> {
+) -> Result<Agreed<K, u128>, ShardError> {
     let b = build::<K, S, u128, T>(sh, ctx, src, expected, net, wide_pool, traffic)?;
     let conclusion = conclude(sh, net, ctx, b, wide_pool, true, limits, so_far)?;
     conclusion.ok_or_else(|| {
@@ -396,7 +400,7 @@ pub(super) fn conclude<K: TableKey, D: Counter, T: Transport + ?Sized>(
     wide: bool,
     limits: &[Option<u64>],
     classes_so_far: u64,
-) -> Result<Option<(Acc, u64, Vec<Table<K, D>>)>, ShardError> {
+) -> Result<Option<Agreed<K, D>>, ShardError> {
     let ok = built.failure == Failure::None;
     let next_len = if ok {
         built.tables.iter().map(|t| t.len() as u64).sum()
