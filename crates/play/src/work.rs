@@ -88,8 +88,16 @@ pub fn submit<T: Send + 'static>(
     Pending { rx }
 }
 
+/// A [`Pending`] that no task of its own fulfils, and its sending end: for a result that some other piece of work
+/// hands over (a complete peg table that one game's task builds while other games wait for it). `Err` carries the
+/// message of a failure, as [`Outcome::Failed`].
+pub(crate) fn handed_over<T>() -> (mpsc::Sender<Result<T, String>>, Pending<T>) {
+    let (tx, rx) = mpsc::channel();
+    (tx, Pending { rx })
+}
+
 /// The text of a panic's payload.
-fn panic_message(payload: Box<dyn Any + Send>) -> String {
+pub(crate) fn panic_message(payload: Box<dyn Any + Send>) -> String {
     if let Some(s) = payload.downcast_ref::<&str>() {
         (*s).to_string()
     } else if let Some(s) = payload.downcast_ref::<String>() {

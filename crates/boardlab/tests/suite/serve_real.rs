@@ -385,3 +385,39 @@ fn peg_table_builds_run_on_the_pool_within_its_limits_and_stop_with_it() {
         .expect("SIGTERM ends the server within 5 s");
     assert!(status.success(), "{status:?} after {took:?}");
 }
+
+/// Games asking for the table being built (the English board's, started with the server) join its build: the
+/// builds' lane keeps one job, the build itself, however many such games start meanwhile (before, each game's
+/// request added a job that held a build slot while it waited for the same table: two slots taken with
+/// `--jobs 2`).
+#[test]
+fn games_wait_for_the_table_being_built_without_taking_build_slots() {
+    let s = Server::start(&["--jobs", "2", "--time-limit", "30"]);
+    let body = r#"{"action":{"new":{"board":"english"}}}"#;
+    let mut most = 0;
+    let mut asked = 0;
+    let t = Instant::now();
+    while t.elapsed() < Duration::from_secs(20) {
+        let status = s.status();
+        let background = status["jobs"]["background"].as_u64().expect("background");
+        most = most.max(background);
+        if background == 0 && asked > 0 {
+            break;
+        }
+        if asked < 6 {
+            let (code, answer) = s.request("POST", "/api/peg/session", Some(body));
+            assert_eq!(code, 200, "{answer}");
+            asked += 1;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(
+        asked, 6,
+        "the table was built before the games were started"
+    );
+    assert!(most <= 1, "{most} build jobs at once: {}", s.status());
+    // Built once, and kept.
+    let (code, answer) = s.request("POST", "/api/peg/session", Some(body));
+    assert_eq!(code, 200, "{answer}");
+    assert!(answer.contains("complete table"), "{answer}");
+}

@@ -4,19 +4,22 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use peg::count::CountError;
 use peg::enumerate::Options as CountOptions;
 use peg::{Board, Finish, Finishable, Move, Position, Problem};
 use serde::Serialize;
 
+use super::PegTables;
 use super::search::{Ended, Search, SearchKey, key_of};
-use super::tables::TableKey;
+use super::tables::{TableKey, TableResult, TableSlot};
 use crate::Env;
 use crate::text::group_thousands;
-use crate::work::{Outcome, Pending, submit};
+use crate::work::{Outcome, Pending, panic_message, submit};
 
 /// Where the runner works inline (so that an action waits for the search), the positions the solver may
 /// examine for one position before the indicator says "not known" (each [`PegSession::show_solution`] on such
@@ -97,12 +100,23 @@ pub enum Answer {
 enum TableState {
     /// Not built for this game, and why.
     Skipped(String),
-    /// Being built.
-    Building(Pending<Result<Arc<Finishable>, String>>),
+    /// This game's task is to build it (unless another game's task already does).
+    Building(Pending<Built>, TableSlot),
+    /// Another game's task builds it: handed over when built, no worker held meanwhile.
+    Waiting(Pending<TableResult>),
     /// Built.
     Ready(Arc<Finishable>),
-    /// The build stopped (at its memory limit).
-    Failed,
+    /// No table, and why ("too big here", "its build was stopped ...").
+    Failed(String),
+}
+
+/// What a game's build task did.
+#[derive(Debug)]
+enum Built {
+    /// It built the table (or found why there is none).
+    Here(TableResult),
+    /// Another game's task builds it: this one ended at once.
+    Elsewhere,
 }
 
 /// Answers "can one peg still be left from here, and how" for one game, without ever making the caller wait.
@@ -155,21 +169,21 @@ impl Oracle {
             );
             match env.peg_tables.cell(&key) {
                 None => TableState::Skipped("no complete table here: the search answers".into()),
-                Some((cell, stop)) => match cell.get() {
+                Some(slot) => match slot.cell.get() {
                     Some(Ok(t)) => TableState::Ready(Arc::clone(t)),
-                    Some(Err(_)) => TableState::Failed,
+                    Some(Err(why)) => TableState::Failed(why.clone()),
                     None => {
                         let board = board.clone();
                         let tables = env.peg_tables.clone();
-                        TableState::Building(submit(&*env.runner, move || {
-                            let built = cell
-                                .get_or_init(|| build_table(&board, start, finish, &stop))
-                                .clone();
-                            if let Ok(t) = &built {
-                                tables.charge(&key, &cell, t.bytes());
-                            }
-                            built
-                        }))
+                        let own = slot.clone();
+                        TableState::Building(
+                            submit(&*env.runner, move || {
+                                build_once(&own, &key, &tables, || {
+                                    build_table(&board, start, finish, &own.stop, &tables)
+                                })
+                            }),
+                            slot,
+                        )
                     }
                 },
             }
@@ -206,11 +220,7 @@ impl Oracle {
             Some(Ended::Way(moves)) => Answer::Known(Verdict::Possible(Arc::clone(moves))),
             Some(Ended::NoWay) => Answer::Known(Verdict::Impossible(Why::Search)),
             // While the table is being built, a search that stopped at its short budget waits for the table.
-            Some(Ended::GaveUp { memory: false })
-                if matches!(self.table, TableState::Building(_)) =>
-            {
-                Answer::Checking
-            }
+            Some(Ended::GaveUp { memory: false }) if self.building() => Answer::Checking,
             Some(&Ended::GaveUp { memory }) => Answer::GaveUp {
                 nodes: search.nodes(),
                 memory,
@@ -320,18 +330,61 @@ impl Oracle {
     /// Collect finished background work and start the next search slice for the last position of `line` if
     /// it is still open. Call it after every change and regularly.
     pub fn pump(&mut self, line: &[Position]) {
-        if let TableState::Building(job) = &self.table
-            && let Some(outcome) = job.poll()
-        {
-            self.take_table(outcome);
-        }
+        self.poll_table();
         self.remember(line);
         self.start_search(line);
         // A runner that works at once has answered already.
         self.remember(line);
     }
 
-    fn take_table(&mut self, outcome: Outcome<Result<Arc<Finishable>, String>>) {
+    /// Whether the table is being built (by this game's task or another's).
+    fn building(&self) -> bool {
+        matches!(
+            self.table,
+            TableState::Building(..) | TableState::Waiting(_)
+        )
+    }
+
+    /// Collect the table if its build has ended, without waiting.
+    fn poll_table(&mut self) {
+        self.wait_table(None);
+    }
+
+    /// Collect the table if its build ends within `limit` (`None`: only if it has ended already).
+    fn wait_table(&mut self, limit: Option<Duration>) {
+        match &self.table {
+            TableState::Building(job, slot) => {
+                let outcome = match limit {
+                    Some(l) => job.wait_for(l),
+                    None => job.poll(),
+                };
+                match outcome {
+                    Some(Outcome::Done(Built::Here(built))) => {
+                        self.take_table(Outcome::Done(built))
+                    }
+                    // Another game's task builds it: wait for it to be handed over, holding no worker.
+                    Some(Outcome::Done(Built::Elsewhere)) => {
+                        self.table = TableState::Waiting(slot.wait());
+                        self.poll_table();
+                    }
+                    Some(Outcome::Failed(why)) => self.take_table(Outcome::Failed(why)),
+                    None => {}
+                }
+            }
+            TableState::Waiting(pending) => {
+                let outcome = match limit {
+                    Some(l) => pending.wait_for(l),
+                    None => pending.poll(),
+                };
+                if let Some(outcome) = outcome {
+                    self.take_table(outcome);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn take_table(&mut self, outcome: Outcome<TableResult>) {
         self.table = match outcome {
             Outcome::Done(Ok(t)) => {
                 // From now on the table answers: forget the search's answers, so that the ways shown come
@@ -339,8 +392,10 @@ impl Oracle {
                 self.known.clear();
                 TableState::Ready(t)
             }
-            // The build stopped at its memory limit, or died: the search answers instead.
-            Outcome::Done(Err(_)) | Outcome::Failed(_) => TableState::Failed,
+            // The build stopped (its memory limit, the cache or the server stopping it), or died: the search
+            // answers instead.
+            Outcome::Done(Err(why)) => TableState::Failed(why),
+            Outcome::Failed(why) => TableState::Failed(format!("its build failed: {why}")),
         };
     }
 
@@ -358,7 +413,7 @@ impl Oracle {
         if self.quick(pos).is_some() || self.lost_before(line) {
             return;
         }
-        let building = matches!(self.table, TableState::Building(_));
+        let building = self.building();
         let budget = if building {
             Some(SEARCH_WHILE_BUILDING)
         } else if self.env.runner.works_inline() {
@@ -410,7 +465,7 @@ impl Oracle {
         self.watching
             .as_ref()
             .is_some_and(|(_, s)| s.ended().is_none())
-            || matches!(self.table, TableState::Building(_))
+            || self.building()
     }
 
     /// Wait at most `limit` for a piece of background work to finish (the search of the position watched, else
@@ -418,13 +473,7 @@ impl Oracle {
     pub fn wait_a_little(&mut self, limit: Duration) {
         match &self.watching {
             Some((_, s)) if s.ended().is_none() => s.wait_for(limit),
-            _ => {
-                if let TableState::Building(job) = &self.table
-                    && let Some(outcome) = job.wait_for(limit)
-                {
-                    self.take_table(outcome);
-                }
-            }
+            _ => self.wait_table(Some(limit)),
         }
     }
 
@@ -434,7 +483,7 @@ impl Oracle {
         let deadline = limit.map(|l| Instant::now() + l);
         loop {
             self.pump(line);
-            let building = matches!(self.table, TableState::Building(_));
+            let building = self.building();
             if !building && (self.answer(line) != Answer::Checking || !self.busy()) {
                 break;
             }
@@ -444,17 +493,10 @@ impl Oracle {
                 None => WAIT_STEP,
             };
             // The table first (the search meanwhile goes on by itself), then the search.
-            let outcome = match &self.table {
-                TableState::Building(job) => job.wait_for(step),
-                _ => {
-                    if let Some((_, s)) = &self.watching {
-                        s.wait_for(step);
-                    }
-                    None
-                }
-            };
-            if let Some(outcome) = outcome {
-                self.take_table(outcome);
+            if building {
+                self.wait_table(Some(step));
+            } else if let Some((_, s)) = &self.watching {
+                s.wait_for(step);
             }
         }
     }
@@ -463,11 +505,13 @@ impl Oracle {
     pub fn table_note(&self) -> String {
         match &self.table {
             TableState::Skipped(why) => why.clone(),
-            TableState::Building(_) => "building the complete table…".into(),
+            TableState::Building(..) | TableState::Waiting(_) => {
+                "building the complete table…".into()
+            }
             TableState::Ready(t) => {
                 format!("complete table: {} classes", group_thousands(t.classes()))
             }
-            TableState::Failed => "no complete table (too big here): the search answers".into(),
+            TableState::Failed(why) => format!("no complete table ({why}): the search answers"),
         }
     }
 }
@@ -475,13 +519,15 @@ impl Oracle {
 /// Build the complete table for a game from `start` to `finish`: the positions reachable from `start` from
 /// which `finish` can still be reached (found by meeting in the middle; on the English board from the centre to
 /// the centre 1,679,072 classes, a fraction of a second).
-/// A raised `stop` ends it within a level.
+/// A raised `stop` ends it within a level. Why there is no table is said as the player reads it: "too big here",
+/// or that its build was stopped, and why.
 fn build_table(
     board: &Board,
     start: Position,
     finish: Finish,
     stop: &AtomicBool,
-) -> Result<Arc<Finishable>, String> {
+    tables: &PegTables,
+) -> TableResult {
     let opts = CountOptions {
         max_memory: Some(TABLE_MEMORY),
         cancel: Some(stop),
@@ -490,7 +536,47 @@ fn build_table(
     let problem = Problem::new(board.clone(), start, finish).map_err(|e| e.to_string())?;
     Finishable::build(&problem, &opts)
         .map(Arc::new)
-        .map_err(|e| e.to_string())
+        .map_err(|e| match e {
+            CountError::MemoryLimit { .. } => "too big here".to_string(),
+            CountError::Cancelled if tables.stopping() => {
+                "its build was stopped: the program is stopping".to_string()
+            }
+            CountError::Cancelled => {
+                "its build was stopped to make room for the tables of other games".to_string()
+            }
+            other => other.to_string(),
+        })
+}
+
+/// Build the table of `slot` with `build`, unless another game's task has claimed it (then end at once: that
+/// game's task hands the table over to every game waiting for it). The table built is charged to the budget and
+/// handed over; a build that panics hands its message over and gives up its claim, so that a later game tries
+/// again.
+fn build_once(
+    slot: &TableSlot,
+    key: &TableKey,
+    tables: &PegTables,
+    build: impl FnOnce() -> TableResult,
+) -> Built {
+    if slot.claimed.swap(true, Ordering::SeqCst) {
+        return Built::Elsewhere;
+    }
+    match catch_unwind(AssertUnwindSafe(|| slot.cell.get_or_init(build).clone())) {
+        Ok(built) => {
+            if let Ok(t) = &built {
+                tables.charge(key, &slot.cell, t.bytes());
+            }
+            slot.finished(&Ok(built.clone()));
+            Built::Here(built)
+        }
+        Err(payload) => {
+            let why = panic_message(payload);
+            slot.claimed.store(false, Ordering::SeqCst);
+            slot.finished(&Err(why.clone()));
+            // The game whose task this was hears it as the others do.
+            resume_unwind(Box::new(why))
+        }
+    }
 }
 
 #[cfg(test)]
@@ -518,49 +604,106 @@ mod tests {
     }
 
     /// A table pushed out of the list before it was built is not built at all: its build, still waiting for its
-    /// turn, stops at once (before, it ran its full course for a table nobody could find any more).
+    /// turn, stops at once (before, it ran its full course for a table nobody could find any more), and the game
+    /// says why it has no table (before: "too big here").
     #[test]
     fn a_table_left_out_of_the_list_is_not_built() {
         let runner = Arc::new(ByHand::default());
         let mut env = Env::new(Arc::clone(&runner) as Arc<dyn Runner>, Clock::system());
         env.peg_tables = PegTables::new(1);
-        let first = triangle_from(&env, "1");
-        let TableState::Building(first_build) = &first.table else {
-            panic!("the first game's table is being built: {first:?}");
-        };
+        let mut first = triangle_from(&env, "1");
+        assert!(
+            matches!(first.table, TableState::Building(..)),
+            "the first game's table is being built: {first:?}"
+        );
         // A second game from another start takes the one place in the list.
         let second = triangle_from(&env, "4");
-        assert!(matches!(second.table, TableState::Building(_)));
+        assert!(matches!(second.table, TableState::Building(..)));
         let tasks: Vec<Task> = std::mem::take(&mut *runner.0.lock().unwrap());
         assert_eq!(tasks.len(), 2);
         let mut tasks = tasks.into_iter();
         let first_task = tasks.next().unwrap();
         first_task();
-        match first_build.poll() {
-            Some(Outcome::Done(Err(e))) => assert!(e.contains("cancel"), "{e}"),
-            Some(Outcome::Done(Ok(_))) => {
-                panic!("the first table was built although nobody can use it")
-            }
-            Some(Outcome::Failed(e)) => panic!("the build failed: {e}"),
-            None => panic!("no outcome after the task ran"),
+        first.poll_table();
+        match &first.table {
+            TableState::Failed(why) => assert_eq!(
+                why,
+                "its build was stopped to make room for the tables of other games"
+            ),
+            other => panic!("the first table was built although nobody can use it: {other:?}"),
         }
+        assert_eq!(
+            first.table_note(),
+            "no complete table (its build was stopped to make room for the tables of other games): the \
+             search answers"
+        );
         // The table still in the list is built, and a game from its start finds it ready.
         let second_task = tasks.next().unwrap();
         second_task();
         let again = triangle_from(&env, "4");
         assert!(matches!(again.table, TableState::Ready(_)), "{again:?}");
-        // After `stop` a new table's build stops at once too.
+        // After `stop` a new table's build stops at once too, and says so.
         env.peg_tables.stop();
-        let third = triangle_from(&env, "6");
-        assert!(matches!(third.table, TableState::Building(_)));
+        let mut third = triangle_from(&env, "6");
+        assert!(matches!(third.table, TableState::Building(..)));
         let task = runner.0.lock().unwrap().pop().unwrap();
         task();
-        let TableState::Building(third_build) = &third.table else {
-            unreachable!()
-        };
-        assert!(
-            matches!(third_build.poll(), Some(Outcome::Done(Err(_)))),
-            "built after the stop"
+        third.poll_table();
+        assert_eq!(
+            third.table_note(),
+            "no complete table (its build was stopped: the program is stopping): the search answers"
         );
+    }
+
+    /// A second game asking for a table whose build is under way joins that build: its own task ends at once
+    /// (before, it held a worker, blocked until the first build was done), and the table is handed over to it
+    /// when built. Here the second task runs in the middle of the first one's build.
+    #[test]
+    fn a_second_game_joins_the_build_under_way() {
+        let tables = PegTables::new(2);
+        let board = Board::builtin("triangle").unwrap();
+        let start = Problem::start_with_vacancies(&board, &["1"]).unwrap();
+        let key: TableKey = (
+            board.name().to_string(),
+            board.moves().len(),
+            start.bits(),
+            None,
+        );
+        let slot = tables.cell(&key).unwrap();
+        let mut joined = None;
+        let built = build_once(&slot, &key, &tables, || {
+            // Meanwhile a second game asks for the same table.
+            let again = tables.cell(&key).unwrap();
+            assert!(Arc::ptr_eq(&again.cell, &slot.cell));
+            let task = build_once(&again, &key, &tables, || panic!("the table built twice"));
+            assert!(matches!(task, Built::Elsewhere), "{task:?}");
+            let waiting = again.wait();
+            assert!(waiting.poll().is_none(), "handed over before it is built");
+            joined = Some(waiting);
+            build_table(&board, start, Finish::Anywhere, &slot.stop, &tables)
+        });
+        let Built::Here(Ok(table)) = built else {
+            panic!("the first task builds the table: {built:?}")
+        };
+        match joined.unwrap().poll() {
+            Some(Outcome::Done(Ok(t))) => assert!(Arc::ptr_eq(&t, &table)),
+            other => panic!("the table is handed over when built: {other:?}"),
+        }
+        // Through the games: with a runner that keeps its tasks, the second game's task ends at once and the
+        // game gets the table the first game's task built.
+        let runner = Arc::new(ByHand::default());
+        let mut env = Env::new(Arc::clone(&runner) as Arc<dyn Runner>, Clock::system());
+        env.peg_tables = PegTables::new(2);
+        let mut a = triangle_from(&env, "4");
+        let mut b = triangle_from(&env, "4");
+        let tasks: Vec<Task> = std::mem::take(&mut *runner.0.lock().unwrap());
+        assert_eq!(tasks.len(), 2);
+        for t in tasks {
+            t();
+        }
+        a.poll_table();
+        b.poll_table();
+        assert!(matches!(a.table, TableState::Ready(_)), "{a:?}");
+        assert!(matches!(b.table, TableState::Ready(_)), "{b:?}");
     }
 }
