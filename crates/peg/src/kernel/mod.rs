@@ -13,7 +13,7 @@
 //! (F, BW, DQ, CD, VL, VBMI2, BITALG, VPOPCNTDQ), the [`avx512`] one: each image, and each direction's
 //! neighbour bits, with a single bit-shuffle instruction; the normal forms of eight successors at a time; CPUs
 //! with AVX2 but not those use the [`avx2`] one. All give identical results (tested here, and against the slow
-//! reference in `tests/fast_vs_reference.rs`).
+//! reference in `tests/suite/fast_vs_reference.rs`).
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx2;
 #[cfg(target_arch = "x86_64")]

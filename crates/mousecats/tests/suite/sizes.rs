@@ -4,7 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 
@@ -66,7 +66,7 @@ fn published_values_of_gilith_solve() {
 /// 10x10 in the test profile takes seconds on a shared machine: run with `--ignored` (the engine bench
 /// `solve_sizes/10x10_region` times it too).
 #[test]
-#[ignore = "10x10: a few seconds; cargo test -p mousecats --test sizes -- --ignored"]
+#[ignore = "10x10: a few seconds; cargo test -p mousecats --test suite sizes:: -- --ignored"]
 fn ten_by_ten_cats_win_in_72() {
     let start = SizedPosition::start(size(10));
     let r = solve_layers(
@@ -88,7 +88,7 @@ fn ten_by_ten_cats_win_in_72() {
 /// to the layered solve that alters any of them is noticed. Under far-row and escape the same states are won
 /// (a mouse past every cat wins either way, only later under far-row), as on every smaller board.
 #[test]
-#[ignore = "12x12: minutes and 3.3 GB per rule; cargo test -p mousecats --test sizes -- --ignored"]
+#[ignore = "12x12: minutes and 3.3 GB per rule; cargo test -p mousecats --test suite sizes:: -- --ignored"]
 fn twelve_by_twelve_every_rule() {
     let start = SizedPosition::start(size(12));
     // (rule, reachable, mouse to move: mouse wins, cats win; cats to move: cats win, mouse wins)

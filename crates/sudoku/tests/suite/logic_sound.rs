@@ -4,7 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed unwrap is a failed test
 
-mod common;
+use crate::common;
 
 use sudoku::logic::{self, Candidates, Options, Status};
 

@@ -2,7 +2,7 @@
 //! all), finish anywhere and finish on the start hole: the counts over the finishable set alone ([`Finishable::solutions`], the set built by
 //! [`Finishable::build_for_solutions`]) against the whole table's ([`enumerate::count`]). Two of the starts (c1, c2) have no symmetry but the identity: their whole
 //! tables have about 190 million classes each, minutes and gigabytes on a small machine, so the test is
-//! ignored by default (`cargo test --release -p peg --test every_start -- --ignored`); the measured figures are
+//! ignored by default (`cargo test --release -p peg --test suite every_start:: -- --ignored`); the measured figures are
 //! in the README.
 // Test helpers outside #[test] functions unwrap too: a failure is a test failure.
 #![allow(clippy::unwrap_used, clippy::expect_used)]

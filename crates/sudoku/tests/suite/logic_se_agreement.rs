@@ -114,7 +114,7 @@ fn shared_data_agreement_with_sudoku_explainer() {
 #[test]
 fn generated_puzzles_agree_with_sudoku_explainer() {
     use sudoku::generate::{self, GenerateOptions, Symmetry};
-    let text = include_str!("data/se_rated_generated.txt");
+    let text = include_str!("../data/se_rated_generated.txt");
     let opts = GenerateOptions {
         difficulty: Difficulty::Expert,
         symmetry: Symmetry::default(),
