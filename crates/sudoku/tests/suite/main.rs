@@ -10,6 +10,7 @@ mod logic_se_agreement;
 mod logic_sound;
 mod logic_techniques;
 mod solve;
+mod stop;
 
 // Helpers shared by several modules.
 mod common;
