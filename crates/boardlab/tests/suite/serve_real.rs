@@ -54,9 +54,8 @@ fn a_perft_past_its_deadline_stops_and_frees_its_worker() {
 }
 
 /// A rating past its deadline stops at its next step and frees its worker. One of the forum's hardest puzzles
-/// (SE 10.0) takes a second or more to rate (2.6 s on the 2-core test machine under load); with a time limit of
-/// 0.1 s the answer is a 503 at once, and the worker is free again within a step (at most about 150 ms), well
-/// before the rating would have ended (it did not stop before: the worker stayed busy to the end).
+/// (SE 10.0) takes a second or more to rate; with a time limit of 0.1 s the answer is a 503 at once, and the
+/// worker is free again within a step (at most about 150 ms), well before the rating would have ended.
 #[test]
 fn a_rating_past_its_deadline_stops_and_frees_its_worker() {
     const HARDEST: &str =
@@ -312,11 +311,10 @@ fn the_caches_keep_within_one_memory_budget() {
     );
 }
 
-/// A diamond solve from e1 (issue 40 item 4: it kept 295 MB for good) goes through the one budget: whatever it
-/// built, what stays afterwards is within `--cache-memory`, and so is the memory the process keeps (plus a fixed
-/// margin for the program, the English table's build and the allocator). In the 4 s it is given here its solver
-/// grew to 13-30 MB on the 2-core test machine under load, near or past the 16 MiB budget (the English table, about
-/// 50 MB, is refused outright).
+/// A diamond solve from e1 goes through the one budget: whatever it built, what stays afterwards is within
+/// `--cache-memory`, and so is the memory the process keeps (plus a fixed margin for the program, the English
+/// table's build and the allocator). In its 4 s the solver's tables grow to about the 16 MiB budget (the English
+/// table, about 50 MB, is refused outright).
 #[test]
 fn a_diamond_solve_keeps_within_the_budget() {
     let limit: u64 = 16 << 20;
