@@ -502,7 +502,7 @@ mod tests {
     }
 
     /// Levels expanded straight from their tables count exactly as frozen ones: 32-bit keys (triangle,
-    /// English) and whole keys (diamond), `u64` counters and `u16` ones (which overflow within a few levels:
+    /// English, diamond) and whole keys (Wiegleb's board), `u64` counters and `u16` ones (which overflow within a few levels:
     /// those levels are rebuilt with `u128` counters from a source level still in its tables, and the levels
     /// after are left in wide tables).
     #[test]
@@ -511,6 +511,7 @@ mod tests {
             ("triangle", None),
             ("english", Some(13)),
             ("diamond", Some(8)),
+            ("wiegleb", Some(8)),
         ] {
             let p = Problem::standard(Board::builtin(name).unwrap());
             let (unfrozen, frozen, left) = both_ways::<u64>(&p, levels);

@@ -279,15 +279,18 @@ fn custom_layout_and_early_levels() {
             ..plain(SHAPES[1])
         },
     );
-    // A board of more than 39 holes: 64-bit keys in tables and records.
-    let diamond = Problem::standard(Board::builtin("diamond").unwrap());
-    check(
-        &diamond,
-        &Run {
-            levels: Some(7),
-            ..plain(SHAPES[2])
-        },
-    );
+    // The diamond (41 holes: 32-bit keys in at least 1,024 partitions) and Wiegleb's board (45 holes: 64-bit
+    // keys in tables and records).
+    for name in ["diamond", "wiegleb"] {
+        let p = Problem::standard(Board::builtin(name).unwrap());
+        check(
+            &p,
+            &Run {
+                levels: Some(7),
+                ..plain(SHAPES[2])
+            },
+        );
+    }
 }
 
 /// Checkpoints after every level; a run resumed from each gives the uninterrupted run's table.

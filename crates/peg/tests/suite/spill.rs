@@ -92,6 +92,7 @@ fn spilled_counts_equal_the_engine() {
         ("english", Some(14), 100u64 << 20),
         ("french", Some(12), 100 << 20),
         ("diamond", Some(9), 70 << 20),
+        ("wiegleb", Some(8), 70 << 20),
         ("triangle", None, 70 << 20),
     ] {
         let p = Problem::standard(Board::builtin(name).unwrap());
