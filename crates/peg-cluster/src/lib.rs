@@ -3,6 +3,7 @@
 pub mod checkpoint;
 pub mod hosts;
 pub mod mesh;
+pub mod spill;
 pub mod store;
 pub mod transport;
 pub mod watchdog;
@@ -68,6 +69,11 @@ pub struct Config {
     pub peer_timeout: Duration,
     /// Checkpoints, if any.
     pub checkpoint: Option<CheckpointConfig>,
+    /// Keep the levels in this directory instead of memory (on each process's machine; it is created if
+    /// needed): each worker its own buckets, process 0 the manifest; each level is built in as many passes
+    /// as the memory limit needs, and a run started again with the same directory resumes from the last
+    /// level recorded ([`peg::shard::count_spilled`]). Not with `checkpoint`: the directory is the checkpoint.
+    pub spill: Option<PathBuf>,
     /// This process's memory limit.
     pub max_memory: Option<u64>,
     /// Enumerate only this many levels.
@@ -297,7 +303,19 @@ pub fn run(problem: &Problem, cfg: &Config) -> Result<Outcome, ClusterError> {
     if cfg.workers == 0 {
         return Err(ClusterError::Start("--workers must be at least 1".into()));
     }
+    if cfg.spill.is_some() && cfg.checkpoint.is_some() {
+        return Err(ClusterError::Start(
+            "--spill and --checkpoint do not go together (the spill directory is the checkpoint)"
+                .into(),
+        ));
+    }
     let binary = binary_hash().map_err(ClusterError::Start)?;
+    let spill_id = spill::Identity {
+        problem: cfg.problem_text.clone(),
+        binary: binary.clone(),
+        processes: n,
+        workers: cfg.workers,
+    };
     let listener = mesh::listen(&cfg.hosts, me, &cfg.hosts_file)?;
     // Checkpoints: every process makes its directory; process 0 reads the manifest and decides.
     let mut refusal = None;
@@ -320,16 +338,29 @@ pub fn run(problem: &Problem, cfg: &Config) -> Result<Outcome, ClusterError> {
             }
         }
     }
+    if let Some(dir) = &cfg.spill {
+        spill::prepare(dir).map_err(ClusterError::Checkpoint)?;
+        if me == 0 {
+            match spill::read_manifest(dir, &spill_id) {
+                Ok(t) => manifest_text = t,
+                Err(e) => refusal = Some(e),
+            }
+        }
+    }
     let hello = Hello {
         protocol: PROTOCOL,
         process: me,
         hosts: cfg.hosts.iter().map(|h| h.addr.clone()).collect(),
         binary: binary.clone(),
         problem: cfg.problem_text.clone(),
-        settings: match cfg.max_levels {
-            Some(l) => format!("levels {l}"),
-            None => "all levels".to_string(),
-        },
+        settings: format!(
+            "{}{}",
+            match cfg.max_levels {
+                Some(l) => format!("levels {l}"),
+                None => "all levels".to_string(),
+            },
+            if cfg.spill.is_some() { ", spilled" } else { "" }
+        ),
         workers: cfg.workers,
         checkpoint: cfg.checkpoint.is_some(),
         manifest: manifest_text.clone(),
@@ -359,6 +390,12 @@ pub fn run(problem: &Problem, cfg: &Config) -> Result<Outcome, ClusterError> {
             .first()
             .and_then(|h| h.as_ref())
             .and_then(|h| h.manifest.clone())
+    };
+    let spilled = match (&cfg.spill, &text) {
+        (Some(dir), Some(t)) => {
+            Some(spill::parse(t, dir, &spill_id).map_err(ClusterError::Checkpoint)?)
+        }
+        _ => None,
     };
     let manifest: Option<Manifest> = match (&cfg.checkpoint, text) {
         (Some(c), Some(t)) => {
@@ -408,6 +445,8 @@ pub fn run(problem: &Problem, cfg: &Config) -> Result<Outcome, ClusterError> {
         cfg: cfg.clone(),
         binary,
         manifest,
+        spilled,
+        spill_id,
         dog: dog.clone(),
         shape,
         sent: Arc::clone(&sent),
@@ -514,6 +553,9 @@ struct Shared {
     cfg: Config,
     binary: String,
     manifest: Option<Manifest>,
+    /// With `--spill`: what the store recorded last (the same on every process), and the run's identity.
+    spilled: Option<peg::spill::Stored>,
+    spill_id: spill::Identity,
     dog: Watchdog,
     shape: Shape,
     sent: Arc<AtomicU64>,
@@ -612,13 +654,19 @@ fn work(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<ShardOutput,
         None => None,
     };
     let mut net = TimelyTransport::new(worker);
-    let out = shard::count(
-        &sh.problem,
-        &opts,
-        &mut net,
-        cp.as_mut().map(|c| c as &mut dyn shard::Checkpoint),
-        resume,
-    );
+    let out = match &cfg.spill {
+        Some(dir) => {
+            let mut store = spill::WorkerStore::new(dir, index, sh.spill_id.clone());
+            shard::count_spilled(&sh.problem, &opts, &mut net, &mut store, sh.spilled.clone())
+        }
+        None => shard::count(
+            &sh.problem,
+            &opts,
+            &mut net,
+            cp.as_mut().map(|c| c as &mut dyn shard::Checkpoint),
+            resume,
+        ),
+    };
     net.close();
     if let Err(e) = &out
         && is_local(e)

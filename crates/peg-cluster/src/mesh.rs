@@ -16,7 +16,7 @@ use crate::hosts::Host;
 const MAGIC: &[u8; 8] = b"BLPEGC01";
 
 /// The version of what processes say to each other (the preamble, the hello, the heartbeats).
-pub const PROTOCOL: u32 = 1;
+pub const PROTOCOL: u32 = 2;
 
 /// Kinds of connection.
 const DATA: u8 = 0;

@@ -141,11 +141,11 @@ pub type SpillLog<'a> = &'a (dyn Fn(&SpillStep) + Sync);
 const BUCKET_MAGIC: &[u8; 8] = b"PEGBKT01";
 
 /// Partitions `first..first + parts.len()` of a level, as a bucket is written.
-struct Bucket<'a, C> {
-    layout: Layout,
-    first: usize,
-    parts: &'a [Part<C>],
-    wide: bool,
+pub(crate) struct Bucket<'a, C> {
+    pub(crate) layout: Layout,
+    pub(crate) first: usize,
+    pub(crate) parts: &'a [Part<C>],
+    pub(crate) wide: bool,
 }
 
 impl<C: Counter> ShareData for Bucket<'_, C> {
@@ -167,13 +167,15 @@ impl<C: Counter> ShareData for Bucket<'_, C> {
 }
 
 /// A bucket read back: partitions `first..first + parts.len()` of a level of partitions `layout`.
-struct ReadBucket<C> {
-    layout: Layout,
-    first: usize,
-    parts: Vec<Part<C>>,
+pub(crate) struct ReadBucket<C> {
+    pub(crate) layout: Layout,
+    pub(crate) first: usize,
+    pub(crate) parts: Vec<Part<C>>,
 }
 
-fn read_bucket<C: Counter>(
+/// Read a bucket written by [`Bucket`]'s [`ShareData::write_to`], of a board of `bits` holes, with counters
+/// of the width `wide` says.
+pub(crate) fn read_bucket<C: Counter>(
     r: &mut dyn Read,
     bits: u32,
     wide: bool,

@@ -201,17 +201,59 @@ fn bad_stores_are_refused_with_the_files_kept() {
     assert!(e.contains("cannot create the spill directory"), "{e}");
 }
 
-/// `--spill` with the cluster options is refused in one line (the cluster path keeps its own checkpoints).
+/// `--spill` with the cluster path: two local processes each keep their share in the directory, under a limit
+/// that forces several passes per step: the in-memory command's JSON (the cluster's figures aside); `--spill`
+/// with `--checkpoint` is refused in one line, and so is a directory that cannot be made.
 #[test]
-fn spill_with_cluster_options_is_refused() {
+fn spill_on_the_cluster_path() {
     let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store");
+    let want = ok(&[
+        "--json", "peg", "count", "--board", "french", "--levels", "12",
+    ]);
+    let got = ok(&[
+        "--json",
+        "peg",
+        "count",
+        "--board",
+        "french",
+        "--levels",
+        "12",
+        "--local-processes",
+        "2",
+        "--max-memory",
+        "50M",
+        "--spill",
+        store.to_str().unwrap(),
+    ]);
+    // Byte for byte up to the closing brace; then the cluster's figures.
+    let body = want.strip_suffix("\n}\n").unwrap();
+    assert!(
+        got.starts_with(body) && got[body.len()..].starts_with(",\n  \"cluster\": {"),
+        "{got}\nis not\n{want}\nwith the cluster figures"
+    );
+    let m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(store.join("spill.json")).unwrap()).unwrap();
+    assert_eq!(m["processes"], 2);
     let out = Command::new(bin())
         .args(["peg", "count", "--local-processes", "2"])
         .args(["--spill", dir.path().to_str().unwrap()])
+        .args(["--checkpoint", dir.path().to_str().unwrap()])
         .output()
         .unwrap();
     assert!(!out.status.success());
     let e = text(&out.stderr);
     assert_eq!(e.trim_end().lines().count(), 1, "{e}");
-    assert!(e.contains("--spill"), "{e}");
+    assert!(e.contains("--spill and --checkpoint"), "{e}");
+    let file = dir.path().join("file");
+    std::fs::write(&file, "x").unwrap();
+    let out = Command::new(bin())
+        .args(["peg", "count", "--local-processes", "2", "--spill"])
+        .arg(file.join("sub"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let e = text(&out.stderr);
+    assert_eq!(e.trim_end().lines().count(), 1, "{e}");
+    assert!(e.contains("cannot create the spill directory"), "{e}");
 }

@@ -31,6 +31,7 @@ mod finish;
 mod records;
 mod run;
 mod share;
+mod spill;
 mod step;
 mod wire;
 mod worker;
@@ -52,6 +53,7 @@ pub use crate::step::State;
 pub use checkpoint::{Checkpoint, Resume, SavedShare, ShareData};
 pub use error::{ShardError, TransportError};
 pub use figures::{ShardOutput, ShardStep, WorkerFigures};
+pub use spill::count_spilled;
 pub use wire::{Note, Parcel, Shape, Transport};
 pub use worker::ShardOptions;
 

@@ -41,11 +41,16 @@ pub(super) struct Built<K, D> {
 /// The [`Sink`] of a cluster worker's level step: each round, this worker's records go to the workers that
 /// own their partitions (as they are to a worker of the same process, byte-packed to one in another), and
 /// the records this worker receives are added into the tables of its own partitions.
-struct Exchange<'a, 's, K, D: Counter, T: ?Sized> {
+pub(super) struct Exchange<'a, 's, K, D: Counter, T: ?Sized> {
     sh: &'a Sh<'s>,
     net: &'a mut T,
     out: Layout,
-    /// This worker's partitions of `out`, `lo..hi`, and their tables.
+    /// The partitions of `out` this step builds, `first..end` (the whole level, or a pass's range of a
+    /// spilling step), split among the workers as [`owned_in`] says; the workers' buffers hold them from
+    /// `first`.
+    first: usize,
+    end: usize,
+    /// This worker's partitions of them, `lo..hi`, and their tables.
     lo: usize,
     hi: usize,
     tables: Vec<Table<K, D>>,
@@ -70,6 +75,7 @@ impl<K: TableKey, D: Counter, T: Transport + ?Sized> Sink<K, D> for Exchange<'_,
         let sh = self.sh;
         let pool = self.pool;
         let (out, lo, hi) = (self.out, self.lo, self.hi);
+        let (first, end) = (self.first, self.end);
         let nworkers = sh.workers();
         let my_process = sh.process();
         let failed = failure.is_some();
@@ -83,7 +89,8 @@ impl<K: TableKey, D: Counter, T: Transport + ?Sized> Sink<K, D> for Exchange<'_,
             pool.take_srcs(self.per_srcs),
         ));
         for d in 0..nworkers {
-            let (dlo, dhi) = sh.owned(&out, d);
+            let (dlo, dhi) = owned_in(first, end, d, nworkers);
+            let (dlo, dhi) = (dlo - first, dhi - first);
             let n: usize = w.bufs[dlo..dhi].iter().map(Vec::len).sum();
             self.traffic.sent += n as u64;
             let body = if n == 0 || failed {
@@ -224,16 +231,51 @@ pub(super) fn build<K: TableKey, S: Counter, D: Counter, T: Transport + ?Sized>(
     pool: &Pool<K, D>,
     traffic: &mut Traffic,
 ) -> Result<Built<K, D>, ShardError> {
+    build_with(
+        sh,
+        ctx,
+        (expected, sh.round::<K>()),
+        net,
+        pool,
+        traffic,
+        |rounds, sink, checks, round| rounds.feed(ctx, src.source(), sink, checks, round, false),
+    )
+}
+
+/// Build this worker's tables of the partitions `ctx` builds (of a next level of about `expected` classes),
+/// exchanging records with the other workers in rounds of `round` records until none has sources left: `feed` gives the round
+/// driver this worker's sources (every one but the last with `more_after`, then at least one without, so
+/// that the worker goes on in step with the others until all are done).
+pub(super) fn build_with<K, D, T, F>(
+    sh: &Sh<'_>,
+    ctx: &Ctx<'_>,
+    (expected, round): (usize, usize),
+    net: &mut T,
+    pool: &Pool<K, D>,
+    traffic: &mut Traffic,
+    feed: F,
+) -> Result<Built<K, D>, ShardError>
+where
+    K: TableKey,
+    D: Counter,
+    T: Transport + ?Sized,
+    F: FnOnce(
+        &mut Rounds<'_, K, D>,
+        &mut Exchange<'_, '_, K, D, T>,
+        &Checks<'_>,
+        usize,
+    ) -> Result<(), Stop<ShardError>>,
+{
     let out = ctx.out;
     let nparts = out.parts();
-    let (lo, hi) = sh.owned(&out, sh.me);
+    let (first, end) = (ctx.first, ctx.first + ctx.parts);
+    let (lo, hi) = owned_in(first, end, sh.me, sh.workers());
     let per_part = if ctx.emit {
         expected.div_ceil(nparts)
     } else {
         0
     };
-    pool.trim(hi - lo, 2 * nparts, 4, 1);
-    let round = sh.round::<K>();
+    pool.trim(hi - lo, 2 * ctx.parts, 4, 1);
     let per_process = sh.opts.shape.per_process.max(1) as u64;
     let checks = Checks {
         portable: sh.opts.portable,
@@ -245,18 +287,20 @@ pub(super) fn build<K: TableKey, S: Counter, D: Counter, T: Transport + ?Sized>(
         sh,
         net,
         out,
+        first,
+        end,
         lo,
         hi,
         tables: (lo..hi).map(|_| Table::new(out, per_part, pool)).collect(),
         pool,
-        per_buf: round / nparts * 5 / 4 + 16,
+        per_buf: round / ctx.parts.max(1) * 5 / 4 + 16,
         per_srcs: round / 6,
         remap: Vec::new(),
         traffic,
     };
     // One worker: this thread expands its share itself.
     let mut rounds = Rounds::new(pool, 1, ctx.pegs);
-    let fed = rounds.feed(ctx, src.source(), &mut sink, &checks, round);
+    let fed = feed(&mut rounds, &mut sink, &checks, round);
     let (acc, (expand_secs, _), _) = rounds.finish()?;
     let Exchange {
         tables, traffic, ..
@@ -283,8 +327,16 @@ pub(super) fn build<K: TableKey, S: Counter, D: Counter, T: Transport + ?Sized>(
     })
 }
 
+/// The partitions worker `w` of `workers` owns among partitions `first..end` (a whole level: `0..parts`).
+pub(super) fn owned_in(first: usize, end: usize, w: usize, workers: usize) -> (usize, usize) {
+    (
+        first + w * (end - first) / workers,
+        first + (w + 1) * (end - first) / workers,
+    )
+}
+
 /// What the workers agreed at the end of a level step.
-enum Verdict {
+pub(super) enum Verdict {
     /// The level's row statistics, summed over the workers, and the classes of the next level.
     Done(Acc, u64),
     /// Some narrow counter overflowed: build the level again with 128-bit counters.
@@ -293,7 +345,7 @@ enum Verdict {
 
 /// Tell the others how the step went; decide together.
 #[allow(clippy::too_many_arguments)]
-fn agree_end<T: Transport + ?Sized>(
+pub(super) fn agree_end<T: Transport + ?Sized>(
     sh: &Sh<'_>,
     net: &mut T,
     mine: (Acc, u64, Failure),

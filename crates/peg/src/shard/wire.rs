@@ -264,6 +264,13 @@ pub(super) enum NoteBody {
     Figures(WorkerFigures),
     /// Positions and classes of the worker's share of a level that can still finish.
     Found { positions: u64, classes: u64 },
+    /// A spilling step is about to start: the passes the worker needs (0: none fits its memory limit, which
+    /// would need `needed` bytes a process), and why its store has no room for its share of the next level.
+    Plan {
+        passes: u64,
+        needed: u64,
+        disk: Option<String>,
+    },
 }
 
 impl NoteBody {
@@ -276,6 +283,7 @@ impl NoteBody {
             NoteBody::Committed(_) => "committed",
             NoteBody::Figures(_) => "figures",
             NoteBody::Found { .. } => "found",
+            NoteBody::Plan { .. } => "plan",
         }
     }
 }

@@ -141,6 +141,8 @@ pub(crate) struct Rounds<'p, K: TableKey, D: Counter> {
     per_source: f64,
     /// Pegs of the source level (for errors).
     pegs: u32,
+    /// Whether a sink in lockstep said that no round follows.
+    ended: bool,
 }
 
 impl<'p, K: TableKey, D: Counter> Rounds<'p, K, D> {
@@ -158,6 +160,7 @@ impl<'p, K: TableKey, D: Counter> Rounds<'p, K, D> {
             records: 0,
             per_source: 10.0,
             pegs,
+            ended: false,
         }
     }
 
@@ -166,8 +169,16 @@ impl<'p, K: TableKey, D: Counter> Rounds<'p, K, D> {
         self.records
     }
 
+    /// Whether a sink in lockstep said that no round follows (every worker is done, or one failed): no
+    /// source may be fed after it.
+    pub(crate) fn ended(&self) -> bool {
+        self.ended
+    }
+
     /// Expand `src` in rounds of about `round` records (over all workers), giving each round's records to
-    /// `sink`, until `src` is done (or, for a sink in lockstep, until the sink says no round follows).
+    /// `sink`, until `src` is done (or, for a sink in lockstep, until the sink says no round follows). With
+    /// `more_after` (a sink in lockstep, whose caller feeds another source after this one), the driver returns
+    /// once `src` is done, having told the sink that more follows.
     ///
     /// # Errors
     /// The step's errors (for a sink in lockstep, after the last round), and the sink's.
@@ -178,6 +189,7 @@ impl<'p, K: TableKey, D: Counter> Rounds<'p, K, D> {
         sink: &mut Snk,
         checks: &Checks<'_>,
         round: usize,
+        more_after: bool,
     ) -> Result<(), Stop<Snk::Error>> {
         let nparts = ctx.parts;
         let nthreads = self.workers.len();
@@ -206,7 +218,7 @@ impl<'p, K: TableKey, D: Counter> Rounds<'p, K, D> {
         let mut consumed = 0usize;
         let mut failure: Option<StepError> = None;
         loop {
-            if !Snk::LOCKSTEP && next >= blocks.len() {
+            if next >= blocks.len() && (!Snk::LOCKSTEP || (more_after && failure.is_none())) {
                 break;
             }
             if checks.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
@@ -243,7 +255,7 @@ impl<'p, K: TableKey, D: Counter> Rounds<'p, K, D> {
                 self.per_source = (now as f64 / n.max(1) as f64).max(0.25) * 1.05;
             }
             self.records += now;
-            let more = failure.is_none() && next < blocks.len();
+            let more = failure.is_none() && (next < blocks.len() || more_after);
             let go_on = if ctx.emit {
                 sink.round(&mut views, more, &mut failure)?
             } else {
@@ -283,6 +295,7 @@ impl<'p, K: TableKey, D: Counter> Rounds<'p, K, D> {
                 }
             }
             if !go_on {
+                self.ended = Snk::LOCKSTEP;
                 break;
             }
         }
@@ -396,10 +409,14 @@ impl<'p, K: TableKey, D: Counter> Builder<'p, K, D> {
         held: u64,
     ) -> Result<(), StepError> {
         let round = round_records_for::<K>(self.expected).min(src.len() * 12 + 1024);
-        match self
-            .rounds
-            .feed(ctx, src, &mut self.sink, &Checks::of(opts, held), round)
-        {
+        match self.rounds.feed(
+            ctx,
+            src,
+            &mut self.sink,
+            &Checks::of(opts, held),
+            round,
+            false,
+        ) {
             Ok(()) => Ok(()),
             Err(Stop::Step(e)) => Err(e),
             Err(Stop::Sink(never)) => match never {},

@@ -6,6 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Barrier, Mutex};
 
 use peg::enumerate::{self, CounterWidth, Options};
@@ -13,6 +14,7 @@ use peg::shard::{
     self, Checkpoint, Note, Parcel, Resume, SavedShare, Shape, ShardError, ShardOptions,
     ShardOutput, ShareData, State, Transport, TransportError,
 };
+use peg::spill::{LevelStore, Stored};
 use peg::{Board, Finish, Lattice, Problem};
 
 /// Workers in threads of one test process, meeting at a barrier.
@@ -435,5 +437,173 @@ fn finish_holes_every_way() {
         let h = flag.parse_hole(f).unwrap();
         let p = Problem::new(flag.clone(), start, Finish::Hole(h)).unwrap();
         check(&p, &plain(SHAPES[2]));
+    }
+}
+
+/// Level stores of the workers of a spilling run, in memory (byte for byte as the directory stores write
+/// them): every worker's files, what worker 0 committed last, and a write that fails (a full disk, or a
+/// process killed: what was committed before stays).
+#[derive(Default)]
+struct Spilled {
+    files: Mutex<BTreeMap<String, Vec<u8>>>,
+    committed: Mutex<Option<Stored>>,
+    puts: AtomicUsize,
+    fail_at: Option<usize>,
+}
+
+struct WorkerMem {
+    s: Arc<Spilled>,
+    me: usize,
+}
+
+impl LevelStore for WorkerMem {
+    fn put(&mut self, pegs: u32, b: usize, data: &dyn ShareData) -> Result<SavedShare, String> {
+        let n = self.s.puts.fetch_add(1, Ordering::SeqCst) + 1;
+        if self.s.fail_at == Some(n) {
+            return Err("cannot write: No space left on device".to_string());
+        }
+        let mut bytes = Vec::new();
+        data.write_to(&mut bytes).unwrap();
+        let name = format!("level-{pegs}-w{}-{b}.bin", self.me);
+        let saved = SavedShare {
+            worker: self.me as u32,
+            classes: data.classes(),
+            bytes: bytes.len() as u64,
+            checksum: 0,
+            name: name.clone(),
+        };
+        self.s.files.lock().unwrap().insert(name, bytes);
+        Ok(saved)
+    }
+
+    fn get(&mut self, saved: &SavedShare) -> Result<Box<dyn std::io::Read + '_>, String> {
+        let b = self.s.files.lock().unwrap().get(&saved.name).cloned();
+        Ok(Box::new(std::io::Cursor::new(b.ok_or("missing bucket")?)))
+    }
+
+    fn commit(&mut self, state: &State, buckets: &[SavedShare]) -> Result<(), String> {
+        if self.me == 0 {
+            *self.s.committed.lock().unwrap() = Some(Stored {
+                state: state.clone(),
+                buckets: buckets.to_vec(),
+            });
+        }
+        Ok(())
+    }
+
+    fn place(&self) -> String {
+        "memory".to_string()
+    }
+}
+
+/// A spilling run of `shape` with the memory limit `mib` MiB a process, resumed from what `s` committed
+/// when `resume`.
+fn run_spilled(
+    p: &Problem,
+    shape: Shape,
+    (levels, mib): (Option<usize>, u64),
+    s: &Arc<Spilled>,
+    resume: bool,
+) -> Vec<Result<ShardOutput, ShardError>> {
+    let n = shape.workers();
+    let hub = Arc::new(Hub {
+        shape,
+        barrier: Barrier::new(n),
+        mail: (0..n).map(|_| Mutex::new(Vec::new())).collect(),
+        notes: Mutex::new(Vec::new()),
+    });
+    let stored = if resume {
+        s.committed.lock().unwrap().clone()
+    } else {
+        None
+    };
+    std::thread::scope(|sc| {
+        let handles: Vec<_> = (0..n)
+            .map(|me| {
+                let hub = Arc::clone(&hub);
+                let stored = stored.clone();
+                let mut store = WorkerMem {
+                    s: Arc::clone(s),
+                    me,
+                };
+                sc.spawn(move || {
+                    let mut net = Local { hub, me };
+                    let mut opts = ShardOptions::new(me, shape);
+                    opts.max_levels = levels;
+                    opts.max_memory = Some(mib << 20);
+                    shard::count_spilled(p, &opts, &mut net, &mut store, stored)
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    })
+}
+
+/// The most buckets a worker wrote of one level (the passes of the step that built it).
+fn most_passes(s: &Spilled) -> usize {
+    let mut per: BTreeMap<String, usize> = BTreeMap::new();
+    for name in s.files.lock().unwrap().keys() {
+        let level_worker = name.rsplit_once('-').unwrap().0.to_string();
+        *per.entry(level_worker).or_default() += 1;
+    }
+    per.values().copied().max().unwrap_or(0)
+}
+
+/// The spilling cluster run ([`shard::count_spilled`]): each worker's share of a level in its own store,
+/// each step in as many passes as the memory limit needs: the engine's table, on the English board's first
+/// 15 levels in two processes of one worker and in one process of two, and on a custom board's first levels.
+#[test]
+fn spilled_shards_equal_the_engine() {
+    let english = Problem::standard(Board::english());
+    for shape in [
+        Shape {
+            processes: 2,
+            per_process: 1,
+        },
+        Shape {
+            processes: 1,
+            per_process: 2,
+        },
+    ] {
+        let s = Arc::new(Spilled::default());
+        let want = single(&english, Some(15));
+        for out in run_spilled(&english, shape, (Some(15), 40), &s, false) {
+            assert_eq!(out.unwrap().count, want, "{shape:?}");
+        }
+        assert!(most_passes(&s) >= 2, "{shape:?}: every step in one pass");
+    }
+}
+
+/// A spilling cluster run stopped by a write that fails (on whichever worker makes it) at a dozen points
+/// spread over the run, the first and the last among them, then resumed from what was committed: the
+/// engine's table each time.
+#[test]
+fn spilled_shards_resume_after_a_failed_write_anywhere() {
+    let p = Problem::standard(Board::english());
+    let shape = Shape {
+        processes: 2,
+        per_process: 1,
+    };
+    let want = single(&p, Some(15));
+    let whole = Arc::new(Spilled::default());
+    for out in run_spilled(&p, shape, (Some(15), 40), &whole, false) {
+        assert_eq!(out.unwrap().count, want);
+    }
+    let puts = whole.puts.load(Ordering::SeqCst);
+    assert!(most_passes(&whole) >= 2, "every step in one pass");
+    let every = (puts / 12).max(1);
+    for fail_at in (1..=puts).filter(|n| n % every == 1 || *n == puts) {
+        let s = Arc::new(Spilled {
+            fail_at: Some(fail_at),
+            ..Spilled::default()
+        });
+        for out in run_spilled(&p, shape, (Some(15), 40), &s, false) {
+            let e = out.unwrap_err();
+            assert!(e.to_string().contains("No space left"), "{e}");
+        }
+        let resumed = run_spilled(&p, shape, (Some(15), 40), &s, true);
+        for out in resumed {
+            assert_eq!(out.unwrap().count, want, "write {fail_at} of {puts} failed");
+        }
     }
 }

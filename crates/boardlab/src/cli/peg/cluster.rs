@@ -61,6 +61,11 @@ impl ClusterArgs {
         self.hosts.is_some() || self.local_processes.is_some()
     }
 
+    /// Whether checkpoints were asked for.
+    pub(super) fn checkpoints(&self) -> bool {
+        self.checkpoint.is_some()
+    }
+
     /// Refuse cluster options given without a cluster.
     pub(super) fn check_unused(&self) -> anyhow::Result<()> {
         let stray = [
@@ -111,16 +116,22 @@ pub(super) struct ClusterJson<'a> {
 
 /// Run this process of the cluster (`--hosts`), or start the local processes (`--local-processes`).
 /// Returns the table and the cluster figures when this process prints the result.
+/// `limits`: this process's memory limit, and the default limit of the machine (without `--max-memory`).
+/// With `spill`, the levels are kept in that directory.
 pub(super) fn count(
     a: &ClusterArgs,
     problem: &Problem,
-    max_memory: Option<u64>,
-    local_default: Option<u64>,
+    (max_memory, local_default): (Option<u64>, Option<u64>),
     max_levels: Option<usize>,
+    spill: Option<&Path>,
     out: &Output,
 ) -> anyhow::Result<Option<(Count, Outcome)>> {
     if let Some(n) = a.local_processes {
-        return local(n, local_default, a.checkpoint.is_some()).map(|()| None);
+        if let Some(dir) = spill {
+            // One line here rather than one from every process.
+            peg_cluster::spill::prepare(dir).map_err(anyhow::Error::msg)?;
+        }
+        return local(n, local_default, a.checkpoint.is_some() || spill.is_some()).map(|()| None);
     }
     let (Some(file), Some(process)) = (&a.hosts, a.process) else {
         bail!("--hosts and --process go together");
@@ -144,6 +155,7 @@ pub(super) fn count(
             dir: d.clone(),
             prune: a.checkpoint_prune,
         }),
+        spill: spill.map(Path::to_path_buf),
         max_memory,
         max_levels,
         problem_text: problem_text(problem),
@@ -366,7 +378,7 @@ fn run_local(
             "stopped by {}: the {n} local processes were stopped{}",
             signal_name(sig),
             if checkpoint {
-                "; the checkpoint is kept, and the same command resumes from its last level"
+                "; the checkpoint (or spill directory) is kept, and the same command resumes from its last level"
             } else {
                 ""
             }

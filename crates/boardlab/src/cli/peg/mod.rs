@@ -89,7 +89,8 @@ struct CountArgs {
     /// Keep the levels in this directory instead of memory, so that a board whose levels do not fit in
     /// --max-memory can still be counted: each level is built in as many passes over the one before as the
     /// memory limit needs. The directory is also the checkpoint: the same command run again resumes from
-    /// the last level saved. Before each level the free space is checked against the level's estimate.
+    /// the last level saved. Before each level the free space is checked against the level's estimate. With
+    /// the cluster options each process keeps its own share there (process 0 the record of the run).
     #[arg(long, value_name = "DIR")]
     spill: Option<PathBuf>,
     #[command(flatten)]
@@ -417,17 +418,24 @@ fn count(a: CountArgs, out: &Output) -> anyhow::Result<ExitCode> {
     let finish = finish_of(&board, a.finish.as_deref())?;
     let problem = Problem::new(board, start, finish)?;
     let levels = a.levels.map(|l| l as usize);
-    if a.spill.is_some() && a.cluster.wanted() {
+    if a.spill.is_some() && a.cluster.checkpoints() {
         bail!(
-            "--spill does not go with the cluster options (the cluster path keeps its levels in memory; \
-             --checkpoint saves them)"
+            "--spill and --checkpoint do not go together (the spill directory is the checkpoint)"
         );
     }
     if a.cluster.wanted() {
         // Per process: as given; by default each machine's own, shared by the processes started here.
         let memory = a.max_memory.or_else(|| Some(default_memory_limit()));
         let local_default = a.max_memory.is_none().then(default_memory_limit);
-        return match cluster::count(&a.cluster, &problem, memory, local_default, levels, out)? {
+        let limits = (memory, local_default);
+        return match cluster::count(
+            &a.cluster,
+            &problem,
+            limits,
+            levels,
+            a.spill.as_deref(),
+            out,
+        )? {
             Some((c, outcome)) => report(out, &problem, &c, Some(&outcome)),
             None => Ok(ExitCode::SUCCESS),
         };
