@@ -59,6 +59,12 @@ pub(super) struct Exchange<'a, 's, K, D: Counter, T: ?Sized> {
     per_buf: usize,
     per_srcs: usize,
     remap: Vec<u32>,
+    /// This worker's source counters of the round before, while other workers of this process may still
+    /// read them (they came with the records it handed over): taken back into `pool` once the next
+    /// exchange has returned, when every worker is done with them. Only their sender recycles a round's
+    /// counters, and at a point that does not depend on the order in which the workers finish a round, so
+    /// that what each worker's pool holds (which its memory check counts) depends on the input only.
+    lent: Option<Arc<Vec<[D; 2]>>>,
     traffic: &'a mut Traffic,
 }
 
@@ -88,6 +94,8 @@ impl<K: TableKey, D: Counter, T: Transport + ?Sized> Sink<K, D> for Exchange<'_,
             &mut w.srcs,
             pool.take_srcs(self.per_srcs),
         ));
+        // Whether another worker (of this process) is handed this round's source counters.
+        let mut lent = false;
         for d in 0..nworkers {
             let (dlo, dhi) = owned_in(first, end, d, nworkers);
             let (dlo, dhi) = (dlo - first, dhi - first);
@@ -104,6 +112,7 @@ impl<K: TableKey, D: Counter, T: Transport + ?Sized> Sink<K, D> for Exchange<'_,
                 }
                 Body::Wire(bytes)
             } else {
+                lent |= d != sh.me;
                 let recs: Vec<Vec<Rec<K, D::Src>>> = w.bufs[dlo..dhi]
                     .iter_mut()
                     .map(|b| std::mem::replace(b, pool.take_buf(self.per_buf)))
@@ -123,14 +132,19 @@ impl<K: TableKey, D: Counter, T: Transport + ?Sized> Sink<K, D> for Exchange<'_,
         for b in &mut w.bufs {
             b.clear();
         }
-        if let Ok(v) = Arc::try_unwrap(srcs) {
-            pool.give_srcs(v);
-        }
-        let got = self
+        let mut got = self
             .net
             .exchange(parcels)
             .map_err(|e| Stop::Sink(e.into()))?;
         self.traffic.rounds += 1;
+        // Every worker has merged the round before (it sent this round's parcels after): the counters lent
+        // then are this worker's alone again.
+        if let Some(v) = self.lent.take().and_then(|a| Arc::try_unwrap(a).ok()) {
+            pool.give_srcs(v);
+        }
+        // In the order of the senders, whatever the order of arrival: the buffers received go into the pool
+        // in an order that depends on the input only.
+        got.sort_by_key(|p| p.from);
         if got.len() != nworkers {
             return Err(Stop::Sink(ShardError::Protocol(format!(
                 "worker {} received {} parcels in an exchange of {nworkers} workers",
@@ -142,6 +156,10 @@ impl<K: TableKey, D: Counter, T: Transport + ?Sized> Sink<K, D> for Exchange<'_,
         let any_failed = got.iter().any(|p| p.flags & FAILED != 0);
         // Unpack what came.
         let mut bodies: Vec<Received<K, D>> = Vec::with_capacity(nworkers);
+        // Whether each body's source counters are this worker's to recycle: unpacked here, or its own. Those
+        // another worker lent go back to it (see `lent`), never into this worker's pool, even when this
+        // worker happens to drop them last.
+        let mut own: Vec<bool> = Vec::with_capacity(nworkers);
         for p in got {
             match p.body {
                 Body::Empty => {}
@@ -154,6 +172,7 @@ impl<K: TableKey, D: Counter, T: Transport + ?Sized> Sink<K, D> for Exchange<'_,
                     let n: u64 = r.iter().map(|v| v.len() as u64).sum();
                     self.traffic.received_remote += n;
                     bodies.push((Arc::new(s), r));
+                    own.push(true);
                 }
                 Body::Local(a) => {
                     let body = a.downcast::<LocalBody<K, D>>().map_err(|_| {
@@ -175,6 +194,7 @@ impl<K: TableKey, D: Counter, T: Transport + ?Sized> Sink<K, D> for Exchange<'_,
                         ))));
                     }
                     bodies.push((body.srcs, body.recs));
+                    own.push(p.from as usize == sh.me);
                 }
             }
         }
@@ -203,13 +223,18 @@ impl<K: TableKey, D: Counter, T: Transport + ?Sized> Sink<K, D> for Exchange<'_,
                 }
             }
         }
-        for (s, recs) in bodies {
+        for ((s, recs), own) in bodies.into_iter().zip(own) {
             for r in recs {
                 pool.give_buf(r);
             }
-            if let Ok(v) = Arc::try_unwrap(s) {
+            if own && let Ok(v) = Arc::try_unwrap(s) {
                 pool.give_srcs(v);
             }
+        }
+        if lent {
+            self.lent = Some(srcs);
+        } else if let Ok(v) = Arc::try_unwrap(srcs) {
+            pool.give_srcs(v);
         }
         self.traffic.merge_secs += t2.elapsed().as_secs_f64();
         Ok(any_more && !any_failed)
@@ -296,6 +321,7 @@ where
         per_buf: round / ctx.parts.max(1) * 5 / 4 + 16,
         per_srcs: round / 6,
         remap: Vec::new(),
+        lent: None,
         traffic,
     };
     // One worker: this thread expands its share itself.
