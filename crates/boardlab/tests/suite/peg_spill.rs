@@ -257,3 +257,32 @@ fn spill_on_the_cluster_path() {
     assert_eq!(e.trim_end().lines().count(), 1, "{e}");
     assert!(e.contains("cannot create the spill directory"), "{e}");
 }
+
+/// `--finish` with `--spill` on the cluster path: the whole English board from the centre to the centre, two
+/// local processes spilling under a limit that forces several passes: the in-memory command's JSON (the
+/// solutions to the centre and the positions that can still finish), the cluster's figures aside.
+#[test]
+fn spill_on_the_cluster_path_with_a_finish_hole() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store");
+    let want = ok(&["--json", "peg", "count", "--finish", "d4"]);
+    let got = ok(&[
+        "--json",
+        "peg",
+        "count",
+        "--finish",
+        "d4",
+        "--local-processes",
+        "2",
+        "--max-memory",
+        "60M",
+        "--spill",
+        store.to_str().unwrap(),
+    ]);
+    let body = want.strip_suffix("\n}\n").unwrap();
+    assert!(body.contains("\"finishable\""), "{want}");
+    assert!(
+        got.starts_with(body) && got[body.len()..].starts_with(",\n  \"cluster\": {"),
+        "{got}\nis not\n{want}\nwith the cluster figures"
+    );
+}

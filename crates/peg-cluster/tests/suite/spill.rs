@@ -83,7 +83,7 @@ fn start(board: &str, levels: usize, mib: u64, n: usize, work: &Path, spill: &Pa
                 .args([
                     "--ignored",
                     "--exact",
-                    "process",
+                    "spill::process",
                     "--nocapture",
                     "--test-threads",
                     "1",

@@ -42,9 +42,13 @@ use crate::step::{
 /// and options (but `worker`, `max_memory` and the callbacks). The memory limit decides the passes of each
 /// step.
 ///
+/// With a finish hole, the solutions are those that end on it, and the positions that can still finish are
+/// counted as the single-machine spilling count does: worker 0 builds the finishable set in memory (a small
+/// part of the table, within its process's memory limit) once the levels are done, and tells the others.
+///
 /// # Errors
 /// See [`ShardError`]; a store that cannot write or read its buckets, or has too little free space, is
-/// [`ShardError::Checkpoint`] (with the worker and the message). A finish hole is not supported.
+/// [`ShardError::Checkpoint`] (with the worker and the message).
 pub fn count_spilled<T: Transport + ?Sized>(
     problem: &Problem,
     opts: &ShardOptions<'_>,
@@ -60,13 +64,6 @@ pub fn count_spilled<T: Transport + ?Sized>(
         )));
     }
     let board = problem.board();
-    if let Finish::Hole(h) = problem.finish() {
-        return Err(ShardError::Unsupported(format!(
-            "a count with a finish hole ({}) does not spill on the cluster path yet: leave out --finish or \
-             --spill",
-            board.hole_name(h)
-        )));
-    }
     let k = Kernel::new(board, problem.group());
     let sh = Sh {
         k: &k,
@@ -74,7 +71,10 @@ pub fn count_spilled<T: Transport + ?Sized>(
         me: opts.worker,
         opts,
         starts: vec![problem.start().bits()],
-        finish_key: None,
+        finish_key: match problem.finish() {
+            Finish::Anywhere => None,
+            Finish::Hole(h) => Some(k.normalize(1u64 << h).0),
+        },
     };
     let mut figures = WorkerFigures {
         worker: opts.worker as u32,
@@ -91,7 +91,17 @@ pub fn count_spilled<T: Transport + ?Sized>(
         (CounterWidth::U128, true) => run_spilled::<u128, u64, T>,
     };
     let resumed_from = resume.as_ref().map(|s| s.state.pegs);
-    let st = run(&sh, net, store, resume, &mut figures)?;
+    let mut st = run(&sh, net, store, resume, &mut figures)?;
+    if let Some(found) = finishable(&sh, net, problem)? {
+        for l in &mut st.levels {
+            let (a, c) = found
+                .iter()
+                .find(|f| f.0 == l.pegs)
+                .map_or((0, 0), |f| (f.1, f.2));
+            l.finishable = Some(a);
+            l.finishable_classes = Some(c);
+        }
+    }
     if let Some(hook) = opts.figures {
         hook(&mut figures);
     }
@@ -114,6 +124,47 @@ pub fn count_spilled<T: Transport + ?Sized>(
         figures,
         resumed_from,
     })
+}
+
+/// Pegs, positions and classes of a level's positions that can still finish.
+type FoundRow = (u32, u64, u64);
+
+/// The positions that can still finish, (pegs, positions, classes) per level, when a finish hole asks for
+/// them (and every level was counted): worker 0 finds them in memory, as the single-machine engine does, and
+/// tells the others; its error is every worker's.
+fn finishable<T: Transport + ?Sized>(
+    sh: &Sh<'_>,
+    net: &mut T,
+    problem: &Problem,
+) -> Result<Option<Vec<FoundRow>>, ShardError> {
+    if !matches!(problem.finish(), Finish::Hole(_)) || sh.opts.max_levels.is_some() {
+        return Ok(None);
+    }
+    let mine = if sh.me == 0 {
+        let opts = crate::step::Options {
+            max_memory: sh.opts.max_memory,
+            portable: sh.opts.portable,
+            ..crate::step::Options::default()
+        };
+        match crate::enumerate::finishable_rows(problem, &opts) {
+            Ok(rows) => Ok(rows
+                .unwrap_or_default()
+                .iter()
+                .map(|r| (r.pegs, r.positions, r.classes))
+                .collect()),
+            Err(e) => Err(super::wire::CountFailure::from(&e)),
+        }
+    } else {
+        Ok(Vec::new())
+    };
+    let notes = sh.gather(net, NoteBody::Finishable(mine))?;
+    match notes.into_iter().next() {
+        Some(NoteBody::Finishable(Ok(rows))) => Ok(Some(rows)),
+        Some(NoteBody::Finishable(Err(e))) => Err(ShardError::Count(e.into())),
+        _ => Err(ShardError::Protocol(
+            "no count of the positions that can still finish from worker 0".to_string(),
+        )),
+    }
 }
 
 /// The error of a store on worker `w`.
@@ -557,7 +608,7 @@ fn step_passes<K: TableKey, S: Counter, D: Counter, T: Transport + ?Sized>(
             k,
             mixer: sh.mixer,
             pegs,
-            finish_key: None,
+            finish_key: sh.finish_key,
             out,
             emit: !last,
             filter: None,

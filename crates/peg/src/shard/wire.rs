@@ -271,6 +271,64 @@ pub(super) enum NoteBody {
         needed: u64,
         disk: Option<String>,
     },
+    /// Worker 0's count of the positions that can still finish, (pegs, positions, classes) per level, or why
+    /// it stopped (a spilling run with a finish hole).
+    Finishable(Result<Vec<(u32, u64, u64)>, CountFailure>),
+}
+
+/// A [`CountError`](crate::CountError) as a note carries it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub(super) enum CountFailure {
+    Overflow {
+        pegs: u32,
+    },
+    MemoryLimit {
+        pegs: u32,
+        needed: u64,
+        limit: u64,
+        classes_so_far: u64,
+    },
+    Cancelled,
+}
+
+impl From<&crate::CountError> for CountFailure {
+    fn from(e: &crate::CountError) -> CountFailure {
+        match *e {
+            crate::CountError::Overflow { pegs } => CountFailure::Overflow { pegs },
+            crate::CountError::MemoryLimit {
+                pegs,
+                needed,
+                limit,
+                classes_so_far,
+            } => CountFailure::MemoryLimit {
+                pegs,
+                needed,
+                limit,
+                classes_so_far,
+            },
+            crate::CountError::Cancelled => CountFailure::Cancelled,
+        }
+    }
+}
+
+impl From<CountFailure> for crate::CountError {
+    fn from(e: CountFailure) -> crate::CountError {
+        match e {
+            CountFailure::Overflow { pegs } => crate::CountError::Overflow { pegs },
+            CountFailure::MemoryLimit {
+                pegs,
+                needed,
+                limit,
+                classes_so_far,
+            } => crate::CountError::MemoryLimit {
+                pegs,
+                needed,
+                limit,
+                classes_so_far,
+            },
+            CountFailure::Cancelled => crate::CountError::Cancelled,
+        }
+    }
 }
 
 impl NoteBody {
@@ -284,6 +342,7 @@ impl NoteBody {
             NoteBody::Figures(_) => "figures",
             NoteBody::Found { .. } => "found",
             NoteBody::Plan { .. } => "plan",
+            NoteBody::Finishable(_) => "finishable",
         }
     }
 }
