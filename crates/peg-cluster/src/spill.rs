@@ -8,15 +8,18 @@
 //! read by process 0 and sent to the others at start-up.
 
 use std::fs::{self, File};
-use std::io::{BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use peg::shard::{SavedShare, ShareData, State};
 use peg::spill::{LevelStore, Stored};
 use serde::{Deserialize, Serialize};
 
-use crate::checkpoint::{CheckedReader, Checksum, ShareEntry, StateJson, SumWriter, write_atomic};
-use crate::store::{SPILL_MANIFEST, free_space};
+use crate::checkpoint::{ShareEntry, StateJson};
+use crate::store::{
+    SPILL_MANIFEST, free_space, manifest_entries, open_bucket, put_bucket, remove_unnamed,
+    write_manifest,
+};
 
 const FORMAT: &str = "boardlab-peg-cluster-spill";
 const VERSION: u32 = 1;
@@ -203,43 +206,16 @@ impl LevelStore for WorkerStore {
         bucket: usize,
         data: &dyn ShareData,
     ) -> Result<SavedShare, String> {
-        let name = WorkerStore::bucket_file(pegs, self.worker, bucket);
-        let path = self.dir.join(&name);
-        let mut sum = Checksum::default();
-        write_atomic(&path, |w| {
-            let mut sw = SumWriter {
-                inner: w,
-                sum: Checksum::default(),
-            };
-            data.write_to(&mut sw)?;
-            sw.flush()?;
-            sum = sw.sum;
-            Ok(())
-        })
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        Ok(SavedShare {
-            worker: self.worker as u32,
-            classes: data.classes(),
-            bytes: sum.len(),
-            checksum: sum.finish(),
-            name,
-        })
+        put_bucket(
+            &self.dir,
+            WorkerStore::bucket_file(pegs, self.worker, bucket),
+            self.worker as u32,
+            data,
+        )
     }
 
     fn get(&mut self, saved: &SavedShare) -> Result<Box<dyn Read + '_>, String> {
-        let path = self.dir.join(&saved.name);
-        let f = File::open(&path).map_err(|e| {
-            format!(
-                "cannot open {} (named by {SPILL_MANIFEST}): {e}",
-                path.display()
-            )
-        })?;
-        Ok(Box::new(CheckedReader::new(
-            BufReader::with_capacity(1 << 20, f),
-            saved.bytes,
-            saved.checksum,
-            path.display().to_string(),
-        )))
+        open_bucket(&self.dir, saved)
     }
 
     /// Worker 0 writes the manifest; every worker then removes its own files that it does not name.
@@ -253,32 +229,11 @@ impl LevelStore for WorkerStore {
                 processes: self.id.processes,
                 workers: self.id.workers,
                 state: StateJson::of(state),
-                buckets: buckets
-                    .iter()
-                    .map(|s| ShareEntry {
-                        worker: s.worker,
-                        file: s.name.clone(),
-                        classes: s.classes,
-                        bytes: s.bytes,
-                        checksum: format!("{:016x}", s.checksum),
-                    })
-                    .collect(),
+                buckets: manifest_entries(buckets),
             };
-            let text = serde_json::to_string_pretty(&m)
-                .map_err(|e| format!("cannot encode the spill manifest: {e}"))?;
-            let path = self.dir.join(SPILL_MANIFEST);
-            write_atomic(&path, |w| w.write_all(text.as_bytes()))
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            write_manifest(&self.dir, &m)?;
         }
-        let keep: Vec<&str> = buckets.iter().map(|b| b.name.as_str()).collect();
-        if let Ok(entries) = fs::read_dir(&self.dir) {
-            for e in entries.filter_map(Result::ok) {
-                let name = e.file_name().to_string_lossy().into_owned();
-                if self.is_mine(&name) && !keep.contains(&name.as_str()) {
-                    let _ = fs::remove_file(e.path());
-                }
-            }
-        }
+        remove_unnamed(&self.dir, buckets, |name| self.is_mine(name));
         Ok(())
     }
 

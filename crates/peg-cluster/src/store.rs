@@ -164,43 +164,16 @@ impl LevelStore for DirStore {
         bucket: usize,
         data: &dyn ShareData,
     ) -> Result<SavedShare, String> {
-        let name = DirStore::bucket_file(pegs, bucket);
-        let path = self.dir.join(&name);
-        let mut sum = Checksum::default();
-        write_atomic(&path, |w| {
-            let mut sw = SumWriter {
-                inner: w,
-                sum: Checksum::default(),
-            };
-            data.write_to(&mut sw)?;
-            sw.flush()?;
-            sum = sw.sum;
-            Ok(())
-        })
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        Ok(SavedShare {
-            worker: bucket as u32,
-            classes: data.classes(),
-            bytes: sum.len(),
-            checksum: sum.finish(),
-            name,
-        })
+        put_bucket(
+            &self.dir,
+            DirStore::bucket_file(pegs, bucket),
+            bucket as u32,
+            data,
+        )
     }
 
     fn get(&mut self, saved: &SavedShare) -> Result<Box<dyn Read + '_>, String> {
-        let path = self.dir.join(&saved.name);
-        let f = File::open(&path).map_err(|e| {
-            format!(
-                "cannot open {} (named by {SPILL_MANIFEST}): {e}",
-                path.display()
-            )
-        })?;
-        Ok(Box::new(CheckedReader::new(
-            BufReader::with_capacity(1 << 20, f),
-            saved.bytes,
-            saved.checksum,
-            path.display().to_string(),
-        )))
+        open_bucket(&self.dir, saved)
     }
 
     fn commit(&mut self, state: &State, buckets: &[SavedShare]) -> Result<(), String> {
@@ -210,32 +183,11 @@ impl LevelStore for DirStore {
             problem: self.problem.clone(),
             binary: self.binary.clone(),
             state: StateJson::of(state),
-            buckets: buckets
-                .iter()
-                .map(|s| ShareEntry {
-                    worker: s.worker,
-                    file: s.name.clone(),
-                    classes: s.classes,
-                    bytes: s.bytes,
-                    checksum: format!("{:016x}", s.checksum),
-                })
-                .collect(),
+            buckets: manifest_entries(buckets),
         };
-        let text = serde_json::to_string_pretty(&m)
-            .map_err(|e| format!("cannot encode the spill manifest: {e}"))?;
-        let path = self.dir.join(SPILL_MANIFEST);
-        write_atomic(&path, |w| w.write_all(text.as_bytes()))
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        write_manifest(&self.dir, &m)?;
         // The level before, and anything a stopped run left, are no longer needed.
-        let keep: Vec<&str> = buckets.iter().map(|b| b.name.as_str()).collect();
-        if let Ok(entries) = fs::read_dir(&self.dir) {
-            for e in entries.filter_map(Result::ok) {
-                let name = e.file_name().to_string_lossy().into_owned();
-                if is_level_file(&name) && !keep.contains(&name.as_str()) {
-                    let _ = fs::remove_file(e.path());
-                }
-            }
-        }
+        remove_unnamed(&self.dir, buckets, is_level_file);
         Ok(())
     }
 
@@ -246,6 +198,93 @@ impl LevelStore for DirStore {
     fn place(&self) -> String {
         self.dir.display().to_string()
     }
+}
+
+/// The manifest's entries of the buckets of a committed level.
+pub(crate) fn manifest_entries(buckets: &[SavedShare]) -> Vec<ShareEntry> {
+    buckets
+        .iter()
+        .map(|s| ShareEntry {
+            worker: s.worker,
+            file: s.name.clone(),
+            classes: s.classes,
+            bytes: s.bytes,
+            checksum: format!("{:016x}", s.checksum),
+        })
+        .collect()
+}
+
+/// Writes a spill manifest as `dir/`[`SPILL_MANIFEST`] (through a temporary file renamed into place).
+pub(crate) fn write_manifest<M: Serialize>(dir: &Path, manifest: &M) -> Result<(), String> {
+    let text = serde_json::to_string_pretty(manifest)
+        .map_err(|e| format!("cannot encode the spill manifest: {e}"))?;
+    let path = dir.join(SPILL_MANIFEST);
+    write_atomic(&path, |w| w.write_all(text.as_bytes()))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Removes the files of `dir` that `ours` claims and no bucket of `buckets` names (best effort: a file that
+/// cannot be removed only takes space).
+pub(crate) fn remove_unnamed(dir: &Path, buckets: &[SavedShare], ours: impl Fn(&str) -> bool) {
+    let keep: Vec<&str> = buckets.iter().map(|b| b.name.as_str()).collect();
+    if let Ok(entries) = fs::read_dir(dir) {
+        for e in entries.filter_map(Result::ok) {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if ours(&name) && !keep.contains(&name.as_str()) {
+                let _ = fs::remove_file(e.path());
+            }
+        }
+    }
+}
+
+/// Writes one bucket of a spilled level as the file `name` in `dir` (through a temporary file renamed into
+/// place), with its checksum; `worker` is the number recorded in the manifest's entry.
+pub(crate) fn put_bucket(
+    dir: &Path,
+    name: String,
+    worker: u32,
+    data: &dyn ShareData,
+) -> Result<SavedShare, String> {
+    let path = dir.join(&name);
+    let mut sum = Checksum::default();
+    write_atomic(&path, |w| {
+        let mut sw = SumWriter {
+            inner: w,
+            sum: Checksum::default(),
+        };
+        data.write_to(&mut sw)?;
+        sw.flush()?;
+        sum = sw.sum;
+        Ok(())
+    })
+    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(SavedShare {
+        worker,
+        classes: data.classes(),
+        bytes: sum.len(),
+        checksum: sum.finish(),
+        name,
+    })
+}
+
+/// Opens a bucket written by [`put_bucket`], as a reader that checks its length and checksum.
+pub(crate) fn open_bucket(
+    dir: &Path,
+    saved: &SavedShare,
+) -> Result<Box<dyn Read + 'static>, String> {
+    let path = dir.join(&saved.name);
+    let f = File::open(&path).map_err(|e| {
+        format!(
+            "cannot open {} (named by {SPILL_MANIFEST}): {e}",
+            path.display()
+        )
+    })?;
+    Ok(Box::new(CheckedReader::new(
+        BufReader::with_capacity(1 << 20, f),
+        saved.bytes,
+        saved.checksum,
+        path.display().to_string(),
+    )))
 }
 
 /// Bytes available to an unprivileged user on the file system holding `dir`.

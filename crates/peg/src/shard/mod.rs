@@ -189,8 +189,21 @@ pub fn count<T: Transport + ?Sized>(
         (CounterWidth::U128, false) => run_with::<u128, u32, T, FinishPlan>,
         (CounterWidth::U128, true) => run_with::<u128, u64, T, FinishPlan>,
     };
-    let (mut st, resumed_from) = run(&sh, net, checkpoint, resume, &mut plan, &mut figures)?;
-    if let Some(found) = plan.found() {
+    let (st, resumed_from) = run(&sh, net, checkpoint, resume, &mut plan, &mut figures)?;
+    close_run(&sh, net, st, plan.found(), figures, resumed_from)
+}
+
+/// The end of a worker's run, in memory or spilled: the finishable figures (where a finish hole was asked for)
+/// put into the levels, every worker's figures gathered, and the count.
+fn close_run<T: Transport + ?Sized>(
+    sh: &Sh<'_>,
+    net: &mut T,
+    mut st: State,
+    found: Option<&[(u32, u64, u64)]>,
+    mut figures: WorkerFigures,
+    resumed_from: Option<u32>,
+) -> Result<ShardOutput, ShardError> {
+    if let Some(found) = found {
         for l in &mut st.levels {
             let (a, c) = found
                 .iter()
@@ -200,7 +213,7 @@ pub fn count<T: Transport + ?Sized>(
             l.finishable_classes = Some(c);
         }
     }
-    if let Some(hook) = opts.figures {
+    if let Some(hook) = sh.opts.figures {
         hook(&mut figures);
     }
     let notes = sh.gather(net, NoteBody::Figures(figures))?;
@@ -212,7 +225,7 @@ pub fn count<T: Transport + ?Sized>(
         })
         .collect();
     let count = Count::from_levels(
-        k.group_size,
+        sh.k.group_size,
         st.levels,
         st.solutions_full,
         st.solutions_normal,

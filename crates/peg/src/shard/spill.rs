@@ -25,7 +25,7 @@ use super::share::ShareLevel;
 use super::step::{Traffic, Verdict, agree_end, build_with, owned_in};
 use super::wire::{NoteBody, Transport};
 use super::worker::{Sh, ShardOptions};
-use crate::count::{Count, CountError};
+use crate::count::CountError;
 use crate::counter::Counter;
 use crate::kernel::Kernel;
 use crate::level::{INIT_LOAD, Layout, PART_TARGET, Part, Pool, Rec, TableKey};
@@ -91,39 +91,9 @@ pub fn count_spilled<T: Transport + ?Sized>(
         (CounterWidth::U128, true) => run_spilled::<u128, u64, T>,
     };
     let resumed_from = resume.as_ref().map(|s| s.state.pegs);
-    let mut st = run(&sh, net, store, resume, &mut figures)?;
-    if let Some(found) = finishable(&sh, net, problem)? {
-        for l in &mut st.levels {
-            let (a, c) = found
-                .iter()
-                .find(|f| f.0 == l.pegs)
-                .map_or((0, 0), |f| (f.1, f.2));
-            l.finishable = Some(a);
-            l.finishable_classes = Some(c);
-        }
-    }
-    if let Some(hook) = opts.figures {
-        hook(&mut figures);
-    }
-    let notes = sh.gather(net, NoteBody::Figures(figures))?;
-    let figures = notes
-        .into_iter()
-        .filter_map(|n| match n {
-            NoteBody::Figures(f) => Some(f),
-            _ => None,
-        })
-        .collect();
-    let count = Count::from_levels(
-        k.group_size,
-        st.levels,
-        st.solutions_full,
-        st.solutions_normal,
-    )?;
-    Ok(ShardOutput {
-        count,
-        figures,
-        resumed_from,
-    })
+    let st = run(&sh, net, store, resume, &mut figures)?;
+    let found = finishable(&sh, net, problem)?;
+    super::close_run(&sh, net, st, found.as_deref(), figures, resumed_from)
 }
 
 /// Pegs, positions and classes of a level's positions that can still finish.
