@@ -28,16 +28,18 @@ pub(crate) fn round_records<K: TableKey>() -> usize {
     ROUND_BYTES / std::mem::size_of::<Rec<K>>()
 }
 
-/// Classes of the tables being built per record of a round, at least. Each round reads every table it adds
-/// to ([`Table::warm`]); with rounds of a fixed size, a level of `n` classes reads `n / round` times its
-/// tables per record, so the merge's cost per record grew with the level (on the diamond, 50 ns a record
-/// building 1.8 million classes, 384 ns building 64 million). Rounds of at least a quarter of the classes
-/// being built keep that cost flat (measured: 90 to 97 ns from 5 to 64 million classes).
-const CLASSES_PER_ROUND_RECORD: usize = 4;
+/// Records of a round per class of the tables being built, at least. Each round reads every table it adds to
+/// ([`Table::warm`]) and writes back the lines it changed: with rounds of `r` records building `n` classes,
+/// about `20 n / (0.82 r)` bytes of tables (20 bytes a slot, 82% fill) each way per record. Once the tables
+/// outgrow the last-level cache (on the diamond from its centre, building 27 pegs and fewer), that traffic is
+/// most of the merge's cost: rounds of at least as many records as classes keep it near 25 bytes a record and
+/// the cost per record flat (measured: rounds of a quarter or half the classes cost 1.5 and 1.2 times as much
+/// per record building 5 to 64 million classes).
+const ROUND_RECORDS_PER_CLASS: usize = 1;
 
 /// Records per round for tables of about `classes` classes in all.
 pub(crate) fn round_records_for<K: TableKey>(classes: usize) -> usize {
-    round_records::<K>().max(classes / CLASSES_PER_ROUND_RECORD)
+    round_records::<K>().max(classes * ROUND_RECORDS_PER_CLASS)
 }
 
 /// Bytes of a round's buffers for tables of about `classes` classes: records (with a quarter of slack) and
