@@ -3,15 +3,19 @@
 //! to every other. Each exchange is one timely epoch: the worker sends its parcels at the epoch, closes it,
 //! and steps the computation until the probe says the epoch is complete everywhere; what arrived for the
 //! epoch is then taken from the sink's stash (parcels of the next epoch from faster workers wait there).
+//! Each parcel travels as a timely message of its own (the engine cuts the records for another process into
+//! parcels of a few hundred KiB), so that timely's buffers between processes keep their first size.
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::rc::Rc;
 use std::time::Duration;
 
 use peg::shard::{Note, Parcel, Transport, TransportError};
-use timely::container::CapacityContainerBuilder;
-use timely::dataflow::channels::pact::Exchange;
+use timely::container::{
+    CapacityContainerBuilder, ContainerBuilder, LengthPreservingContainerBuilder, PushInto,
+};
+use timely::dataflow::channels::pact::{Exchange, ExchangeCore};
 use timely::dataflow::operators::generic::Operator;
 use timely::dataflow::operators::{Input as _, Probe};
 use timely::dataflow::{InputHandle, ProbeHandle};
@@ -21,6 +25,37 @@ type Stash<D> = Rc<RefCell<BTreeMap<u64, Vec<D>>>>;
 
 /// The input of a dataflow of `D`s at `u64` epochs.
 type Input<D> = InputHandle<u64, CapacityContainerBuilder<Vec<D>>>;
+
+/// Builds timely's containers of parcels one parcel each: a message between processes is then one parcel.
+/// (timely's default builder packs up to a few hundred parcels to one worker into a message, and a buffer
+/// between processes grows to the next power of two of the biggest message it has carried, for good: the
+/// parcels of a round were several MB, and the buffers took tens of MiB per process.)
+#[derive(Default)]
+struct OneParcel {
+    pending: VecDeque<Vec<Parcel>>,
+    current: Vec<Parcel>,
+}
+
+impl PushInto<Parcel> for OneParcel {
+    fn push_into(&mut self, p: Parcel) {
+        self.pending.push_back(vec![p]);
+    }
+}
+
+impl ContainerBuilder for OneParcel {
+    type Container = Vec<Parcel>;
+
+    fn extract(&mut self) -> Option<&mut Vec<Parcel>> {
+        self.current = self.pending.pop_front()?;
+        Some(&mut self.current)
+    }
+
+    fn finish(&mut self) -> Option<&mut Vec<Parcel>> {
+        self.extract()
+    }
+}
+
+impl LengthPreservingContainerBuilder for OneParcel {}
 
 /// The timely transport of one worker.
 pub struct TimelyTransport<'w> {
@@ -47,7 +82,7 @@ impl<'w> TimelyTransport<'w> {
             // epoch, from every worker, has been taken in.
             let (probe, _) = stream
                 .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(
-                    Exchange::new(|p: &Parcel| p.to() as u64),
+                    ExchangeCore::<OneParcel, _>::new_core(|p: &Parcel| p.to() as u64),
                     "ParcelStash",
                     move |_cap, _info| {
                         move |input, _output| {

@@ -55,7 +55,9 @@ impl<K: TableKey, C: Counter> Table<K, C> {
         let (mut keys, mut counts) = lock(&pool.tables).pop().unwrap_or_default();
         keys.truncate(n);
         counts.truncate(n);
-        if keys.capacity() > n + n / 2 {
+        // Arrays far bigger than needed are shrunk: where the next level has twice the partitions, each
+        // keeps the arrays of one of the level before, half again what it needs, and they stay resident.
+        if keys.capacity() > n + n / 16 {
             keys.shrink_to(n);
             counts.shrink_to(n);
         }
