@@ -26,8 +26,9 @@ use crate::level::{INIT_LOAD, Layout, PART_TARGET, Part, Pool, Slot, TableKey};
 use crate::problem::{Finish, Problem};
 use crate::shard::{SavedShare, ShareData};
 use crate::step::{
-    BASE_BYTES, Builder, Ctx, Options, Source, State, StepError, key_pbits, narrow_keys, next_pegs,
-    round_bytes, round_records_for,
+    BASE_BYTES, Builder, Ctx, Options, Source, State, StepError, fit_round, key_pbits, narrow_keys,
+    next_pegs, round_bytes, round_records, round_records_for, round_records_least, round_within,
+    sized_classes,
 };
 
 /// Where a spilling enumeration keeps its levels: each level as numbered buckets, written once and read any
@@ -112,6 +113,9 @@ pub struct SpillStep {
     pub classes: u64,
     /// Passes over it (buckets of the next level).
     pub passes: usize,
+    /// Records a round of a pass was given (at most): as many as the classes a pass builds, or fewer where
+    /// the memory limit had no room for rounds that big.
+    pub round_records: u64,
     /// Classes of the next level.
     pub next_classes: u64,
     /// Bytes written for the next level.
@@ -431,21 +435,22 @@ impl From<CountError> for StepFail {
     }
 }
 
-/// The memory a pass needs for a bucket of `classes` classes of the next level, with a bucket of the level
-/// expanded of `src_bytes` bytes.
+/// The memory a pass needs for a bucket of `classes` classes of the next level built in rounds of `round`
+/// records, with a bucket of the level expanded of `src_bytes` bytes.
 fn pass_bytes<K: TableKey, D: Counter>(
     classes: usize,
     src_bytes: u64,
     per_class: f64,
     sources: u64,
+    round: usize,
 ) -> u64 {
     let slot = std::mem::size_of::<K>() + 2 * std::mem::size_of::<D>();
     let tables = (classes as f64 / INIT_LOAD * 1.07) as u64 * slot as u64;
     let frozen = (classes as f64 * per_class) as u64;
     // A round's buffers (smaller for a small level, as `Builder::feed` makes them).
-    let full = round_bytes::<K>(std::mem::size_of::<D>(), classes);
-    let recs = round_records_for::<K>(classes) as u64;
-    let bufs = full.min(full * (sources * 12 + 1024) / recs + (1 << 20));
+    let counter = std::mem::size_of::<D>();
+    let bufs = round_bytes::<K>(counter, round)
+        .min(round_bytes::<K>(counter, round_within(round, sources as usize)) + (1 << 20));
     // A bucket read while the one before it is freed, the tables, the bucket frozen from them (while the
     // tables are freed one by one), a round's buffers; 5% for the allocator, and the program itself.
     (2 * src_bytes + tables + frozen + bufs) / 20 * 21 + BASE_BYTES
@@ -472,36 +477,57 @@ fn step_with<K: TableKey, S: Counter, D: Counter>(
     let stored: u64 = cur.buckets.iter().map(|b| b.bytes).sum();
     let per_class = (stored as f64 / sources.max(1) as f64).max(4.0) * 1.1;
     let nparts = out.parts();
-    // The fewest passes that fit the memory limit.
-    let passes = if last {
-        1
-    } else {
+    // Classes a pass builds (each builds as many partitions), with `passes` passes.
+    let classes_of = |passes: usize| sized_classes(out, nparts / passes, expected);
+    let need = |passes: usize, round: usize| {
+        pass_bytes::<K, D>(classes_of(passes), src_bytes, per_class, sources, round)
+    };
+    // The biggest round a pass of `passes` passes can have within the limit, from as big as the classes it
+    // builds down to `least` of those.
+    let fit = |passes: usize, least: fn(usize) -> usize, limit: u64| {
+        let classes = classes_of(passes);
+        fit_round(round_records_for::<K>(classes), least(classes), |r| {
+            need(passes, r) <= limit
+        })
+    };
+    // The fewest passes that fit the memory limit with rounds of at least a quarter of the classes a pass
+    // builds (each pass expands the whole level again: that costs more than smaller rounds), the biggest
+    // rounds those passes have room for, and rounds down to the fixed size of a round where one partition a
+    // pass needs it.
+    let (passes, round) = if last {
+        (1, round_records::<K>())
+    } else if let Some(limit) = opts.max_memory {
         let mut p = 1usize;
-        if let Some(limit) = opts.max_memory {
-            while p < nparts
-                && pass_bytes::<K, D>(expected.div_ceil(p), src_bytes, per_class, sources) > limit
-            {
-                p = (p * 2).min(nparts);
+        loop {
+            if let Some(r) = fit(p, round_records_least::<K>, limit) {
+                break (p, r);
             }
-            let need = pass_bytes::<K, D>(expected.div_ceil(p), src_bytes, per_class, sources);
-            if need > limit {
-                return Err(StepFail::Spill(SpillError::Count(
-                    CountError::MemoryLimit {
-                        pegs: next_pegs(k, pegs),
-                        needed: need,
-                        limit,
-                        classes_so_far: 0,
-                    },
-                )));
+            if p >= nparts {
+                match fit(p, |_| round_records::<K>(), limit) {
+                    Some(r) => break (p, r),
+                    None => {
+                        return Err(StepFail::Spill(SpillError::Count(
+                            CountError::MemoryLimit {
+                                pegs: next_pegs(k, pegs),
+                                needed: need(p, round_records::<K>()),
+                                limit,
+                                classes_so_far: 0,
+                            },
+                        )));
+                    }
+                }
             }
+            p = (p * 2).min(nparts);
         }
-        p
+    } else {
+        (1, round_records_for::<K>(classes_of(1)))
     };
     step.passes = passes;
+    step.round_records = round as u64;
     step.planned_bytes = if last {
         2 * src_bytes + BASE_BYTES
     } else {
-        pass_bytes::<K, D>(expected.div_ceil(passes), src_bytes, per_class, sources)
+        need(passes, round)
     };
     let mixer = crate::level::Mixer::new(bits);
     let mut acc = None;
@@ -523,7 +549,7 @@ fn step_with<K: TableKey, S: Counter, D: Counter>(
             first,
             parts: end - first,
         };
-        let mut builder = Builder::<K, D>::new(&ctx, expected, pool);
+        let mut builder = Builder::<K, D>::new(&ctx, expected, round, pool);
         for b in &cur.buckets {
             let mut r = store
                 .get(b)

@@ -149,6 +149,12 @@ impl<K: TableKey, C: Counter> Pool<K, C> {
         (t as u64, b as u64)
     }
 
+    /// Bytes of the idle round buffers (records and source counters), part of [`Pool::held`]'s buffers: a
+    /// round that takes them shrinks those more than a quarter bigger than it asks for.
+    pub fn round_held(&self) -> u64 {
+        (vec_bytes(&self.bufs) + vec_bytes(&self.srcs)) as u64
+    }
+
     /// Bytes held, idle.
     pub fn bytes(&self) -> u64 {
         let (t, b) = self.held();

@@ -43,7 +43,10 @@ pub(crate) use expand::{Acc, Ctx, StepError, Worker};
 pub(crate) use levels::{AnyFrozen, KeyLevel, Source};
 pub use options::{CounterWidth, Options, Progress, StatsSink, StepStats};
 pub(crate) use plan::{BASE_BYTES, NARROW_KEY_BITS, key_pbits, narrow_keys, next_pegs};
-pub(crate) use rounds::{Builder, Checks, Rounds, round_bytes, round_records, round_records_for};
+pub(crate) use rounds::{
+    Builder, Checks, Rounds, fit_round, round_bytes, round_records, round_records_for,
+    round_records_least, round_within, sized_classes,
+};
 pub(crate) use sink::{Sink, Stop, warm_worth};
 pub use state::State;
 pub(crate) use walk::{Walk, run};

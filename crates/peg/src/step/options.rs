@@ -36,6 +36,9 @@ pub struct StepStats {
     pub expected: u64,
     /// Rounds the next level was built in.
     pub rounds: u32,
+    /// Records a round was given (about): as many as the classes being built, or fewer where the memory
+    /// limit had no room for rounds that big.
+    pub round_records: u64,
     /// Seconds (wall) spent expanding sources into records.
     pub expand_secs: f64,
     /// Seconds (wall) spent adding records into the tables.

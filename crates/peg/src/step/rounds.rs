@@ -28,25 +28,69 @@ pub(crate) fn round_records<K: TableKey>() -> usize {
     ROUND_BYTES / std::mem::size_of::<Rec<K>>()
 }
 
-/// Records of a round per class of the tables being built, at least. Each round reads every table it adds to
-/// ([`Table::warm`]) and writes back the lines it changed: with rounds of `r` records building `n` classes,
-/// about `20 n / (0.82 r)` bytes of tables (20 bytes a slot, 82% fill) each way per record. Once the tables
-/// outgrow the last-level cache (on the diamond from its centre, building 27 pegs and fewer), that traffic is
-/// most of the merge's cost: rounds of at least as many records as classes keep it near 25 bytes a record and
-/// the cost per record flat (measured: rounds of a quarter or half the classes cost 1.5 and 1.2 times as much
-/// per record building 5 to 64 million classes).
+/// Records of a round per class of the tables being built, where the memory allows. Each round reads every
+/// table it adds to ([`Table::warm`]) and writes back the lines it changed: with rounds of `r` records building
+/// `n` classes, about `20 n / (0.82 r)` bytes of tables (20 bytes a slot, 82% fill) each way per record. Once
+/// the tables outgrow the last-level cache (on the diamond from its centre, building 27 pegs and fewer), that
+/// traffic is most of the merge's cost: rounds of at least as many records as classes keep it near 25 bytes a
+/// record and the cost per record flat (measured: rounds of a quarter or half the classes cost 1.5 and 1.2
+/// times as much per record building 5 to 64 million classes).
 const ROUND_RECORDS_PER_CLASS: usize = 1;
 
-/// Records per round for tables of about `classes` classes in all.
+/// Classes of the tables being built per record of a round, at most, where the memory limit has no room for
+/// rounds as big as the level: the round buffers then take about 3.5 bytes a class instead of 14.
+const CLASSES_PER_LEAST_ROUND_RECORD: usize = 4;
+
+/// Records per round for tables of about `classes` classes in all, where the memory allows: as many as the
+/// classes.
 pub(crate) fn round_records_for<K: TableKey>(classes: usize) -> usize {
     round_records::<K>().max(classes * ROUND_RECORDS_PER_CLASS)
 }
 
-/// Bytes of a round's buffers for tables of about `classes` classes: records (with a quarter of slack) and
-/// source counters.
-pub(crate) fn round_bytes<K: TableKey>(counter: usize, classes: usize) -> u64 {
-    let recs = round_records_for::<K>(classes);
-    (recs * std::mem::size_of::<Rec<K>>() * 5 / 4 + recs / 4 * 2 * counter) as u64
+/// Records per round for tables of about `classes` classes, the fewest before the merge's cost per record
+/// grows with the tables: a quarter of the classes (or [`round_records`], if more).
+pub(crate) fn round_records_least<K: TableKey>(classes: usize) -> usize {
+    round_records::<K>().max(classes / CLASSES_PER_LEAST_ROUND_RECORD)
+}
+
+/// Bytes of the buffers of a round of `records` records: records (with a quarter of slack) and source
+/// counters of `counter` bytes.
+pub(crate) fn round_bytes<K: TableKey>(counter: usize, records: usize) -> u64 {
+    (records * std::mem::size_of::<Rec<K>>() * 5 / 4 + records / 4 * 2 * counter) as u64
+}
+
+/// The biggest round from `full` records down to `least` for which `fits` holds (a memory estimate within
+/// the limit, growing with the round), or `None` when even `least` does not fit. `full` when it fits.
+pub(crate) fn fit_round(full: usize, least: usize, fits: impl Fn(usize) -> bool) -> Option<usize> {
+    if fits(full) {
+        return Some(full);
+    }
+    if least >= full || !fits(least) {
+        return None;
+    }
+    // `lo` fits, `hi` does not.
+    let (mut lo, mut hi) = (least, full);
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if fits(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Some(lo)
+}
+
+/// Classes the tables of `parts` partitions are sized for, of a next level of about `expected` classes laid
+/// out as `out` (as [`Builder::new`] sizes them).
+pub(crate) fn sized_classes(out: Layout, parts: usize, expected: usize) -> usize {
+    expected.div_ceil(out.parts()) * parts
+}
+
+/// The records of a round for a step from a level of `sources` classes: at most `round`, and no more than
+/// the level can give (about 12 records a source class at most).
+pub(crate) fn round_within(round: usize, sources: usize) -> usize {
+    round.min(sources.saturating_mul(12).saturating_add(1024))
 }
 
 /// The tables of a level being built, the statistics of its source level, and the step's timings.
@@ -90,15 +134,17 @@ impl<K: TableKey, D: Counter> Built<K, D> {
     }
 }
 
-/// Expand `src` into tables for the next level (the partitions `ctx` builds), in one pass.
+/// Expand `src` into tables for the next level (the partitions `ctx` builds), in one pass, in rounds of
+/// about `round` records.
 pub(super) fn build<K: TableKey, S: Counter, D: Counter>(
     ctx: &Ctx<'_>,
     src: Source<'_, K, S>,
     expected: usize,
+    round: usize,
     opts: &Options<'_>,
     pool: &Pool<K, D>,
 ) -> Result<Built<K, D>, StepError> {
-    let mut b = Builder::new(ctx, expected, pool);
+    let mut b = Builder::new(ctx, expected, round, pool);
     b.feed(ctx, src, opts, 0)?;
     b.finish()
 }
@@ -365,13 +411,20 @@ impl<'p, K: TableKey, D: Counter> Rounds<'p, K, D> {
 pub(crate) struct Builder<'p, K: TableKey, D: Counter> {
     rounds: Rounds<'p, K, D>,
     sink: LocalTables<K, D>,
-    /// Classes expected in the partitions built.
-    expected: usize,
+    /// Records per round (at most: a source smaller than a round gets rounds of its size).
+    round: usize,
 }
 
 impl<'p, K: TableKey, D: Counter> Builder<'p, K, D> {
-    /// Empty tables for the partitions `ctx` builds, for a next level of about `expected` classes in all.
-    pub(crate) fn new(ctx: &Ctx<'_>, expected: usize, pool: &'p Pool<K, D>) -> Builder<'p, K, D> {
+    /// Empty tables for the partitions `ctx` builds, for a next level of about `expected` classes in all,
+    /// filled in rounds of about `round` records (see [`round_records_for`]; smaller where a memory limit
+    /// has no room for that).
+    pub(crate) fn new(
+        ctx: &Ctx<'_>,
+        expected: usize,
+        round: usize,
+        pool: &'p Pool<K, D>,
+    ) -> Builder<'p, K, D> {
         let out = ctx.out;
         let nparts = ctx.parts;
         let per_part = if ctx.emit {
@@ -392,7 +445,7 @@ impl<'p, K: TableKey, D: Counter> Builder<'p, K, D> {
                 tables,
                 parallel: nthreads > 1,
             },
-            expected: per_part * nparts,
+            round,
         }
     }
 
@@ -410,7 +463,7 @@ impl<'p, K: TableKey, D: Counter> Builder<'p, K, D> {
         opts: &Options<'_>,
         held: u64,
     ) -> Result<(), StepError> {
-        let round = round_records_for::<K>(self.expected).min(src.len() * 12 + 1024);
+        let round = round_within(self.round, src.len());
         match self.rounds.feed(
             ctx,
             src,
@@ -435,5 +488,44 @@ impl<'p, K: TableKey, D: Counter> Builder<'p, K, D> {
             merge_secs,
             rounds,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The biggest round whose estimate fits, from the full round down to the least: the full round when it
+    /// fits, none when the least does not, and otherwise the last size that fits (estimates grow with the
+    /// round).
+    #[test]
+    fn fit_round_takes_the_biggest_round_that_fits() {
+        let cost = |r: usize| 1_000 + 14 * r as u64;
+        assert_eq!(
+            fit_round(1 << 20, 1 << 18, |r| cost(r) <= cost(1 << 20)),
+            Some(1 << 20)
+        );
+        assert_eq!(fit_round(1 << 20, 1 << 18, |r| cost(r) <= 1_000), None);
+        for limit in [cost(1 << 18), cost(300_000), cost(1 << 20) - 1, 5_000_000] {
+            let r = fit_round(1 << 20, 1 << 18, |r| cost(r) <= limit).unwrap();
+            assert!(cost(r) <= limit && cost(r + 1) > limit, "{limit}: {r}");
+        }
+        // A least round no smaller than the full one: the full round or nothing.
+        assert_eq!(fit_round(100, 100, |r| r < 100), None);
+    }
+
+    /// Rounds as big as the level where the memory allows; a quarter of it at least; the fixed round size
+    /// below both; never more records than the source level can give.
+    #[test]
+    fn round_sizes() {
+        let floor = round_records::<u32>();
+        assert_eq!(round_records_for::<u32>(10), floor);
+        assert_eq!(round_records_for::<u32>(40_000_000), 40_000_000);
+        assert_eq!(round_records_least::<u32>(40_000_000), 10_000_000);
+        assert_eq!(round_records_least::<u32>(floor), floor);
+        assert_eq!(round_within(floor, 100), 100 * 12 + 1024);
+        assert_eq!(round_within(1000, 10_000_000), 1000);
+        // 8-byte records with a quarter of slack, and a source pair of 8-byte counters per four records.
+        assert_eq!(round_bytes::<u32>(8, 4_000), 4_000 * 10 + 1_000 * 16);
     }
 }

@@ -5,7 +5,10 @@ use super::expand::{Ctx, StepError};
 use super::levels::{AnyFrozen, AnyTables, Source, recycle};
 use super::options::{Options, StepStats};
 use super::plan::{BASE_BYTES, at_end, estimate, key_pbits, narrow_keys, next_pegs};
-use super::rounds::{Built, build, round_bytes};
+use super::rounds::{
+    Built, build, fit_round, round_bytes, round_records, round_records_for, round_records_least,
+    round_within, sized_classes,
+};
 use crate::count::{CountError, Level, add};
 use crate::counter::Counter;
 use crate::kernel::Kernel;
@@ -230,10 +233,10 @@ impl<'a, N: Counter, K: TableKey> Walk<'a, N, K> {
         at_end(self.k, self.pegs)
     }
 
-    /// The memory a step needs (an estimate), for a next level of about `expected` classes.
-    fn step_bytes(&self, expected: usize, last: bool) -> u64 {
-        let wide = matches!(self.tables, Some(AnyTables::Wide(_)))
-            || matches!(self.level, AnyFrozen::Wide(_));
+    /// The memory a step needs (an estimate), for a next level of about `expected` classes built in rounds
+    /// of `round` records.
+    fn step_bytes(&self, expected: usize, last: bool, round: usize) -> u64 {
+        let wide = self.is_wide();
         let (slot, counter) = match wide {
             false => (
                 std::mem::size_of::<K>() + 2 * std::mem::size_of::<N>(),
@@ -243,7 +246,8 @@ impl<'a, N: Counter, K: TableKey> Walk<'a, N, K> {
         };
         // While the next level is built: this level, the tables (with their spare slots) and a round's
         // buffers; while it is frozen, the frozen next level (about as many bytes a class as this one)
-        // instead of this level. Memory kept from the level before counts where it is more than they need;
+        // instead of this level. Memory kept from the level before counts where it is more than they need
+        // (idle round buffers more than a quarter bigger than this round's are shrunk to it when taken);
         // then 5% for the allocator and a few MiB for the program itself (measured on the English board: the
         // peaks come within 3% below the estimates). A level left in its tables counts as its tables, and
         // so does the next level (it is left in its tables too, or frozen into less): there the English
@@ -252,15 +256,38 @@ impl<'a, N: Counter, K: TableKey> Walk<'a, N, K> {
         let bufs = if last {
             0
         } else {
-            round_bytes::<K>(counter, expected)
+            round_bytes::<K>(counter, round)
         };
         let (held_t, held_b) = self.pool.held();
         let (wide_t, wide_b) = self.wide_pool.held();
+        let rounds_held = if wide {
+            self.wide_pool.round_held()
+        } else {
+            self.pool.round_held()
+        };
+        let shrunk = rounds_held.saturating_sub(bufs / 4 * 5);
         let level_bytes = self.level_bytes();
         let per_class = level_bytes as f64 / self.len().max(1) as f64;
         let frozen = level_bytes.max((expected as f64 * per_class) as u64);
-        (frozen + (held_t + wide_t).max(tables) + (held_b + wide_b).max(bufs)) / 20 * 21
+        (frozen + (held_t + wide_t).max(tables) + (held_b + wide_b - shrunk).max(bufs)) / 20 * 21
             + BASE_BYTES
+    }
+
+    /// Whether the current level has 128-bit counters.
+    fn is_wide(&self) -> bool {
+        matches!(self.tables, Some(AnyTables::Wide(_))) || matches!(self.level, AnyFrozen::Wide(_))
+    }
+
+    /// The biggest round from `full` records down to `least` whose step fits in `limit` bytes (see
+    /// [`fit_round`]).
+    fn fit_round(
+        &self,
+        expected: usize,
+        last: bool,
+        (full, least): (usize, usize),
+        limit: u64,
+    ) -> Option<usize> {
+        fit_round(full, least, |r| self.step_bytes(expected, last, r) <= limit)
     }
 
     /// Expand the current level: its statistics, and (with `emit`) the next level, which becomes the current
@@ -323,9 +350,14 @@ impl<'a, N: Counter, K: TableKey> Walk<'a, N, K> {
             freeze_secs: settled,
             ..StepStats::default()
         };
+        // Rounds as big as the level built where the memory allows (the level expanded frozen first when
+        // they do not fit beside it in its tables); where the limit has no room for them, the biggest that
+        // fit, down to a quarter of the level built, then down to the fixed size of a round.
+        let built_classes = sized_classes(ctx.out, ctx.parts, expected);
+        let full = round_within(round_records_for::<K>(built_classes), sources);
+        let mut round = full;
         if let Some(limit) = opts.max_memory {
-            let mut needed = self.step_bytes(expected, last);
-            if needed > limit && self.tables.is_some() {
+            if self.step_bytes(expected, last, full) > limit && self.tables.is_some() {
                 // Frozen, the level takes about half the memory of its tables.
                 step.freeze_secs += self.settle();
                 // The pools now hold the arrays of two levels of tables: one is all the step needs.
@@ -335,18 +367,26 @@ impl<'a, N: Counter, K: TableKey> Walk<'a, N, K> {
                     .trim(nparts, nparts * nthreads, nthreads, nthreads);
                 self.wide_pool
                     .trim(nparts, nparts * nthreads, nthreads, nthreads);
-                needed = self.step_bytes(expected, last);
             }
+            let least = round_within(round_records_least::<K>(built_classes), sources);
+            let floor = round_within(round_records::<K>(), sources);
+            let fitted = self.fit_round(expected, last, (full, least), limit);
+            let fitted = fitted.or_else(|| self.fit_round(expected, last, (least, floor), limit));
+            let needed = self.step_bytes(expected, last, fitted.unwrap_or(floor));
             step.estimate_bytes = Some(needed);
-            if needed > limit {
-                return Err(CountError::MemoryLimit {
-                    pegs: next_pegs(k, pegs),
-                    needed,
-                    limit,
-                    classes_so_far: self.classes_so_far + sources as u64,
-                });
+            match fitted {
+                Some(r) => round = r,
+                None => {
+                    return Err(CountError::MemoryLimit {
+                        pegs: next_pegs(k, pegs),
+                        needed,
+                        limit,
+                        classes_so_far: self.classes_so_far + sources as u64,
+                    });
+                }
             }
         }
+        step.round_records = round as u64;
         let t = std::time::Instant::now();
         // Classes known when a step stops: the levels expanded, and the one being expanded.
         let known = self.classes_so_far + sources as u64;
@@ -365,18 +405,19 @@ impl<'a, N: Counter, K: TableKey> Walk<'a, N, K> {
             (None, AnyFrozen::Wide(f)) => Err(Source::frozen(f)),
         };
         let built = match source {
-            Ok(src) => match build::<K, N, N>(&ctx, src, expected, opts, pool) {
+            Ok(src) => match build::<K, N, N>(&ctx, src, expected, round, opts, pool) {
                 Ok(b) => AnyBuilt::Narrow(b),
                 Err(StepError::Narrow) => {
                     step.rebuilt_wide = true;
                     AnyBuilt::Wide(
-                        build::<K, N, u128>(&ctx, src, expected, opts, wide_pool).map_err(fix)?,
+                        build::<K, N, u128>(&ctx, src, expected, round, opts, wide_pool)
+                            .map_err(fix)?,
                     )
                 }
                 Err(e) => return Err(fix(e)),
             },
             Err(src) => AnyBuilt::Wide(
-                build::<K, u128, u128>(&ctx, src, expected, opts, wide_pool).map_err(fix)?,
+                build::<K, u128, u128>(&ctx, src, expected, round, opts, wide_pool).map_err(fix)?,
             ),
         };
         // The level expanded is given back (or recycled) before the next is frozen, so that freezing can

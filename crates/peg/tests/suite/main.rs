@@ -7,6 +7,7 @@ mod every_start;
 mod fast_vs_reference;
 mod finishable;
 mod hostile_input;
+mod memory;
 mod reference;
 mod shard;
 mod solve;

@@ -370,11 +370,12 @@ fn print_step_stats(s: &enumerate::StepStats) {
         .estimate_bytes
         .map_or(String::new(), |b| format!(", estimate {} MiB", b >> 20));
     crate::errln!(
-        "level {}: {} classes, {} records in {} rounds, next {} (expected {}), {} bytes ({}){}{}",
+        "level {}: {} classes, {} records in {} rounds of up to {}, next {} (expected {}), {} bytes ({}){}{}",
         s.pegs,
         s.sources,
         s.records,
         s.rounds,
+        s.round_records,
         s.next_classes,
         s.expected,
         s.next_bytes,
@@ -497,11 +498,12 @@ fn spill(
     let debug = std::env::var_os("PEG_DEBUG").is_some();
     let log = |s: &peg::spill::SpillStep| {
         eprintln!(
-            "peg spill: {} pegs, {} classes, {} pass(es), next {} classes, {} bytes written, planned {} MiB: \
-             expand {:.2} s merge {:.2} s ({:.1} ns a record) total {:.2} s",
+            "peg spill: {} pegs, {} classes, {} pass(es) in rounds of up to {} records, next {} classes, {} bytes \
+             written, planned {} MiB: expand {:.2} s merge {:.2} s ({:.1} ns a record) total {:.2} s",
             s.pegs,
             s.classes,
             s.passes,
+            s.round_records,
             s.next_classes,
             s.bytes_written,
             s.planned_bytes >> 20,
