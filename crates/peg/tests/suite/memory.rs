@@ -14,7 +14,7 @@ const LEVELS: usize = 15;
 
 /// A limit between what those levels need with rounds of a quarter of the level being built (here the fixed
 /// 3 million records: the smallest limit that passes is about 530 MiB) and with rounds as big as the level
-/// (about 644 MiB, the engine before its rounds shrank under a limit), on this 2-core host.
+/// (about 644 MiB, were the rounds never cut), on this 2-core host.
 const LIMIT: u64 = 590 << 20;
 
 /// The count of the French board's first levels under `max_memory`, and every step's figures.
