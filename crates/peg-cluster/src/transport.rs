@@ -28,8 +28,8 @@ type Input<D> = InputHandle<u64, CapacityContainerBuilder<Vec<D>>>;
 
 /// Builds timely's containers of parcels one parcel each: a message between processes is then one parcel.
 /// (timely's default builder packs up to a few hundred parcels to one worker into a message, and a buffer
-/// between processes grows to the next power of two of the biggest message it has carried, for good: the
-/// parcels of a round were several MB, and the buffers took tens of MiB per process.)
+/// between processes grows to the next power of two of the biggest message it has carried, for good: packed,
+/// a round's parcels to one worker make a message of several MB.)
 #[derive(Default)]
 struct OneParcel {
     pending: VecDeque<Vec<Parcel>>,

@@ -33,8 +33,7 @@ pub(crate) fn round_records<K: TableKey>() -> usize {
 /// `n` classes, about `20 n / (0.82 r)` bytes of tables (20 bytes a slot, 82% fill) each way per record. Once
 /// the tables outgrow the last-level cache (on the diamond from its centre, building 27 pegs and fewer), that
 /// traffic is most of the merge's cost: rounds of at least as many records as classes keep it near 25 bytes a
-/// record and the cost per record flat (measured: rounds of a quarter or half the classes cost 1.5 and 1.2
-/// times as much per record building 5 to 64 million classes).
+/// record and the cost per record flat (docs/experiments/peg.md has the measurements).
 const ROUND_RECORDS_PER_CLASS: usize = 1;
 
 /// Classes of the tables being built per record of a round, at most, where the memory limit has no room for
