@@ -11,16 +11,19 @@ use std::fs::{self, File};
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
-use peg::Level;
 use peg::shard::{Checkpoint, SavedShare, ShareData, State};
+use peg::{FinishableLevel, Level};
 use serde::{Deserialize, Serialize};
 
 /// The manifest's file name.
 pub const MANIFEST: &str = "manifest.json";
 
-/// The format name and version written in manifests.
+/// The format name and version written in manifests. Version 2 adds the finish hole and, with one, the
+/// positions that can still finish; a version 1 manifest (neither) is still read.
 const FORMAT: &str = "boardlab-peg-checkpoint";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
+/// The oldest version read.
+const OLDEST: u32 = 1;
 
 /// A 64-bit checksum of a byte stream, computed eight bytes at a time (a multiply-xorshift of each word into
 /// the state; the length is mixed in at the end).
@@ -192,6 +195,14 @@ struct Row {
     games_normal: String,
 }
 
+/// A level of the positions that can still finish, as the manifest stores it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct FinishableRow {
+    pegs: u32,
+    positions: u64,
+    classes: u64,
+}
+
 /// The state of a run as the manifest stores it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct StateJson {
@@ -201,6 +212,10 @@ pub(crate) struct StateJson {
     solutions_full: String,
     solutions_normal: String,
     sizes: Vec<u64>,
+    /// With a finish hole: the positions that can still finish, level by level (absent otherwise, and in
+    /// the manifests of version 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    finishable: Option<Vec<FinishableRow>>,
 }
 
 impl StateJson {
@@ -228,6 +243,15 @@ impl StateJson {
             solutions_full: state.solutions_full.to_string(),
             solutions_normal: state.solutions_normal.to_string(),
             sizes: state.sizes.clone(),
+            finishable: state.finishable.as_ref().map(|f| {
+                f.iter()
+                    .map(|r| FinishableRow {
+                        pegs: r.pegs,
+                        positions: r.positions,
+                        classes: r.classes,
+                    })
+                    .collect()
+            }),
         }
     }
 
@@ -250,6 +274,38 @@ impl StateJson {
                 finishable_classes: None,
             });
         }
+        let finishable = match &s.finishable {
+            None => None,
+            Some(rows) => {
+                let mut seen = Vec::with_capacity(rows.len());
+                for r in rows {
+                    if seen.contains(&r.pegs) || r.classes > r.positions {
+                        return Err(format!(
+                            "the manifest's count of the positions that can still finish with {} pegs is \
+                             damaged ({} positions, {} classes{})",
+                            r.pegs,
+                            r.positions,
+                            r.classes,
+                            if seen.contains(&r.pegs) {
+                                ", twice"
+                            } else {
+                                ""
+                            }
+                        ));
+                    }
+                    seen.push(r.pegs);
+                }
+                Some(
+                    rows.iter()
+                        .map(|r| FinishableLevel {
+                            pegs: r.pegs,
+                            positions: r.positions,
+                            classes: r.classes,
+                        })
+                        .collect(),
+                )
+            }
+        };
         Ok(State {
             pegs: s.pegs,
             wide: s.wide,
@@ -257,6 +313,7 @@ impl StateJson {
             solutions_full: big(&s.solutions_full, "solution count")?,
             solutions_normal: big(&s.solutions_normal, "solution count")?,
             sizes: s.sizes.clone(),
+            finishable,
         })
     }
 }
@@ -285,6 +342,9 @@ pub struct Manifest {
     pub version: u32,
     /// The problem, in words (as the processes compare it).
     pub problem: String,
+    /// The finish: a hole's name, or `anywhere` (absent in version 1, where the problem names it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finish: Option<String>,
     /// The hash of the binary that wrote it.
     pub binary: String,
     /// Processes of the run.
@@ -303,9 +363,10 @@ fn big(s: &str, what: &str) -> Result<u128, String> {
 }
 
 impl Manifest {
-    /// The manifest of a run (`problem` in words, `binary` its hash) whose state is `state`.
+    /// The manifest of a run (`problem` in words with its `finish`, `binary` its hash) whose state is
+    /// `state`.
     pub fn new(
-        problem: &str,
+        (problem, finish): (&str, &str),
         binary: &str,
         processes: usize,
         workers: usize,
@@ -316,6 +377,7 @@ impl Manifest {
             format: FORMAT.to_string(),
             version: VERSION,
             problem: problem.to_string(),
+            finish: Some(finish.to_string()),
             binary: binary.to_string(),
             processes,
             workers,
@@ -376,20 +438,44 @@ impl Manifest {
         Ok((e.file.clone(), e.bytes, sum))
     }
 
-    /// Check that the manifest is of this problem, build and shape; read it as JSON text first with
-    /// [`Manifest::parse`].
+    /// Check that the manifest is of this problem (`problem` in words, with its `finish`: a hole's name or
+    /// `anywhere`), build and shape; read it as JSON text first with [`Manifest::parse`].
     ///
     /// # Errors
-    /// A message saying what differs.
+    /// A message saying what differs (the two finishes, when only they differ).
     pub fn check(
         &self,
         dir: &Path,
-        problem: &str,
+        (problem, finish): (&str, &str),
         binary: &str,
         processes: usize,
         workers: usize,
     ) -> Result<(), String> {
         let d = dir.display();
+        if let Some(theirs) = &self.finish
+            && theirs != finish
+            && self.problem.strip_suffix(&format!(", finish {theirs}"))
+                == problem.strip_suffix(&format!(", finish {finish}"))
+        {
+            let words = |f: &str| {
+                if f == "anywhere" {
+                    "anywhere".to_string()
+                } else {
+                    format!("on {f}")
+                }
+            };
+            return Err(format!(
+                "{d} holds a checkpoint of this count finishing {}, but this run finishes {}: resume it with \
+                 {}, or use another directory",
+                words(theirs),
+                words(finish),
+                if theirs == "anywhere" {
+                    "no --finish".to_string()
+                } else {
+                    format!("--finish {theirs}")
+                }
+            ));
+        }
         if self.problem != problem {
             return Err(format!(
                 "{d} holds a checkpoint of another problem ({}; this run: {problem}): use another directory",
@@ -429,7 +515,7 @@ impl Manifest {
         let m: Manifest = serde_json::from_str(text).map_err(|e| {
             format!("{d}/{MANIFEST} is damaged or not a boardlab checkpoint manifest ({e})")
         })?;
-        if m.format != FORMAT || m.version != VERSION {
+        if m.format != FORMAT || !(OLDEST..=VERSION).contains(&m.version) {
             return Err(format!(
                 "{d}/{MANIFEST} is a checkpoint of another format ({} version {})",
                 m.format, m.version
@@ -485,6 +571,8 @@ pub struct FileCheckpoint {
     pub worker: usize,
     /// The problem in words, the binary's hash, the shape: for the manifest.
     pub problem: String,
+    /// The finish: a hole's name, or `anywhere`.
+    pub finish: String,
     /// The binary's hash.
     pub binary: String,
     /// Processes.
@@ -531,7 +619,7 @@ impl Checkpoint for FileCheckpoint {
 
     fn commit(&mut self, state: &State, shares: &[SavedShare]) -> Result<(), String> {
         let m = Manifest::new(
-            &self.problem,
+            (&self.problem, &self.finish),
             &self.binary,
             self.processes,
             self.workers,
@@ -605,6 +693,126 @@ mod tests {
         let mut shorter = Checksum::default();
         shorter.update(&data[..999]);
         assert_ne!(shorter.finish(), whole.finish());
+    }
+
+    /// A state of a run to the finish hole d4, after two levels.
+    fn state(finishable: Option<Vec<FinishableLevel>>) -> State {
+        State {
+            pegs: 30,
+            wide: false,
+            levels: Vec::new(),
+            solutions_full: 0,
+            solutions_normal: 0,
+            sizes: vec![1, 1, 2],
+            finishable,
+        }
+    }
+
+    const PROBLEM_D4: &str =
+        "square lattice, 33 holes, start [ooo/ooo/ooooooo/ooo.ooo/ooooooo/ooo/ooo], finish d4";
+
+    #[test]
+    fn manifests_keep_the_finish_and_its_rows() {
+        let dir = Path::new("/ck");
+        let rows = vec![
+            FinishableLevel {
+                pegs: 32,
+                positions: 1,
+                classes: 1,
+            },
+            FinishableLevel {
+                pegs: 31,
+                positions: 4,
+                classes: 1,
+            },
+        ];
+        let shares = [SavedShare {
+            worker: 0,
+            classes: 2,
+            bytes: 10,
+            checksum: 7,
+            name: "share-30-w0.bin".into(),
+        }];
+        let m = Manifest::new(
+            (PROBLEM_D4, "d4"),
+            "b",
+            1,
+            1,
+            &state(Some(rows.clone())),
+            &shares,
+        );
+        let text = serde_json::to_string_pretty(&m).unwrap();
+        let back = Manifest::parse(&text, dir).unwrap();
+        assert_eq!(back.state().unwrap().finishable, Some(rows));
+        assert_eq!(back.check(dir, (PROBLEM_D4, "d4"), "b", 1, 1), Ok(()));
+        // Another finish, or none: one line naming both.
+        let e1 = PROBLEM_D4.replace("finish d4", "finish d1");
+        let e = back.check(dir, (&e1, "d1"), "b", 1, 1).unwrap_err();
+        assert_eq!(
+            e,
+            "/ck holds a checkpoint of this count finishing on d4, but this run finishes on d1: resume it \
+             with --finish d4, or use another directory"
+        );
+        let any = PROBLEM_D4.replace("finish d4", "finish anywhere");
+        let e = back.check(dir, (&any, "anywhere"), "b", 1, 1).unwrap_err();
+        assert!(
+            e.contains("finishing on d4, but this run finishes anywhere"),
+            "{e}"
+        );
+        // A checkpoint of no finish hole, resumed with one.
+        let m = Manifest::new((&any, "anywhere"), "b", 1, 1, &state(None), &shares);
+        let e = m.check(dir, (PROBLEM_D4, "d4"), "b", 1, 1).unwrap_err();
+        assert!(
+            e.contains(
+                "finishing anywhere, but this run finishes on d4: resume it with no --finish"
+            ),
+            "{e}"
+        );
+        // Another board and finish: the problems, both named.
+        let e = m
+            .check(dir, ("hexagonal lattice, finish d4", "d4"), "b", 1, 1)
+            .unwrap_err();
+        assert!(e.contains("another problem"), "{e}");
+        assert!(
+            e.contains("finish anywhere") && e.contains("finish d4"),
+            "{e}"
+        );
+        // Damaged rows are refused.
+        let bad = text.replace("\"classes\": 1\n", "\"classes\": 9\n");
+        assert_ne!(bad, text);
+        let e = Manifest::parse(&bad, dir).unwrap().state().unwrap_err();
+        assert!(
+            e.contains("can still finish with 32 pegs is damaged"),
+            "{e}"
+        );
+    }
+
+    /// A manifest of version 1 (written before the finish was recorded) is still read: no finish, no rows.
+    #[test]
+    fn version_1_manifests_still_load() {
+        let dir = Path::new("/ck");
+        let any = PROBLEM_D4.replace("finish d4", "finish anywhere");
+        let text = format!(
+            r#"{{"format":"boardlab-peg-checkpoint","version":1,"problem":"{any}","binary":"b","processes":1,
+            "workers":1,"state":{{"pegs":30,"wide":false,"rows":[],"solutions_full":"0","solutions_normal":"0",
+            "sizes":[1,1,2]}},"shares":[{{"worker":0,"file":"share-30-w0.bin","classes":2,"bytes":10,
+            "checksum":"0000000000000007"}}]}}"#
+        );
+        let m = Manifest::parse(&text, dir).unwrap();
+        assert_eq!(m.finish, None);
+        assert_eq!(m.state().unwrap(), state(None));
+        assert_eq!(m.check(dir, (&any, "anywhere"), "b", 1, 1), Ok(()));
+        // With another finish now: refused as another problem, both named.
+        let e = m.check(dir, (PROBLEM_D4, "d4"), "b", 1, 1).unwrap_err();
+        assert!(
+            e.contains("another problem") && e.contains("finish d4"),
+            "{e}"
+        );
+        let e = Manifest::parse(&text.replace("\"version\":1", "\"version\":3"), dir).unwrap_err();
+        assert!(
+            e.contains("another format (boardlab-peg-checkpoint version 3)"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -281,6 +281,14 @@ fn install_hook(dog: &Watchdog) {
     }));
 }
 
+/// The finish of `problem` as a checkpoint's manifest names it: a hole's name, or `anywhere`.
+fn finish_name(problem: &Problem) -> String {
+    match problem.finish() {
+        peg::Finish::Anywhere => "anywhere".to_string(),
+        peg::Finish::Hole(h) => problem.board().hole_name(h).to_string(),
+    }
+}
+
 /// Run process `cfg.process` of a cluster enumeration of `problem`.
 ///
 /// # Errors
@@ -310,6 +318,7 @@ pub fn run(problem: &Problem, cfg: &Config) -> Result<Outcome, ClusterError> {
         ));
     }
     let binary = binary_hash().map_err(ClusterError::Start)?;
+    let finish = finish_name(problem);
     let spill_id = spill::Identity {
         problem: cfg.problem_text.clone(),
         binary: binary.clone(),
@@ -329,7 +338,13 @@ pub fn run(problem: &Problem, cfg: &Config) -> Result<Outcome, ClusterError> {
         })?;
         if me == 0 {
             match read_manifest(&c.dir) {
-                Ok(Some(m)) => match m.check(&c.dir, &cfg.problem_text, &binary, n, cfg.workers) {
+                Ok(Some(m)) => match m.check(
+                    &c.dir,
+                    (&cfg.problem_text, &finish),
+                    &binary,
+                    n,
+                    cfg.workers,
+                ) {
                     Ok(()) => manifest_text = serde_json::to_string(&m).ok(),
                     Err(e) => refusal = Some(e),
                 },
@@ -400,8 +415,14 @@ pub fn run(problem: &Problem, cfg: &Config) -> Result<Outcome, ClusterError> {
     let manifest: Option<Manifest> = match (&cfg.checkpoint, text) {
         (Some(c), Some(t)) => {
             let m = Manifest::parse(&t, &c.dir).map_err(ClusterError::Checkpoint)?;
-            m.check(&c.dir, &cfg.problem_text, &binary, n, cfg.workers)
-                .map_err(ClusterError::Checkpoint)?;
+            m.check(
+                &c.dir,
+                (&cfg.problem_text, &finish),
+                &binary,
+                n,
+                cfg.workers,
+            )
+            .map_err(ClusterError::Checkpoint)?;
             Some(m)
         }
         _ => None,
@@ -626,6 +647,7 @@ fn work(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<ShardOutput,
         dir: c.dir.clone(),
         worker: index,
         problem: cfg.problem_text.clone(),
+        finish: finish_name(&sh.problem),
         binary: sh.binary.clone(),
         processes: sh.shape.processes,
         workers: cfg.workers,

@@ -286,44 +286,29 @@ fn bad_host_files_ports_in_use_and_unreachable_peers() {
     assert!(!out.status.success());
 }
 
-/// Process 1 killed with SIGKILL in the middle of a level: every other process stops with a message naming
-/// it, in bounded time; the same command started again resumes from the checkpoint and gives the
-/// uninterrupted run's table.
-#[test]
-fn killed_process_then_resumed_from_the_checkpoint() {
-    let dir = tempfile::tempdir().unwrap();
-    let ck = dir.path().join("ck");
-    let ck = ck.to_str().unwrap();
-    let want = single(&["--json", "peg", "count"]);
-    let hosts = hosts_file(dir.path(), 3);
-    let args = [
-        "--json",
-        "peg",
-        "count",
-        "--checkpoint",
-        ck,
-        "--peer-timeout",
-        "20s",
-    ];
-    let start = |extra: &[&str]| -> Vec<Child> {
-        (0..3)
-            .map(|i| {
-                let mut c = Command::new(bin());
-                c.args(args)
-                    .args(["--hosts", &hosts, "--process", &i.to_string()])
-                    .args(extra)
-                    .stdin(Stdio::null())
-                    .stdout(Stdio::piped())
-                    .stderr(Stdio::piped());
-                if i == 1 {
-                    c.env("PEG_DEBUG", "1");
-                }
-                c.spawn().unwrap()
-            })
-            .collect()
-    };
-    let mut first = start(&[]);
-    // Process 1 logs each level it finishes: when the level with 22 pegs is done, the one with 21 has begun.
+/// Start `n` processes of `args` on `hosts`, process 1 logging its levels.
+fn start_logged(args: &[&str], hosts: &str, n: usize) -> Vec<Child> {
+    (0..n)
+        .map(|i| {
+            let mut c = Command::new(bin());
+            c.args(args)
+                .args(["--hosts", hosts, "--process", &i.to_string()])
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped());
+            if i == 1 {
+                c.env("PEG_DEBUG", "1");
+            }
+            c.spawn().unwrap()
+        })
+        .collect()
+}
+
+/// Start `n` processes of `args` (with `--checkpoint ck`) and kill process 1 with SIGKILL once it has
+/// expanded the level with 22 pegs (the one with 21 has begun): every other process stops with a message
+/// naming it, in bounded time. Returns the pegs of the level the checkpoint holds: one saved before the kill.
+fn kill_process_1(args: &[&str], hosts: &str, n: usize, ck: &str) -> u64 {
+    let mut first = start_logged(args, hosts, n);
     let err = first[1].stderr.take().unwrap();
     let mut lines = BufReader::new(err).lines();
     let mut seen = Vec::new();
@@ -353,16 +338,19 @@ fn killed_process_then_resumed_from_the_checkpoint() {
         assert!(!err.contains("panicked"), "process {i}: {err}");
     }
     assert!(t.elapsed() < Duration::from_secs(25));
-    // The checkpoint holds a level at or after the one with 22 pegs (a level saved before the kill).
     let manifest: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(Path::new(ck).join("manifest.json")).unwrap(),
     )
     .unwrap();
     let saved = manifest["state"]["pegs"].as_u64().unwrap();
     assert!(saved == 21 || saved == 22, "manifest at {saved} pegs");
-    // Again: resumed, the same table.
-    let second = start(&[]);
-    let outs: Vec<Output> = second
+    saved
+}
+
+/// The same command started again on `n` processes: it resumes from the level `saved` of the checkpoint, and
+/// process 0 prints `want`'s JSON byte for byte, then the cluster's figures.
+fn resumed_gives(args: &[&str], hosts: &str, n: usize, saved: u64, want: &[u8]) {
+    let outs: Vec<Output> = start_logged(args, hosts, n)
         .into_iter()
         .map(|c| finish(c, Duration::from_secs(900)))
         .collect();
@@ -370,11 +358,38 @@ fn killed_process_then_resumed_from_the_checkpoint() {
         assert!(o.status.success(), "process {i}: {}", text(&o.stderr));
     }
     let got = text(&outs[0].stdout);
-    let body = text(&want);
+    let body = text(want);
     let body = body.strip_suffix("\n}\n").unwrap();
-    assert!(got.starts_with(body), "{got}");
+    assert!(
+        got.starts_with(body) && got[body.len()..].starts_with(",\n  \"cluster\": {"),
+        "{got}\nis not\n{body}"
+    );
     let v: serde_json::Value = serde_json::from_str(&got).unwrap();
     assert_eq!(v["cluster"]["resumed_from"].as_u64(), Some(saved));
+}
+
+/// Process 1 killed with SIGKILL in the middle of a level: every other process stops with a message naming
+/// it, in bounded time; the same command started again resumes from the checkpoint and gives the
+/// uninterrupted run's table.
+#[test]
+fn killed_process_then_resumed_from_the_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let ck = dir.path().join("ck");
+    let ck = ck.to_str().unwrap();
+    let want = single(&["--json", "peg", "count"]);
+    let hosts = hosts_file(dir.path(), 3);
+    let args = [
+        "--json",
+        "peg",
+        "count",
+        "--checkpoint",
+        ck,
+        "--peer-timeout",
+        "20s",
+    ];
+    let saved = kill_process_1(&args, &hosts, 3, ck);
+    // Again: resumed, the same table.
+    resumed_gives(&args, &hosts, 3, saved, &want);
     // Nothing was deleted: the shares of every level saved are still there.
     let shares = std::fs::read_dir(ck)
         .unwrap()
@@ -387,6 +402,99 @@ fn killed_process_then_resumed_from_the_checkpoint() {
         })
         .count();
     assert_eq!(shares, 3);
+}
+
+/// `--finish` with `--checkpoint`: the uninterrupted run gives the single engine's JSON byte for byte and
+/// its manifest records the finish and the positions that can still finish; a run whose process 1 is killed
+/// in the middle of a level, started again, resumes and gives the same JSON; and the checkpoint, resumed
+/// with another finish hole or with none, is refused by every process in one line naming both.
+#[test]
+fn finish_hole_killed_then_resumed_from_the_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let want = single(&["--json", "peg", "count", "--finish", "d4"]);
+    let body = text(&want);
+    let body = body.strip_suffix("\n}\n").unwrap().to_string();
+    assert!(body.contains("\"finishable\""), "{body}");
+    let whole = dir.path().join("whole");
+    let whole = whole.to_str().unwrap();
+    let out = run(&[
+        "--json",
+        "peg",
+        "count",
+        "--finish",
+        "d4",
+        "--local-processes",
+        "2",
+        "--workers",
+        "1",
+        "--checkpoint",
+        whole,
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let got = text(&out.stdout);
+    assert!(
+        got.starts_with(&body) && got[body.len()..].starts_with(",\n  \"cluster\": {"),
+        "{got}\nis not\n{body}"
+    );
+    let manifest: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(Path::new(whole).join("manifest.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(manifest["version"], 2);
+    assert_eq!(manifest["finish"], "d4");
+    // The rows recorded are those of the table printed.
+    let table: serde_json::Value = serde_json::from_str(&got).unwrap();
+    let rows = manifest["state"]["finishable"].as_array().unwrap();
+    for l in table["levels"].as_array().unwrap() {
+        let row = rows.iter().find(|r| r["pegs"] == l["pegs"]);
+        let at = |k: &str| row.map_or(0, |r| r[k].as_u64().unwrap());
+        assert_eq!(l["finishable"].as_u64(), Some(at("positions")), "{l}");
+        assert_eq!(l["finishable_classes"].as_u64(), Some(at("classes")), "{l}");
+    }
+    // Killed in the middle of a level, then resumed.
+    let ck = dir.path().join("ck");
+    let ck = ck.to_str().unwrap();
+    let hosts = hosts_file(dir.path(), 2);
+    let args = [
+        "--json",
+        "peg",
+        "count",
+        "--finish",
+        "d4",
+        "--checkpoint",
+        ck,
+        "--peer-timeout",
+        "20s",
+    ];
+    let saved = kill_process_1(&args, &hosts, 2, ck);
+    resumed_gives(&args, &hosts, 2, saved, &want);
+    // Another finish hole, or none: refused before anything is read or written.
+    let before = std::fs::read(Path::new(ck).join("manifest.json")).unwrap();
+    let base = ["--json", "peg", "count", "--checkpoint", ck];
+    for (extra, words) in [
+        (
+            &["--finish", "d1"][..],
+            "holds a checkpoint of this count finishing on d4, but this run finishes on d1: resume it with \
+             --finish d4",
+        ),
+        (
+            &[][..],
+            "finishing on d4, but this run finishes anywhere: resume it with --finish d4",
+        ),
+    ] {
+        let mut a = base.to_vec();
+        a.extend_from_slice(extra);
+        all_fail(
+            &a,
+            &hosts,
+            &[(&[], words), (&[], words)],
+            Duration::from_secs(60),
+        );
+    }
+    assert_eq!(
+        std::fs::read(Path::new(ck).join("manifest.json")).unwrap(),
+        before
+    );
 }
 
 /// A checkpoint of another problem, or a damaged one, is refused; nothing in the directory is touched.

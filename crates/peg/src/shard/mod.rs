@@ -39,6 +39,7 @@ mod worker;
 use crate::board::Symmetry;
 use crate::count::Count;
 use crate::counter::NoCount;
+use crate::finishable::FinishableLevel;
 use crate::kernel::Kernel;
 use crate::level::Mixer;
 use crate::position::Position;
@@ -46,6 +47,7 @@ use crate::problem::{Finish, Problem};
 use crate::step::{CounterWidth, NARROW_KEY_BITS};
 use finish::{FinishPlan, Keep};
 use run::run_with;
+use spill::FoundRow;
 use wire::NoteBody;
 use worker::Sh;
 
@@ -65,10 +67,14 @@ pub use worker::ShardOptions;
 /// them: from the complements of the reachable levels when the finish is the start's vacancy, else from a
 /// table of the positions that can reach the finish (a distributed enumeration of jumps taken back, whose
 /// levels each worker keeps its share of), matched level by level with the reachable positions by sending
-/// each key to its owner.
+/// each key to its owner. With checkpoints (or resuming), they are counted instead as the spilling run
+/// counts them ([`count_spilled`]): worker 0 finds them in memory before the first level (within its
+/// process's memory limit; they are dropped before the levels grow) and tells the others, and every
+/// checkpoint's [`State::finishable`] records them, so that a resumed run reads them back (a checkpoint
+/// without them, of a run of the first levels only, has them found again).
 ///
 /// # Errors
-/// See [`ShardError`]. Checkpoints with a finish hole are not supported.
+/// See [`ShardError`].
 pub fn count<T: Transport + ?Sized>(
     problem: &Problem,
     opts: &ShardOptions<'_>,
@@ -89,16 +95,6 @@ pub fn count<T: Transport + ?Sized>(
         Finish::Anywhere => None,
         Finish::Hole(h) => Some(k.normalize(1u64 << h).0),
     };
-    if let Finish::Hole(h) = problem.finish()
-        && opts.max_levels.is_none()
-        && (checkpoint.is_some() || resume.is_some())
-    {
-        return Err(ShardError::Unsupported(format!(
-            "checkpoints of a count with a finish hole ({}) are not supported yet: leave out --finish or \
-             --checkpoint",
-            board.hole_name(h)
-        )));
-    }
     let sh = Sh {
         k: &k,
         mixer: Mixer::new(k.holes as u32),
@@ -114,9 +110,42 @@ pub fn count<T: Transport + ?Sized>(
     };
     let width = opts.counter_width;
     let wide = k.holes as u32 > NARROW_KEY_BITS;
+    // With checkpoints and a finish hole: the positions that can still finish, found once (or read back
+    // from the checkpoint resumed), and recorded in every checkpoint.
+    let saved = checkpoint.is_some() || resume.is_some();
+    let rows: Option<Vec<FoundRow>> = match problem.finish() {
+        Finish::Hole(_) if saved && opts.max_levels.is_none() => {
+            match resume.as_ref().and_then(|r| r.state.finishable.as_ref()) {
+                Some(kept) => Some(
+                    kept.iter()
+                        .map(|r| (r.pegs, r.positions, r.classes))
+                        .collect(),
+                ),
+                None => spill::finishable(&sh, net, problem)?,
+            }
+        }
+        _ => None,
+    };
+    let (mut with_rows, checkpoint) = match (&rows, checkpoint) {
+        (Some(r), Some(inner)) => (
+            Some(WithRows {
+                inner,
+                rows: r
+                    .iter()
+                    .map(|&(pegs, positions, classes)| FinishableLevel {
+                        pegs,
+                        positions,
+                        classes,
+                    })
+                    .collect(),
+            }),
+            None,
+        ),
+        (_, inner) => (None, inner),
+    };
     // What to count besides the enumeration (the engine's choices, in the same order).
     let mut plan = match problem.finish() {
-        Finish::Hole(h) if opts.max_levels.is_none() => {
+        Finish::Hole(h) if opts.max_levels.is_none() && rows.is_none() => {
             let single = Position::EMPTY.with_peg(h);
             if board.position_class(problem.start()) != board.position_class(single) {
                 FinishPlan::Zero
@@ -189,8 +218,33 @@ pub fn count<T: Transport + ?Sized>(
         (CounterWidth::U128, false) => run_with::<u128, u32, T, FinishPlan>,
         (CounterWidth::U128, true) => run_with::<u128, u64, T, FinishPlan>,
     };
+    let checkpoint: Option<&mut dyn Checkpoint> = match with_rows.as_mut() {
+        Some(w) => Some(w),
+        None => checkpoint.map(|c| c as &mut dyn Checkpoint),
+    };
     let (st, resumed_from) = run(&sh, net, checkpoint, resume, &mut plan, &mut figures)?;
-    close_run(&sh, net, st, plan.found(), figures, resumed_from)
+    let found = rows.as_deref().or(plan.found());
+    close_run(&sh, net, st, found, figures, resumed_from)
+}
+
+/// A checkpoint whose states record the positions that can still finish (found before the first level).
+struct WithRows<'a> {
+    inner: &'a mut dyn Checkpoint,
+    rows: Vec<FinishableLevel>,
+}
+
+impl Checkpoint for WithRows<'_> {
+    fn save(&mut self, pegs: u32, share: &dyn ShareData) -> Result<SavedShare, String> {
+        self.inner.save(pegs, share)
+    }
+
+    fn commit(&mut self, state: &State, shares: &[SavedShare]) -> Result<(), String> {
+        let state = State {
+            finishable: Some(self.rows.clone()),
+            ..state.clone()
+        };
+        self.inner.commit(&state, shares)
+    }
 }
 
 /// The end of a worker's run, in memory or spilled: the finishable figures (where a finish hole was asked for)

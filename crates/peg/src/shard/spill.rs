@@ -97,12 +97,12 @@ pub fn count_spilled<T: Transport + ?Sized>(
 }
 
 /// Pegs, positions and classes of a level's positions that can still finish.
-type FoundRow = (u32, u64, u64);
+pub(super) type FoundRow = (u32, u64, u64);
 
 /// The positions that can still finish, (pegs, positions, classes) per level, when a finish hole asks for
 /// them (and every level was counted): worker 0 finds them in memory, as the single-machine engine does, and
 /// tells the others; its error is every worker's.
-fn finishable<T: Transport + ?Sized>(
+pub(super) fn finishable<T: Transport + ?Sized>(
     sh: &Sh<'_>,
     net: &mut T,
     problem: &Problem,

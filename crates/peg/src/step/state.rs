@@ -4,6 +4,7 @@
 use super::expand::Acc;
 use super::plan::{at_end, estimate, next_pegs};
 use crate::count::{CountError, Level, add};
+use crate::finishable::FinishableLevel;
 use crate::kernel::Kernel;
 
 /// Where a run stands after a level: what a checkpoint records besides the shares.
@@ -21,6 +22,10 @@ pub struct State {
     pub solutions_normal: u128,
     /// Classes of every level so far, the next one included (for the size estimates).
     pub sizes: Vec<u64>,
+    /// With a finish hole, when a cluster run with checkpoints found them before its first level: the
+    /// positions that can still finish, level by level (so that a resumed run reads them instead of finding
+    /// them again). `None` otherwise.
+    pub finishable: Option<Vec<FinishableLevel>>,
 }
 
 impl State {
@@ -33,6 +38,7 @@ impl State {
             solutions_full: 0,
             solutions_normal: 0,
             sizes: vec![classes],
+            finishable: None,
         }
     }
 

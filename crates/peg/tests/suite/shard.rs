@@ -331,6 +331,88 @@ fn resumed_from_every_checkpoint() {
     }
 }
 
+/// With a finish hole and checkpoints: every checkpoint's state holds the engine's counts of the positions
+/// that can still finish, and a run resumed from each checkpoint (as a killed run is) gives the engine's
+/// table, finishable rows included, on the triangle: to the start's vacancy, to another hole of its position
+/// class, to a hole of another class (none can finish), and from a checkpoint that holds no rows (they are
+/// found again).
+#[test]
+fn finish_holes_resumed_from_every_checkpoint() {
+    let b = Board::builtin("triangle").unwrap();
+    let start = b.full().without_peg(0);
+    let class = |h: usize| b.position_class(peg::Position::EMPTY.with_peg(h));
+    let other = (1..b.holes())
+        .find(|&h| class(h) != b.position_class(start))
+        .unwrap();
+    let solvable = |h: usize| {
+        let p = Problem::new(b.clone(), start, Finish::Hole(h)).unwrap();
+        single(&p, None)
+            .levels
+            .iter()
+            .any(|l| l.finishable > Some(0))
+    };
+    let same = (1..b.holes())
+        .find(|&h| class(h) == b.position_class(start) && solvable(h))
+        .unwrap();
+    // (start's vacancy, finish, shape, whether some position can finish)
+    let cases = [
+        (0, 0, SHAPES[1], true),
+        (0, same, SHAPES[0], true),
+        (0, other, SHAPES[2], false),
+    ];
+    for (v, h, shape, some) in cases {
+        let name = format!("{} to {}", b.hole_name(v), b.hole_name(h));
+        let p = Problem::new(b.clone(), b.full().without_peg(v), Finish::Hole(h)).unwrap();
+        let want = single(&p, None);
+        assert!(want.levels.iter().all(|l| l.finishable.is_some()), "{name}");
+        assert_eq!(
+            want.levels.iter().any(|l| l.finishable > Some(0)),
+            some,
+            "{name}"
+        );
+        let store = Arc::new(Store::default());
+        let r = Run {
+            store: Some(Arc::clone(&store)),
+            ..plain(shape)
+        };
+        for out in run(&p, &r) {
+            assert_eq!(out.unwrap().count, want, "finish {name}");
+        }
+        let states = store.states.lock().unwrap().clone();
+        assert_eq!(states.len(), want.levels.len() - 1, "finish {name}");
+        for (st, _) in &states {
+            // The rows recorded are the engine's (levels without one have no position that can finish).
+            let rows = st.finishable.as_ref().expect("the rows recorded");
+            for l in &want.levels {
+                let row = rows.iter().find(|r| r.pegs == l.pegs);
+                assert_eq!(
+                    (l.finishable, l.finishable_classes),
+                    (
+                        Some(row.map_or(0, |r| r.positions)),
+                        Some(row.map_or(0, |r| r.classes))
+                    ),
+                    "finish {name}, {} pegs",
+                    l.pegs
+                );
+            }
+            let mut without = st.clone();
+            without.finishable = None;
+            for from in [st, &without] {
+                let r = Run {
+                    resume: Some(from),
+                    store: Some(Arc::clone(&store)),
+                    ..plain(shape)
+                };
+                for out in run(&p, &r) {
+                    let out = out.unwrap();
+                    assert_eq!(out.count, want, "finish {name}, from {} pegs", st.pegs);
+                    assert_eq!(out.resumed_from, Some(st.pegs));
+                }
+            }
+        }
+    }
+}
+
 /// A share of another worker, or a damaged one, is refused by every worker.
 #[test]
 fn damaged_shares_are_refused() {

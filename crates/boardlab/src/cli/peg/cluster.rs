@@ -38,7 +38,8 @@ pub(super) struct ClusterArgs {
     #[arg(long, value_name = "N", conflicts_with_all = ["hosts", "process"], help_heading = "Cluster")]
     local_processes: Option<usize>,
     /// Save each level in DIR (each process its own share, process 0 the manifest); the same command started
-    /// again with the same DIR resumes from the last level saved.
+    /// again with the same DIR resumes from the last level saved. With --finish, process 0 first finds the
+    /// positions that can still finish in memory (as --spill does), and the manifest keeps them.
     #[arg(long, value_name = "DIR", help_heading = "Cluster")]
     checkpoint: Option<PathBuf>,
     /// With --checkpoint: remove a level's saved shares once the next level is saved (default: keep all).
