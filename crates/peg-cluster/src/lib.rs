@@ -110,6 +110,9 @@ pub struct ProcessFigures {
     pub bytes_received: u64,
     /// Peak resident memory of the process, bytes.
     pub peak_memory: u64,
+    /// The largest memory estimate of a step of its workers (summed over them), bytes: about the smallest
+    /// memory limit the process can run with.
+    pub memory_estimate: u64,
     /// CPU seconds of the process (user and system).
     pub cpu_secs: f64,
     /// Seconds its workers spent expanding, merging, and in exchanges (summed over workers).
@@ -543,6 +546,7 @@ pub fn run(problem: &Problem, cfg: &Config) -> Result<Outcome, ClusterError> {
                 f.bytes_sent += w.process_bytes_sent;
                 f.bytes_received += w.process_bytes_received;
                 f.peak_memory += w.process_peak_memory;
+                f.memory_estimate += w.estimate_max;
                 f.cpu_secs += w.process_cpu_secs;
                 f.expand_secs += w.expand_secs;
                 f.merge_secs += w.merge_secs;
@@ -604,7 +608,8 @@ fn work(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<ShardOutput,
             eprintln!(
                 "process {process} worker {index}: level {} pegs: {} of {} classes, next {}; records sent {} \
                  received {}; bytes to other processes {} from them {}; {} rounds{}; expand {:.3}s merge {:.3}s \
-                 exchange {:.3}s freeze {:.3}s total {:.3}s",
+                 exchange {:.3}s freeze {:.3}s total {:.3}s; round {} records, estimate {:.1} MiB, process peak so far \
+                 {:.1} MiB",
                 s.pegs,
                 s.share,
                 s.classes,
@@ -623,7 +628,10 @@ fn work(worker: &mut timely::worker::Worker, sh: &Shared) -> Result<ShardOutput,
                 s.merge_secs,
                 s.exchange_secs,
                 s.freeze_secs,
-                s.total_secs
+                s.total_secs,
+                s.round_records,
+                s.estimate as f64 / f64::from(1u32 << 20),
+                process_usage().0 as f64 / f64::from(1u32 << 20)
             );
         }
     };

@@ -37,6 +37,10 @@ pub struct ShardStep {
     pub freeze_secs: f64,
     /// Seconds of the whole step.
     pub total_secs: f64,
+    /// This worker's estimate of the memory the step needs, bytes (its part of its process's memory limit).
+    pub estimate: u64,
+    /// Records this worker expanded per exchange.
+    pub round_records: u64,
 }
 
 /// A worker's figures over a whole run.
@@ -72,6 +76,10 @@ pub struct WorkerFigures {
     pub exchange_secs: f64,
     /// Seconds saving checkpoints.
     pub checkpoint_secs: f64,
+    /// The largest of its memory estimates of a step (bytes): its part of the smallest memory limit its
+    /// process can run with.
+    #[serde(default)]
+    pub estimate_max: u64,
     /// Figures of the whole process, given by the first worker of each process (see
     /// [`ShardOptions::figures`](crate::shard::ShardOptions::figures)): peak memory (bytes).
     pub process_peak_memory: u64,

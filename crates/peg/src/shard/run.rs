@@ -93,6 +93,7 @@ pub(super) fn run_with<N: Counter, K: TableKey, T: Transport + ?Sized, H: LevelH
         // Memory: every process's workers' estimates against its limit.
         let needed =
             memory_needed::<K, N>(sh, &level, expected, last, (&pool, &wide_pool)) + hook.bytes();
+        figures.estimate_max = figures.estimate_max.max(needed);
         let notes = sh.gather(
             net,
             NoteBody::Start {
@@ -220,6 +221,8 @@ pub(super) fn run_with<N: Counter, K: TableKey, T: Transport + ?Sized, H: LevelH
                 exchange_secs: traffic.exchange_secs,
                 freeze_secs,
                 total_secs: t.elapsed().as_secs_f64(),
+                estimate: needed,
+                round_records: sh.round_for::<K>(expected, share_len as usize) as u64,
             });
         }
         // Save the next level (not after the last one: there is none).

@@ -379,6 +379,8 @@ fn run_spilled<N: Counter, K: TableKey, T: Transport + ?Sized>(
                 exchange_secs: traffic.exchange_secs,
                 freeze_secs: 0.0,
                 total_secs: t.elapsed().as_secs_f64(),
+                estimate: 0,
+                round_records: spill_round::<K>(sh) as u64,
             });
         }
         cur = Current { wide, mine };
@@ -401,8 +403,9 @@ struct Plan {
 /// The most passes a step may have.
 const MAX_PASSES: usize = 1 << 12;
 
-/// Bytes of a round's buffers per record of the round, with counters `D` (see `memory_needed`: about six
-/// copies of a round's records between processes, three within one).
+/// Bytes of a round's buffers per record of the round, with counters `D`: about six copies of a round's
+/// records between processes, three within one (the in-memory path's `memory_needed` counts them as measured
+/// since, the worker's own buffers and the copies of the records sent to other processes: less).
 fn round_record_bytes<K: TableKey, D: Counter>(sh: &Sh<'_>) -> u64 {
     let copies = if sh.opts.shape.processes > 1 { 6 } else { 3 };
     copies

@@ -267,7 +267,7 @@ pub(super) fn build<K: TableKey, S: Counter, D: Counter, T: Transport + ?Sized>(
     build_with(
         sh,
         ctx,
-        (expected, sh.round::<K>()),
+        (expected, sh.round_for::<K>(expected, src.len())),
         net,
         pool,
         traffic,
@@ -536,7 +536,38 @@ pub(super) fn freeze_share<K: TableKey, D: Counter>(
     }
 }
 
-/// The memory this worker expects the next step to need (as the engine estimates it, for its share).
+/// Bytes a record of a round takes on its way to a worker of another process, besides its place in the
+/// sender's buffers: packed into a parcel, carried by the transport and unpacked by the receiver (with its
+/// share of the source counters), at `counter` bytes a counter. Measured on the French board (16 levels,
+/// 2 and 3 processes of 1 worker, rounds of 0.75 to 3 M records): the peak grows by 34 to 38 bytes a record
+/// of a round with half of them sent away, 12.7 of them the sender's buffers.
+fn remote_record_bytes<K: TableKey>(counter: usize) -> u64 {
+    (4 * (std::mem::size_of::<Rec<K>>() + counter / 2) + 6) as u64
+}
+
+/// Bytes a record of a round takes when it goes to another worker of the same process: the buffers that
+/// replace the ones handed over, and the receiver's pool keeping them (measured on the French board:
+/// 2 processes of 2 workers peak 10 to 40 MiB above 2 processes of 1 worker with the same rounds per process,
+/// growing with the rounds).
+fn local_record_bytes<K: TableKey>() -> u64 {
+    12 * std::mem::size_of::<Rec<K>>() as u64
+}
+
+/// What a process of the cluster holds besides its workers' levels, tables and rounds: the program
+/// ([`BASE_BYTES`]) and timely's threads and buffers, 14 MiB, and 10 MiB more for each other process
+/// (measured on the French board with 2 and 3 processes of 1 worker: the peaks less the rest of the estimate,
+/// whatever the rounds).
+const PROCESS_BYTES: u64 = BASE_BYTES + (14 << 20);
+const PEER_BYTES: u64 = 10 << 20;
+
+/// The memory this worker expects the next step to need (its part of its process's: the processes' limits
+/// are checked against the sum of their workers'), for a next level of about `expected` classes.
+///
+/// While the next level is built: this share, the tables and a round's buffers; while it is frozen (the share
+/// expanded recycled into it, the buffers given back): the tables and the frozen next share. Besides: the
+/// process's own memory ([`PROCESS_BYTES`], [`PEER_BYTES`]). Measured against the peak resident memory of
+/// every process (French board to 23, 21 and 19 pegs, 2 x 1, 2 x 2 and 3 x 1; the English board whole), the
+/// estimate comes 4% to 25% above it (`crates/peg-cluster/tests/suite/memory.rs` checks it).
 pub(super) fn memory_needed<K: TableKey, N: Counter>(
     sh: &Sh<'_>,
     level: &AnyShare<N>,
@@ -552,17 +583,21 @@ pub(super) fn memory_needed<K: TableKey, N: Counter>(
             std::mem::size_of::<N>(),
         )
     };
-    let mine = expected / sh.workers() + 1;
+    let shape = sh.opts.shape;
+    let workers = sh.workers();
+    let mine = expected / workers + 1;
     let tables = (mine as f64 / INIT_LOAD * 1.07) as u64 * slot as u64;
-    let r = sh.round::<K>() as u64;
-    // A round's records and counters as the worker writes them, hands them over, packs them for another
-    // process, the transport carries them and the receiver unpacks them: about six copies between processes
-    // (measured on the French board: about 80 bytes a record of a round, 8-byte records), three within one.
-    let copies = if sh.opts.shape.processes > 1 { 6 } else { 3 };
+    // A round's records and counters: the worker's own buffers (a quarter of slack; a source's two counters
+    // for about six records), and for the share sent to other processes, the copies on the way.
     let bufs = if last {
         0
     } else {
-        copies * (r * std::mem::size_of::<Rec<K>>() as u64 * 5 / 4 + r / 4 * 2 * counter as u64)
+        let r = sh.round_for::<K>(expected, level.len()) as u64;
+        let local = shape.per_process.clamp(1, workers) as u64;
+        let remote = workers as u64 - local;
+        round_bytes_own::<K>(counter, r)
+            + r * remote / workers as u64 * remote_record_bytes::<K>(counter)
+            + r * (local - 1) / workers as u64 * local_record_bytes::<K>()
     };
     let (held_t, held_b) = pools.0.held();
     let (wide_t, wide_b) = pools.1.held();
@@ -571,14 +606,21 @@ pub(super) fn memory_needed<K: TableKey, N: Counter>(
     } else {
         level.bytes() as f64 / level.len() as f64
     };
-    // While the next level is built: this share, the tables and a round's buffers; while it is frozen (the
-    // share expanded recycled into it, the buffers given back): the tables and the frozen next share, whose
-    // classes take up to 1.3 times the bytes of this share's (measured on the French board building 19 pegs:
-    // 12.5 bytes a class expanded, 16 a class built, its counters wider and the arrays of the level before
-    // reused for its partitions).
+    // The frozen next share's classes take up to 1.3 times the bytes of this share's (measured on the French
+    // board building 19 pegs: 12.5 bytes a class expanded, 16 a class built, its counters wider and the
+    // arrays of the level before reused for its partitions). The share and tables while building take about
+    // 10% more than their arrays (the allocator, and tables grown past their estimate); the rest 5%.
     let tables = (held_t + wide_t).max(tables);
-    let building = level.bytes() + tables + (held_b + wide_b).max(bufs);
-    let freezing = (mine as f64 * per_class * 1.3) as u64 + tables;
-    let per_process = sh.opts.shape.per_process.max(1) as u64;
-    building.max(freezing) / 20 * 21 + BASE_BYTES / per_process
+    let building = (level.bytes() + tables) / 10 * 11 + (held_b + wide_b).max(bufs) / 20 * 21;
+    let freezing = ((mine as f64 * per_class * 1.3) as u64 + tables) / 20 * 21;
+    let per_process = shape.per_process.max(1) as u64;
+    let peers = shape.processes.max(1) as u64 - 1;
+    let process = (PROCESS_BYTES + PEER_BYTES * peers) / per_process;
+    building.max(freezing) + process
+}
+
+/// Bytes of a worker's own buffers of a round of `records` records with counters of `counter` bytes: its
+/// records (a quarter of slack) and the source counters it hands over with them (a pair for about six).
+fn round_bytes_own<K: TableKey>(counter: usize, records: u64) -> u64 {
+    records * std::mem::size_of::<Rec<K>>() as u64 * 5 / 4 + records / 6 * 2 * counter as u64
 }

@@ -6,7 +6,12 @@ use super::figures::{ShardStep, WorkerFigures};
 use super::wire::{Note, NoteBody, Shape, Transport};
 use crate::kernel::Kernel;
 use crate::level::{Layout, Mixer, PART_TARGET, TableKey};
-use crate::step::{CounterWidth, Progress, key_pbits, round_records};
+use crate::step::{
+    CounterWidth, Progress, key_pbits, round_records, round_records_quarter, round_within,
+};
+
+/// The fewest records a worker expands per exchange (each exchange waits for every worker).
+const MIN_ROUND_RECORDS: usize = 1 << 16;
 
 /// Settings of one worker's run.
 #[derive(Clone, Copy)]
@@ -113,8 +118,22 @@ impl Sh<'_> {
         if self.opts.round_records > 0 {
             self.opts.round_records
         } else {
-            (round_records::<K>() / self.workers().max(1)).max(1 << 16)
+            (round_records::<K>() / self.workers().max(1)).max(MIN_ROUND_RECORDS)
         }
+    }
+
+    /// Records this worker expands per exchange in a step from its share of `sources` classes to a next level
+    /// of about `expected` classes: [`Sh::round`], but no more than a quarter of the classes it builds (the
+    /// merge's floor, as the engine's least round) and than its sources can give. On a small board the fixed round
+    /// took more memory than the level: on the English board each process's round buffers held about as
+    /// much as its tables.
+    pub(super) fn round_for<K: TableKey>(&self, expected: usize, sources: usize) -> usize {
+        if self.opts.round_records > 0 {
+            return self.opts.round_records;
+        }
+        let built = expected / self.workers().max(1) + 1;
+        let level = round_records_quarter(built).max(MIN_ROUND_RECORDS);
+        round_within(self.round::<K>().min(level), sources)
     }
 
     /// All workers' notes, by worker, after checking that they are all at the same point.

@@ -52,6 +52,12 @@ pub(crate) fn round_records_least<K: TableKey>(classes: usize) -> usize {
     round_records::<K>().max(classes / CLASSES_PER_LEAST_ROUND_RECORD)
 }
 
+/// The least records per round for tables of about `classes` classes before the merge's cost per record
+/// grows with the tables: a quarter of the classes (without the floor of [`round_records_least`]).
+pub(crate) fn round_records_quarter(classes: usize) -> usize {
+    classes / CLASSES_PER_LEAST_ROUND_RECORD
+}
+
 /// Bytes of the buffers of a round of `records` records: records (with a quarter of slack) and source
 /// counters of `counter` bytes.
 pub(crate) fn round_bytes<K: TableKey>(counter: usize, records: usize) -> u64 {
@@ -264,6 +270,9 @@ impl<'p, K: TableKey, D: Counter> Rounds<'p, K, D> {
         let mut next = 0usize;
         let mut consumed = 0usize;
         let mut failure: Option<StepError> = None;
+        // The tables' bytes before this source: they are sized for the level (or pass) at the start, and grow
+        // only where a partition outgrows its estimate.
+        let tables_before = sink.bytes();
         loop {
             if next >= blocks.len() && (!Snk::LOCKSTEP || (more_after && failure.is_none())) {
                 break;
@@ -326,12 +335,15 @@ impl<'p, K: TableKey, D: Counter> Rounds<'p, K, D> {
                 let held = src.bytes() + buf_bytes + pool.bytes() + checks.held;
                 let used = held + table_bytes;
                 if used > limit {
-                    // The tables so far, extrapolated to the whole source level.
-                    let needed =
-                        held + (table_bytes as f64 * total as f64 / consumed.max(1) as f64) as u64;
+                    // What is held now, and the tables' growth so far extrapolated to the rest of the source
+                    // (the tables themselves were sized for the whole step at its start: extrapolating their
+                    // bytes, not their growth, named many times the memory the step needs).
+                    let grown = table_bytes.saturating_sub(tables_before) as f64;
+                    let rest = total.saturating_sub(consumed) as f64 / consumed.max(1) as f64;
+                    let needed = used + (grown * rest) as u64;
                     let e = StepError::Fatal(CountError::MemoryLimit {
                         pegs: next_pegs(ctx.k, ctx.pegs),
-                        needed: needed.max(used),
+                        needed,
                         limit,
                         classes_so_far: 0,
                     });
