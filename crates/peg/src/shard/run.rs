@@ -11,7 +11,7 @@ use super::wire::{NoteBody, Transport};
 use super::worker::Sh;
 use crate::counter::Counter;
 use crate::level::{Pool, Table, TableKey};
-use crate::step::{Ctx, State, next_pegs};
+use crate::step::{Ctx, State, fit_round, next_pegs};
 
 /// One worker's level-by-level enumeration (from the starts of `sh`, or from `resume`), calling `hook` with
 /// each level before it is expanded. Returns the state at the end and the level it resumed from.
@@ -90,9 +90,22 @@ pub(super) fn run_with<N: Counter, K: TableKey, T: Transport + ?Sized, H: LevelH
             parts: ctx.out.parts(),
             ..ctx
         };
-        // Memory: every process's workers' estimates against its limit.
-        let needed =
-            memory_needed::<K, N>(sh, &level, expected, last, (&pool, &wide_pool)) + hook.bytes();
+        // Memory: every process's workers' estimates against its limit. Where a worker's part of the limit
+        // has no room for its rounds, smaller ones, down to the fewest records an exchange takes.
+        let needs = |round: usize| {
+            memory_needed::<K, N>(sh, &level, (expected, round), last, (&pool, &wide_pool))
+                + hook.bytes()
+        };
+        let full = sh.round_for::<K>(expected, level.len());
+        let round = match sh.opts.max_memory {
+            Some(limit) => {
+                let mine = limit / shape.per_process.max(1) as u64;
+                let least = sh.least_round().min(full);
+                fit_round(full, least, |r| needs(r) <= mine).unwrap_or(least)
+            }
+            None => full,
+        };
+        let needed = needs(round);
         figures.estimate_max = figures.estimate_max.max(needed);
         let notes = sh.gather(
             net,
@@ -130,7 +143,15 @@ pub(super) fn run_with<N: Counter, K: TableKey, T: Transport + ?Sized, H: LevelH
         let share_len = level.len() as u64;
         let (acc, next_total, next, rebuilt) = match &level {
             AnyShare::Narrow(src) => {
-                let b = build::<K, N, N, T>(sh, &ctx, src, expected, net, &pool, &mut traffic)?;
+                let b = build::<K, N, N, T>(
+                    sh,
+                    &ctx,
+                    src,
+                    (expected, round),
+                    net,
+                    &pool,
+                    &mut traffic,
+                )?;
                 match conclude(sh, net, &ctx, b, &pool, false, &limits, so_far)? {
                     Some((acc, n, t)) => (acc, n, Next::Narrow(t), false),
                     None => {
@@ -138,7 +159,7 @@ pub(super) fn run_with<N: Counter, K: TableKey, T: Transport + ?Sized, H: LevelH
                             sh,
                             &ctx,
                             src,
-                            expected,
+                            (expected, round),
                             net,
                             &wide_pool,
                             &mut traffic,
@@ -153,7 +174,7 @@ pub(super) fn run_with<N: Counter, K: TableKey, T: Transport + ?Sized, H: LevelH
                     sh,
                     &ctx,
                     src,
-                    expected,
+                    (expected, round),
                     net,
                     &wide_pool,
                     &mut traffic,
@@ -222,7 +243,7 @@ pub(super) fn run_with<N: Counter, K: TableKey, T: Transport + ?Sized, H: LevelH
                 freeze_secs,
                 total_secs: t.elapsed().as_secs_f64(),
                 estimate: needed,
-                round_records: sh.round_for::<K>(expected, share_len as usize) as u64,
+                round_records: round as u64,
             });
         }
         // Save the next level (not after the last one: there is none).

@@ -259,7 +259,7 @@ pub(super) fn build<K: TableKey, S: Counter, D: Counter, T: Transport + ?Sized>(
     sh: &Sh<'_>,
     ctx: &Ctx<'_>,
     src: &ShareLevel<S>,
-    expected: usize,
+    (expected, round): (usize, usize),
     net: &mut T,
     pool: &Pool<K, D>,
     traffic: &mut Traffic,
@@ -267,7 +267,7 @@ pub(super) fn build<K: TableKey, S: Counter, D: Counter, T: Transport + ?Sized>(
     build_with(
         sh,
         ctx,
-        (expected, sh.round_for::<K>(expected, src.len())),
+        (expected, round),
         net,
         pool,
         traffic,
@@ -456,13 +456,13 @@ pub(super) fn step_wide<K: TableKey, S: Counter, T: Transport + ?Sized>(
     sh: &Sh<'_>,
     ctx: &Ctx<'_>,
     src: &ShareLevel<S>,
-    expected: usize,
+    sizes: (usize, usize),
     net: &mut T,
     wide_pool: &Pool<K, u128>,
     traffic: &mut Traffic,
     (limits, so_far): (&[Option<u64>], u64),
 ) -> Result<Agreed<K, u128>, ShardError> {
-    let b = build::<K, S, u128, T>(sh, ctx, src, expected, net, wide_pool, traffic)?;
+    let b = build::<K, S, u128, T>(sh, ctx, src, sizes, net, wide_pool, traffic)?;
     let conclusion = conclude(sh, net, ctx, b, wide_pool, true, limits, so_far)?;
     conclusion.ok_or_else(|| {
         CountError::Overflow {
@@ -554,14 +554,15 @@ fn local_record_bytes<K: TableKey>() -> u64 {
 }
 
 /// What a process of the cluster holds besides its workers' levels, tables and rounds: the program
-/// ([`BASE_BYTES`]) and timely's threads and buffers, 14 MiB, and 10 MiB more for each other process
-/// (measured on the French board with 2 and 3 processes of 1 worker: the peaks less the rest of the estimate,
-/// whatever the rounds).
-const PROCESS_BYTES: u64 = BASE_BYTES + (14 << 20);
+/// ([`BASE_BYTES`]) and timely's threads and buffers, 8 MiB, and 10 MiB more for each other process
+/// (measured, the peaks less the rest of the estimate: 2 to 9 MiB above the program with 2 processes of 1
+/// worker, French and English boards; 13 to 22 MiB with 3; the program alone 13 MiB).
+const PROCESS_BYTES: u64 = BASE_BYTES + (8 << 20);
 const PEER_BYTES: u64 = 10 << 20;
 
 /// The memory this worker expects the next step to need (its part of its process's: the processes' limits
-/// are checked against the sum of their workers'), for a next level of about `expected` classes.
+/// are checked against the sum of their workers'), for a next level of about `expected` classes built in
+/// rounds of `round` records.
 ///
 /// While the next level is built: this share, the tables and a round's buffers; while it is frozen (the share
 /// expanded recycled into it, the buffers given back): the tables and the frozen next share. Besides: the
@@ -571,7 +572,7 @@ const PEER_BYTES: u64 = 10 << 20;
 pub(super) fn memory_needed<K: TableKey, N: Counter>(
     sh: &Sh<'_>,
     level: &AnyShare<N>,
-    expected: usize,
+    (expected, round): (usize, usize),
     last: bool,
     pools: (&Pool<K, N>, &Pool<K, u128>),
 ) -> u64 {
@@ -592,7 +593,7 @@ pub(super) fn memory_needed<K: TableKey, N: Counter>(
     let bufs = if last {
         0
     } else {
-        let r = sh.round_for::<K>(expected, level.len()) as u64;
+        let r = round as u64;
         let local = shape.per_process.clamp(1, workers) as u64;
         let remote = workers as u64 - local;
         round_bytes_own::<K>(counter, r)

@@ -136,6 +136,15 @@ impl Sh<'_> {
         round_within(self.round::<K>().min(level), sources)
     }
 
+    /// The fewest records this worker expands per exchange where its memory limit has no room for more.
+    pub(super) fn least_round(&self) -> usize {
+        if self.opts.round_records > 0 {
+            self.opts.round_records
+        } else {
+            MIN_ROUND_RECORDS
+        }
+    }
+
     /// All workers' notes, by worker, after checking that they are all at the same point.
     pub(super) fn gather<T: Transport + ?Sized>(
         &self,
