@@ -45,7 +45,7 @@ pub use options::{CounterWidth, Options, Progress, StatsSink, StepStats};
 pub(crate) use plan::{BASE_BYTES, NARROW_KEY_BITS, key_pbits, narrow_keys, next_pegs};
 pub(crate) use rounds::{
     Builder, Checks, Rounds, fit_round, round_bytes, round_records, round_records_for,
-    round_records_least, round_records_quarter, round_within, sized_classes,
+    round_records_least, round_within, sized_classes,
 };
 pub(crate) use sink::{Sink, Stop, warm_worth};
 pub use state::State;

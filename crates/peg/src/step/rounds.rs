@@ -52,12 +52,6 @@ pub(crate) fn round_records_least<K: TableKey>(classes: usize) -> usize {
     round_records::<K>().max(classes / CLASSES_PER_LEAST_ROUND_RECORD)
 }
 
-/// The least records per round for tables of about `classes` classes before the merge's cost per record
-/// grows with the tables: a quarter of the classes (without the floor of [`round_records_least`]).
-pub(crate) fn round_records_quarter(classes: usize) -> usize {
-    classes / CLASSES_PER_LEAST_ROUND_RECORD
-}
-
 /// Bytes of the buffers of a round of `records` records: records (with a quarter of slack) and source
 /// counters of `counter` bytes.
 pub(crate) fn round_bytes<K: TableKey>(counter: usize, records: usize) -> u64 {
