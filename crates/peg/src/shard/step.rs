@@ -568,7 +568,7 @@ const PEER_BYTES: u64 = 10 << 20;
 /// expanded recycled into it, the buffers given back): the tables and the frozen next share. Besides: the
 /// process's own memory ([`PROCESS_BYTES`], [`PEER_BYTES`]). Measured against the peak resident memory of
 /// every process (French board to 23, 21 and 19 pegs, 2 x 1, 2 x 2 and 3 x 1; the English board whole), the
-/// estimate comes 4% to 25% above it (`crates/peg-cluster/tests/suite/memory.rs` checks it).
+/// estimate comes 2% to 25% above it (`crates/peg-cluster/tests/suite/memory.rs` checks it).
 pub(super) fn memory_needed<K: TableKey, N: Counter>(
     sh: &Sh<'_>,
     level: &AnyShare<N>,
