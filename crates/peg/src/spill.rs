@@ -26,9 +26,9 @@ use crate::level::{INIT_LOAD, Layout, PART_TARGET, Part, Pool, Slot, TableKey};
 use crate::problem::{Finish, Problem};
 use crate::shard::{SavedShare, ShareData};
 use crate::step::{
-    BASE_BYTES, Builder, Ctx, Options, Source, State, StepError, fit_round, key_pbits, narrow_keys,
-    next_pegs, round_bytes, round_records, round_records_for, round_records_least, round_within,
-    sized_classes,
+    BASE_BYTES, Builder, CounterWidth, Ctx, Options, Source, State, StepError, fit_round,
+    key_pbits, narrow_keys, next_pegs, round_bytes, round_records, round_records_for,
+    round_records_least, round_within, sized_classes,
 };
 
 /// Where a spilling enumeration keeps its levels: each level as numbered buckets, written once and read any
@@ -122,6 +122,12 @@ pub struct SpillStep {
     pub bytes_written: u64,
     /// Memory the step was planned to need.
     pub planned_bytes: u64,
+    /// The most memory the step was seen to hold, as the memory limit counts it (the bucket being expanded,
+    /// the tables, the round buffers' capacity, the arrays kept for reuse), measured after each bucket fed
+    /// and after each freeze; at most `planned_bytes` when the plan is right.
+    pub held_bytes: u64,
+    /// Whether a counter passed 64 bits and the step was planned and built again with 128-bit counters.
+    pub rebuilt_wide: bool,
     /// Records added into tables, over every pass.
     pub records: u64,
     /// Seconds expanding, merging, and in all.
@@ -253,11 +259,24 @@ pub fn count(
         Finish::Anywhere => None,
         Finish::Hole(h) => Some(k.normalize(1u64 << h).0),
     };
-    let run = |store: &mut dyn LevelStore, resume| {
-        if narrow_keys(&k) {
+    let run = |store: &mut dyn LevelStore, resume| match (opts.counter_width, narrow_keys(&k)) {
+        (CounterWidth::U64, true) => {
             run::<u64, u32>(&k, problem, finish_key, opts, store, resume, log)
-        } else {
+        }
+        (CounterWidth::U64, false) => {
             run::<u64, u64>(&k, problem, finish_key, opts, store, resume, log)
+        }
+        (CounterWidth::U16, true) => {
+            run::<u16, u32>(&k, problem, finish_key, opts, store, resume, log)
+        }
+        (CounterWidth::U16, false) => {
+            run::<u16, u64>(&k, problem, finish_key, opts, store, resume, log)
+        }
+        (CounterWidth::U128, true) => {
+            run::<u128, u32>(&k, problem, finish_key, opts, store, resume, log)
+        }
+        (CounterWidth::U128, false) => {
+            run::<u128, u64>(&k, problem, finish_key, opts, store, resume, log)
         }
     };
     let (mut levels, sf, sn) = run(store, resume)?;
@@ -314,7 +333,10 @@ fn run<N: Counter, K: TableKey>(
                     norm: one,
                 }],
             );
-            let st = State::start(start.count_ones(), first.len() as u64);
+            // Counters that start at 128 bits (a test's choice) make the first level wide.
+            let wide = std::mem::size_of::<N>() == 16;
+            let mut st = State::start(start.count_ones(), first.len() as u64);
+            st.wide = wide;
             let saved = store
                 .put(
                     st.pegs,
@@ -323,7 +345,7 @@ fn run<N: Counter, K: TableKey>(
                         layout: first.layout,
                         first: 0,
                         parts: &first.parts,
-                        wide: false,
+                        wide,
                     },
                 )
                 .map_err(SpillError::Store)?;
@@ -333,7 +355,7 @@ fn run<N: Counter, K: TableKey>(
             (
                 st,
                 Current {
-                    wide: false,
+                    wide,
                     buckets: vec![saved],
                 },
             )
@@ -341,6 +363,9 @@ fn run<N: Counter, K: TableKey>(
     };
     let pool: Pool<K, N> = Pool::new();
     let wide_pool: Pool<K, u128> = Pool::new();
+    // Records per class of the level expanded last (every successor, whichever pass kept it): how many
+    // sources a round of a pass covers. Unknown at the start of a run or a resume.
+    let mut records_per_source: Option<f64> = None;
     while st.goes_on(opts.max_levels) {
         let t = std::time::Instant::now();
         let pegs = st.pegs;
@@ -368,21 +393,36 @@ fn run<N: Counter, K: TableKey>(
             classes: sources,
             ..SpillStep::default()
         };
+        // Classes known if the step stops: the levels expanded, and the one being expanded.
+        let known = st.levels.iter().map(|l| l.classes).sum::<u64>() + sources;
+        let plan = Plan {
+            out,
+            expected,
+            last,
+            records_per_source,
+        };
         let result = if wide_src {
             step_with::<K, u128, u128>(
-                k, finish_key, opts, store, &cur, out, expected, last, &wide_pool, &mut step,
+                k, finish_key, opts, store, &cur, &plan, &wide_pool, 0, &mut step,
             )
             .map(|r| (r, true))
         } else {
-            match step_with::<K, N, N>(
-                k, finish_key, opts, store, &cur, out, expected, last, &pool, &mut step,
-            ) {
+            match step_with::<K, N, N>(k, finish_key, opts, store, &cur, &plan, &pool, 0, &mut step)
+            {
                 Ok(r) => Ok((r, false)),
-                // A counter passed the narrow width: the whole step again with wide counters.
-                Err(StepFail::Narrow) => step_with::<K, N, u128>(
-                    k, finish_key, opts, store, &cur, out, expected, last, &wide_pool, &mut step,
-                )
-                .map(|r| (r, true)),
+                // A counter passed the narrow width: the whole step again with wide counters, planned for
+                // them, after giving back what the narrow attempt kept (its tables' and buffers' arrays).
+                Err(StepFail::Narrow) => {
+                    pool.trim(0, 0, 0, 0);
+                    let narrow = pool.bytes();
+                    step.records = 0;
+                    step.held_bytes = 0;
+                    step.rebuilt_wide = true;
+                    step_with::<K, N, u128>(
+                        k, finish_key, opts, store, &cur, &plan, &wide_pool, narrow, &mut step,
+                    )
+                    .map(|r| (r, true))
+                }
                 Err(e) => Err(e),
             }
         };
@@ -390,8 +430,12 @@ fn run<N: Counter, K: TableKey>(
             StepFail::Narrow => SpillError::Count(CountError::Overflow {
                 pegs: next_pegs(k, pegs),
             }),
+            StepFail::Spill(SpillError::Count(e)) => SpillError::Count(so_far(e, known)),
             StepFail::Spill(e) => e,
         })?;
+        if !last {
+            records_per_source = Some(acc.records as f64 / sources.max(1) as f64);
+        }
         let next: u64 = saved.iter().map(|b| b.classes).sum();
         st.advance(k, &acc, next, wide)?;
         if let Some(p) = opts.progress
@@ -412,6 +456,24 @@ fn run<N: Counter, K: TableKey>(
         };
     }
     Ok((st.levels, st.solutions_full, st.solutions_normal))
+}
+
+/// A memory-limit error with the classes enumerated before it (the round driver does not know them).
+fn so_far(e: CountError, known: u64) -> CountError {
+    match e {
+        CountError::MemoryLimit {
+            pegs,
+            needed,
+            limit,
+            ..
+        } => CountError::MemoryLimit {
+            pegs,
+            needed,
+            limit,
+            classes_so_far: known,
+        },
+        e => e,
+    }
 }
 
 /// Why a step stopped: a narrow counter overflowed (build the step again wide), or a final error.
@@ -435,28 +497,59 @@ impl From<CountError> for StepFail {
     }
 }
 
+/// What a level step is built for: the next level's layout and expected size, whether it is the last, and
+/// the records per class of the level expanded before (when known).
+struct Plan {
+    out: Layout,
+    expected: usize,
+    last: bool,
+    records_per_source: Option<f64>,
+}
+
+/// Records per source class assumed when the step before was not seen (the first step of a run or of a
+/// resume): fewer than any board's widest levels give, so that the round's source counters are not
+/// underestimated.
+const RECORDS_PER_SOURCE_UNKNOWN: f64 = 4.0;
+
 /// The memory a pass needs for a bucket of `classes` classes of the next level built in rounds of `round`
-/// records, with a bucket of the level expanded of `src_bytes` bytes.
+/// records, with buckets of the level expanded of at most `src_bytes` bytes and `src_classes` classes, one
+/// pass of `passes`, each source class giving about `per_source` records over all passes.
+#[allow(clippy::too_many_arguments)]
 fn pass_bytes<K: TableKey, D: Counter>(
     classes: usize,
     src_bytes: u64,
+    src_classes: u64,
     per_class: f64,
     sources: u64,
     round: usize,
+    passes: usize,
+    per_source: f64,
 ) -> u64 {
     let slot = std::mem::size_of::<K>() + 2 * std::mem::size_of::<D>();
     let tables = (classes as f64 / INIT_LOAD * 1.07) as u64 * slot as u64;
-    let frozen = (classes as f64 * per_class) as u64;
-    // A round's buffers (smaller for a small level, as `Builder::feed` makes them).
+    // The frozen bucket's arrays (an eighth over their size, as the pool gives them), kept for the next pass.
+    let frozen = (classes as f64 * per_class * 1.125) as u64;
+    // A round's record buffers (smaller for a small level, as `Builder::feed` makes them).
     let counter = std::mem::size_of::<D>();
-    let bufs = round_bytes::<K>(counter, round)
-        .min(round_bytes::<K>(counter, round_within(round, sources as usize)) + (1 << 20));
-    // A bucket read while the one before it is freed, the tables, the bucket frozen from them (while the
-    // tables are freed one by one), a round's buffers; 5% for the allocator, and the program itself.
-    (2 * src_bytes + tables + frozen + bufs) / 20 * 21 + BASE_BYTES
+    let recs = round_bytes::<K>(0, round)
+        .min(round_bytes::<K>(0, round_within(round, sources as usize)) + (1 << 20));
+    // A round's source counters: a round takes source classes until the records this pass keeps fill it,
+    // about `per_source / passes` a class (at least a quarter, as the round driver assumes), every class with
+    // an entry whether or not its records are kept, and never more than a bucket of the level expanded; a
+    // tenth more for successors reached by several moves. The driver's first guess (a sixth of the round),
+    // and past it a quarter more than the need.
+    let kept = (per_source / passes as f64).max(0.25);
+    let round = round_within(round, src_classes as usize);
+    let entries = (round as f64 / kept).min(src_classes as f64) * 1.1;
+    let srcs = (round as u64 / 6 + (entries * 1.25) as u64) * 2 * counter as u64;
+    // The bucket being expanded (one at a time: each is dropped before the next is read), the tables, the
+    // bucket frozen from them (while the tables are freed one by one), a round's buffers; 5% for the
+    // allocator, and the program itself.
+    (src_bytes + tables + frozen + recs + srcs) / 20 * 21 + BASE_BYTES
 }
 
 /// One level step in passes: the statistics of the level expanded and the buckets of the next, written.
+/// `held` counts memory held besides (the arrays another pool kept).
 #[allow(clippy::too_many_arguments)]
 fn step_with<K: TableKey, S: Counter, D: Counter>(
     k: &Kernel,
@@ -464,23 +557,46 @@ fn step_with<K: TableKey, S: Counter, D: Counter>(
     opts: &Options<'_>,
     store: &mut dyn LevelStore,
     cur: &Current,
-    out: Layout,
-    expected: usize,
-    last: bool,
+    plan: &Plan,
     pool: &Pool<K, D>,
+    held: u64,
     step: &mut SpillStep,
 ) -> Result<(crate::step::Acc, Vec<SavedShare>), StepFail> {
+    let Plan {
+        out,
+        expected,
+        last,
+        records_per_source,
+    } = *plan;
     let bits = k.holes as u32;
     let pegs = step.pegs;
     let src_bytes = cur.buckets.iter().map(|b| b.bytes).max().unwrap_or(0);
+    let src_classes = cur.buckets.iter().map(|b| b.classes).max().unwrap_or(0);
     let sources: u64 = cur.buckets.iter().map(|b| b.classes).sum();
     let stored: u64 = cur.buckets.iter().map(|b| b.bytes).sum();
-    let per_class = (stored as f64 / sources.max(1) as f64).max(4.0) * 1.1;
+    // Bytes a class of the next level takes frozen: as this level's, a fifth more as counters grow (and a
+    // quarter more again where they are rebuilt at 128 bits: a stored counter takes the bytes its value needs).
+    let widen = if std::mem::size_of::<D>() > std::mem::size_of::<S>() {
+        1.25
+    } else {
+        1.0
+    };
+    let per_class = (stored as f64 / sources.max(1) as f64).max(4.0) * 1.2 * widen;
+    let per_source = records_per_source.unwrap_or(RECORDS_PER_SOURCE_UNKNOWN);
     let nparts = out.parts();
     // Classes a pass builds (each builds as many partitions), with `passes` passes.
     let classes_of = |passes: usize| sized_classes(out, nparts / passes, expected);
     let need = |passes: usize, round: usize| {
-        pass_bytes::<K, D>(classes_of(passes), src_bytes, per_class, sources, round)
+        held + pass_bytes::<K, D>(
+            classes_of(passes),
+            src_bytes,
+            src_classes,
+            per_class,
+            sources,
+            round,
+            passes,
+            per_source,
+        )
     };
     // The biggest round a pass of `passes` passes can have within the limit, from as big as the classes it
     // builds down to `least` of those.
@@ -511,6 +627,7 @@ fn step_with<K: TableKey, S: Counter, D: Counter>(
                                 pegs: next_pegs(k, pegs),
                                 needed: need(p, round_records::<K>()),
                                 limit,
+                                // (Filled in by the caller.)
                                 classes_so_far: 0,
                             },
                         )));
@@ -525,7 +642,7 @@ fn step_with<K: TableKey, S: Counter, D: Counter>(
     step.passes = passes;
     step.round_records = round as u64;
     step.planned_bytes = if last {
-        2 * src_bytes + BASE_BYTES
+        held + 2 * src_bytes + BASE_BYTES
     } else {
         need(passes, round)
     };
@@ -562,7 +679,9 @@ fn step_with<K: TableKey, S: Counter, D: Counter>(
                 first: piece.first,
                 parts: &piece.parts,
             };
-            builder.feed(&ctx, src, opts, 0)?;
+            builder.feed(&ctx, src, opts, held)?;
+            let now = held + src.bytes() + builder.bytes() + pool.bytes();
+            step.held_bytes = step.held_bytes.max(now);
             drop(piece);
         }
         step.records += builder.records();
@@ -584,6 +703,9 @@ fn step_with<K: TableKey, S: Counter, D: Counter>(
                 .map(|(i, t)| t.freeze(first + i, &out, pool))
                 .collect()
         };
+        // The bucket frozen, the tables' arrays given back to the pool.
+        let now = held + parts.iter().map(Part::bytes).sum::<u64>() + pool.bytes();
+        step.held_bytes = step.held_bytes.max(now);
         let bucket = Bucket {
             layout: out,
             first,

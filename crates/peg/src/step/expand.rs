@@ -103,6 +103,11 @@ impl<K: TableKey, D: Counter> Worker<K, D> {
     #[inline(always)]
     fn source(&mut self, full: D, norm: D) -> u32 {
         let i = self.srcs.len() as u32;
+        if self.srcs.len() == self.srcs.capacity() {
+            // A round that covers more source classes than its first guess: grow by a quarter, not double
+            // (the memory limit counts the capacity).
+            self.srcs.reserve_exact(self.srcs.capacity() / 4 + 64);
+        }
         self.srcs.push([full, norm]);
         i
     }

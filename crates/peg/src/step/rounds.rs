@@ -459,6 +459,17 @@ impl<'p, K: TableKey, D: Counter> Builder<'p, K, D> {
         self.rounds.records()
     }
 
+    /// Bytes held now by the tables and the round buffers (their capacity, as the memory limit counts them).
+    pub(crate) fn bytes(&mut self) -> u64 {
+        let bufs: u64 = self
+            .rounds
+            .workers
+            .iter_mut()
+            .map(|m| m.get_mut().unwrap_or_else(PoisonError::into_inner).bytes())
+            .sum();
+        bufs + self.sink.bytes()
+    }
+
     /// Expand `src` and add its records into the tables, in rounds. `held` counts memory held besides the
     /// source, the tables and the pool, for the memory limit.
     pub(crate) fn feed<S: Counter>(

@@ -211,3 +211,107 @@ fn too_little_free_space_stops_before_the_level() {
     let st = store.0.committed.unwrap().state;
     assert_eq!(st.pegs, pegs + 1);
 }
+
+/// Each step's figures of a run, with the run's result.
+fn run_steps(p: &Problem, opts: &Options<'_>) -> (Result<peg::Count, SpillError>, Vec<SpillStep>) {
+    let steps = Mutex::new(Vec::new());
+    let log = |s: &SpillStep| steps.lock().unwrap().push(*s);
+    let mut store = MemStore::default();
+    let r = spill::count(p, opts, &mut store, None, Some(&log));
+    (r, steps.into_inner().unwrap())
+}
+
+/// Every step holds no more memory than its plan counted, and plans within the limit: the bucket expanded,
+/// the tables, the rounds' record buffers and source counters (one entry per source class a round covers,
+/// which grow with the passes: a pass keeps fewer of each class's records), the frozen bucket's arrays kept
+/// for the next pass. With 64-bit counters, and with 16-bit ones that overflow at once, so that steps are
+/// planned again and rebuilt with 128-bit counters. The counts are the engine's.
+#[test]
+fn every_step_holds_no_more_than_its_plan() {
+    use peg::enumerate::CounterWidth;
+    for (name, levels, memory, width) in [
+        ("french", 15, 100u64 << 20, CounterWidth::U64),
+        ("french", 14, 80 << 20, CounterWidth::U64),
+        ("french", 14, 90 << 20, CounterWidth::U16),
+    ] {
+        let p = Problem::standard(Board::builtin(name).unwrap());
+        let want = enumerate::count(
+            &p,
+            &Options {
+                max_levels: Some(levels),
+                ..Options::default()
+            },
+        )
+        .unwrap();
+        let opts = Options {
+            max_levels: Some(levels),
+            max_memory: Some(memory),
+            counter_width: width,
+            ..Options::default()
+        };
+        let (got, steps) = run_steps(&p, &opts);
+        let what = format!(
+            "{name} {levels} levels under {} MiB, {width:?}",
+            memory >> 20
+        );
+        assert_eq!(got.unwrap(), want, "{what}");
+        assert!(steps.iter().any(|s| s.passes >= 4), "{what}: {steps:?}");
+        if width == CounterWidth::U16 {
+            assert!(steps.iter().any(|s| s.rebuilt_wide), "{what}");
+        }
+        for s in &steps {
+            assert!(s.planned_bytes <= memory, "{what}: {s:?}");
+            assert!(
+                s.held_bytes <= s.planned_bytes,
+                "{what}: {} pegs held {} bytes, planned {} ({} passes)",
+                s.pegs,
+                s.held_bytes,
+                s.planned_bytes,
+                s.passes
+            );
+        }
+    }
+}
+
+/// A step that cannot fit even one partition a pass stops before it starts, and says how many classes the
+/// levels before it had: those expanded and the one it would expand.
+#[test]
+fn a_step_that_cannot_fit_names_the_classes_so_far() {
+    let p = Problem::standard(Board::builtin("french").unwrap());
+    let levels = 14;
+    let full = enumerate::count(
+        &p,
+        &Options {
+            max_levels: Some(levels),
+            ..Options::default()
+        },
+    )
+    .unwrap();
+    let opts = Options {
+        max_levels: Some(levels),
+        max_memory: Some(40 << 20),
+        ..Options::default()
+    };
+    let (got, steps) = run_steps(&p, &opts);
+    let Err(SpillError::Count(peg::CountError::MemoryLimit {
+        pegs,
+        needed,
+        limit,
+        classes_so_far,
+    })) = got
+    else {
+        panic!("{got:?}");
+    };
+    assert_eq!(limit, 40 << 20);
+    assert!(needed > limit, "{needed}");
+    // Every level before the one not built was expanded or being expanded.
+    let want: u64 = full
+        .levels
+        .iter()
+        .filter(|l| l.pegs > pegs)
+        .map(|l| l.classes)
+        .sum();
+    assert!(want > 0);
+    assert_eq!(classes_so_far, want, "stopped before {pegs} pegs");
+    assert_eq!(steps.last().map(|s| s.pegs), Some(pegs + 2));
+}
