@@ -126,6 +126,27 @@ pub enum CountError {
     Cancelled,
 }
 
+impl CountError {
+    /// A memory-limit error with the classes enumerated before it filled in (the code that finds the step does
+    /// not fit does not know them); any other error as it is.
+    pub(crate) fn with_classes_so_far(self, classes: u64) -> CountError {
+        match self {
+            CountError::MemoryLimit {
+                pegs,
+                needed,
+                limit,
+                ..
+            } => CountError::MemoryLimit {
+                pegs,
+                needed,
+                limit,
+                classes_so_far: classes,
+            },
+            e => e,
+        }
+    }
+}
+
 /// "1 position", "2 positions".
 pub(crate) fn positions(n: u64) -> String {
     if n == 1 {

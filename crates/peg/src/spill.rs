@@ -430,7 +430,9 @@ fn run<N: Counter, K: TableKey>(
             StepFail::Narrow => SpillError::Count(CountError::Overflow {
                 pegs: next_pegs(k, pegs),
             }),
-            StepFail::Spill(SpillError::Count(e)) => SpillError::Count(so_far(e, known)),
+            StepFail::Spill(SpillError::Count(e)) => {
+                SpillError::Count(e.with_classes_so_far(known))
+            }
             StepFail::Spill(e) => e,
         })?;
         if !last {
@@ -456,24 +458,6 @@ fn run<N: Counter, K: TableKey>(
         };
     }
     Ok((st.levels, st.solutions_full, st.solutions_normal))
-}
-
-/// A memory-limit error with the classes enumerated before it (the round driver does not know them).
-fn so_far(e: CountError, known: u64) -> CountError {
-    match e {
-        CountError::MemoryLimit {
-            pegs,
-            needed,
-            limit,
-            ..
-        } => CountError::MemoryLimit {
-            pegs,
-            needed,
-            limit,
-            classes_so_far: known,
-        },
-        e => e,
-    }
 }
 
 /// Why a step stopped: a narrow counter overflowed (build the step again wide), or a final error.

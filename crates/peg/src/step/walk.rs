@@ -394,7 +394,7 @@ impl<'a, N: Counter, K: TableKey> Walk<'a, N, K> {
             StepError::Narrow => CountError::Overflow {
                 pegs: next_pegs(k, pegs),
             },
-            StepError::Fatal(e) => fix_mem(e, known),
+            StepError::Fatal(e) => e.with_classes_so_far(known),
         };
         let (pool, wide_pool) = (&self.pool, &self.wide_pool);
         // The source level: narrow counters (`Ok`) or wide ones (`Err`).
@@ -473,23 +473,6 @@ impl<'a, N: Counter, K: TableKey> Walk<'a, N, K> {
             sol_normal: acc.sol_normal,
             source,
         })
-    }
-}
-
-fn fix_mem(e: CountError, classes: u64) -> CountError {
-    match e {
-        CountError::MemoryLimit {
-            pegs,
-            needed,
-            limit,
-            ..
-        } => CountError::MemoryLimit {
-            pegs,
-            needed,
-            limit,
-            classes_so_far: classes,
-        },
-        e => e,
     }
 }
 
