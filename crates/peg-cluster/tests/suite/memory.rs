@@ -20,10 +20,8 @@ const CHILD: &str = "PEG_CLUSTER_MEMORY_PROCESS";
 /// about 170 to 185 MiB a process in two.
 const LEVELS: usize = 14;
 
-/// Peak resident bytes a process may hold per class of its widest share of a level (the French board's first
-/// 14 levels: about 61 bytes with two processes of one worker, 66 with two of two, when this test was
-/// written; the tables of the level built take about 28 bytes a class of it, and twice as many classes are
-/// built as held).
+/// Peak resident bytes a process may hold per class of its widest share of a level (the tables of the level
+/// built take about 28 bytes a class of it, and twice as many classes are built as held).
 const PEAK_PER_CLASS_HELD: f64 = 76.0;
 
 fn problem(board: &str) -> Problem {
@@ -153,7 +151,7 @@ fn run(board: &str, levels: usize, processes: usize, workers: usize) -> (String,
 
 /// The French board's first levels on two processes of one worker and on two of two: the engine's table;
 /// every process peaks below its memory estimate (so a limit the estimate passes is one the process keeps),
-/// the estimate at most 1.4 times the peak (1.13 to 1.25 when this test was written), and the peak per class held within what was measured.
+/// the estimate at most 1.4 times the peak, and the peak per class held within [`PEAK_PER_CLASS_HELD`].
 #[test]
 fn estimates_cover_the_peaks_and_memory_per_class_holds() {
     let opts = Options {

@@ -538,25 +538,20 @@ pub(super) fn freeze_share<K: TableKey, D: Counter>(
 
 /// Bytes a record of a round takes on its way to a worker of another process, besides its place in the
 /// sender's buffers: packed into a parcel, carried by the transport and unpacked by the receiver (with its
-/// share of the source counters), at `counter` bytes a counter. Measured on the French board (16 levels,
-/// 2 and 3 processes of 1 worker, rounds of 0.75 to 3 M records): the peak grows by 34 to 38 bytes a record
-/// of a round with half of them sent away, 12.7 of them the sender's buffers.
+/// share of the source counters), at `counter` bytes a counter (the per-record growth of the peak is in
+/// docs/experiments/peg.md).
 fn remote_record_bytes<K: TableKey>(counter: usize) -> u64 {
     (4 * (std::mem::size_of::<Rec<K>>() + counter / 2) + 6) as u64
 }
 
 /// Bytes a record of a round takes when it goes to another worker of the same process: the buffers that
-/// replace the ones handed over, and the receiver's pool keeping them (measured on the French board:
-/// 2 processes of 2 workers peak 10 to 40 MiB above 2 processes of 1 worker with the same rounds per process,
-/// growing with the rounds).
+/// replace the ones handed over, and the receiver's pool keeping them.
 fn local_record_bytes<K: TableKey>() -> u64 {
     12 * std::mem::size_of::<Rec<K>>() as u64
 }
 
 /// What a process of the cluster holds besides its workers' levels, tables and rounds: the program
-/// ([`BASE_BYTES`]) and timely's threads and buffers, 8 MiB, and 10 MiB more for each other process
-/// (measured, the peaks less the rest of the estimate: 2 to 9 MiB above the program with 2 processes of 1
-/// worker, French and English boards; 13 to 22 MiB with 3; the program alone 13 MiB).
+/// ([`BASE_BYTES`]) and timely's threads and buffers, 8 MiB, and 10 MiB more for each other process.
 const PROCESS_BYTES: u64 = BASE_BYTES + (8 << 20);
 const PEER_BYTES: u64 = 10 << 20;
 
@@ -566,9 +561,9 @@ const PEER_BYTES: u64 = 10 << 20;
 ///
 /// While the next level is built: this share, the tables and a round's buffers; while it is frozen (the share
 /// expanded recycled into it, the buffers given back): the tables and the frozen next share. Besides: the
-/// process's own memory ([`PROCESS_BYTES`], [`PEER_BYTES`]). Measured against the peak resident memory of
-/// every process (French board to 23, 21 and 19 pegs, 2 x 1, 2 x 2 and 3 x 1; the English board whole), the
-/// estimate comes 2% to 25% above it (`crates/peg-cluster/tests/suite/memory.rs` checks it).
+/// process's own memory ([`PROCESS_BYTES`], [`PEER_BYTES`]). The estimate covers every process's peak
+/// resident memory (`crates/peg-cluster/tests/suite/memory.rs` checks it; the margins are in
+/// docs/experiments/peg.md).
 pub(super) fn memory_needed<K: TableKey, N: Counter>(
     sh: &Sh<'_>,
     level: &AnyShare<N>,
