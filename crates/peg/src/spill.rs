@@ -128,6 +128,9 @@ pub struct SpillStep {
     pub held_bytes: u64,
     /// Whether a counter passed 64 bits and the step was planned and built again with 128-bit counters.
     pub rebuilt_wide: bool,
+    /// Times a pass held more than the memory limit and the rest of the step was planned again in passes
+    /// of half as many partitions (that pass built again): 0 when the plan was right.
+    pub replans: u32,
     /// Records added into tables, over every pass.
     pub records: u64,
     /// Seconds expanding, merging, and in all.
@@ -417,6 +420,7 @@ fn run<N: Counter, K: TableKey>(
                     let narrow = pool.bytes();
                     step.records = 0;
                     step.held_bytes = 0;
+                    step.replans = 0;
                     step.rebuilt_wide = true;
                     step_with::<K, N, u128>(
                         k, finish_key, opts, store, &cur, &plan, &wide_pool, narrow, &mut step,
@@ -495,6 +499,19 @@ struct Plan {
 /// underestimated.
 const RECORDS_PER_SOURCE_UNKNOWN: f64 = 4.0;
 
+/// Source classes a round of `round` records may expand, in a pass of `passes` over a level whose buckets
+/// have at most `src_classes` classes, each source class giving about `per_source` records over all passes: a
+/// round takes source classes until the records its pass keeps fill it, about `per_source / passes` a class
+/// (at least a quarter, as the round driver assumes), and never more than a bucket; a tenth more for
+/// successors reached by several moves. The round driver stops a round there ([`Builder::limit_sources`]),
+/// where a part of the level gives its pass fewer records than the average: each class expanded takes an
+/// entry in the round's source counters whether or not its records are kept.
+fn round_sources(round: usize, passes: usize, per_source: f64, src_classes: u64) -> usize {
+    let kept = (per_source / passes as f64).max(0.25);
+    let round = round_within(round, src_classes as usize);
+    ((round as f64 / kept).min(src_classes as f64) * 1.1) as usize
+}
+
 /// The memory a pass needs for a bucket of `classes` classes of the next level built in rounds of `round`
 /// records, with buckets of the level expanded of at most `src_bytes` bytes and `src_classes` classes, one
 /// pass of `passes`, each source class giving about `per_source` records over all passes.
@@ -517,15 +534,10 @@ fn pass_bytes<K: TableKey, D: Counter>(
     let counter = std::mem::size_of::<D>();
     let recs = round_bytes::<K>(0, round)
         .min(round_bytes::<K>(0, round_within(round, sources as usize)) + (1 << 20));
-    // A round's source counters: a round takes source classes until the records this pass keeps fill it,
-    // about `per_source / passes` a class (at least a quarter, as the round driver assumes), every class with
-    // an entry whether or not its records are kept, and never more than a bucket of the level expanded; a
-    // tenth more for successors reached by several moves. The driver's first guess (a sixth of the round),
-    // and past it a quarter more than the need.
-    let kept = (per_source / passes as f64).max(0.25);
-    let round = round_within(round, src_classes as usize);
-    let entries = (round as f64 / kept).min(src_classes as f64) * 1.1;
-    let srcs = (round as u64 / 6 + (entries * 1.25) as u64) * 2 * counter as u64;
+    // A round's source counters: its source classes at most, with a quarter more for a thread that took more
+    // than its share.
+    let entries = round_sources(round, passes, per_source, src_classes) as u64;
+    let srcs = entries / 4 * 5 * 2 * counter as u64;
     // The bucket being expanded (one at a time: each is dropped before the next is read), the tables, the
     // bucket frozen from them (while the tables are freed one by one), a round's buffers; 5% for the
     // allocator, and the program itself.
@@ -590,54 +602,62 @@ fn step_with<K: TableKey, S: Counter, D: Counter>(
             need(passes, r) <= limit
         })
     };
-    // The fewest passes that fit the memory limit with rounds of at least a quarter of the classes a pass
-    // builds (each pass expands the whole level again: that costs more than smaller rounds), the biggest
-    // rounds those passes have room for, and rounds down to the fixed size of a round where one partition a
-    // pass needs it.
-    let (passes, round) = if last {
+    // The fewest passes from `p` up that fit the memory limit with rounds of at least a quarter of the
+    // classes a pass builds (each pass expands the whole level again: that costs more than smaller rounds),
+    // the biggest rounds those passes have room for, and rounds down to the fixed size of a round where one
+    // partition a pass needs it.
+    let plan_from = |mut p: usize, limit: u64| loop {
+        if let Some(r) = fit(p, round_records_least::<K>, limit) {
+            return Ok((p, r));
+        }
+        if p >= nparts {
+            return match fit(p, |_| round_records::<K>(), limit) {
+                Some(r) => Ok((p, r)),
+                None => Err(StepFail::Spill(SpillError::Count(
+                    CountError::MemoryLimit {
+                        pegs: next_pegs(k, pegs),
+                        needed: need(p, round_records::<K>()),
+                        limit,
+                        // (Filled in by the caller.)
+                        classes_so_far: 0,
+                    },
+                ))),
+            };
+        }
+        p = (p * 2).min(nparts);
+    };
+    let (mut passes, mut round) = if last {
         (1, round_records::<K>())
     } else if let Some(limit) = opts.max_memory {
-        let mut p = 1usize;
-        loop {
-            if let Some(r) = fit(p, round_records_least::<K>, limit) {
-                break (p, r);
-            }
-            if p >= nparts {
-                match fit(p, |_| round_records::<K>(), limit) {
-                    Some(r) => break (p, r),
-                    None => {
-                        return Err(StepFail::Spill(SpillError::Count(
-                            CountError::MemoryLimit {
-                                pegs: next_pegs(k, pegs),
-                                needed: need(p, round_records::<K>()),
-                                limit,
-                                // (Filled in by the caller.)
-                                classes_so_far: 0,
-                            },
-                        )));
-                    }
-                }
-            }
-            p = (p * 2).min(nparts);
-        }
+        plan_from(1, limit)?
     } else {
         (1, round_records_for::<K>(classes_of(1)))
     };
-    step.passes = passes;
     step.round_records = round as u64;
     step.planned_bytes = if last {
         held + 2 * src_bytes + BASE_BYTES
     } else {
         need(passes, round)
     };
+    // A pass is checked against what the plan allows itself (the limit less the program and the allocator's
+    // share), so that a pass whose estimate was short is built again in smaller passes before the process
+    // holds more than the limit.
+    let checked = Options {
+        max_memory: opts
+            .max_memory
+            .map(|m| m.saturating_sub(BASE_BYTES) / 21 * 20),
+        ..*opts
+    };
     let mixer = crate::level::Mixer::new(bits);
     let mut acc = None;
     let mut saved = Vec::with_capacity(passes);
-    for pass in 0..passes {
-        let (first, end) = if last {
-            (0, 0)
+    // Partitions built so far: each pass builds the next `nparts / passes` of them.
+    let mut first = 0;
+    loop {
+        let end = if last {
+            0
         } else {
-            (pass * nparts / passes, (pass + 1) * nparts / passes)
+            (first + nparts / passes).min(nparts)
         };
         let ctx = Ctx {
             k,
@@ -651,6 +671,10 @@ fn step_with<K: TableKey, S: Counter, D: Counter>(
             parts: end - first,
         };
         let mut builder = Builder::<K, D>::new(&ctx, expected, round, pool);
+        if !last {
+            builder.limit_sources(round_sources(round, passes, per_source, src_classes));
+        }
+        let mut over = None;
         for b in &cur.buckets {
             let mut r = store
                 .get(b)
@@ -663,10 +687,46 @@ fn step_with<K: TableKey, S: Counter, D: Counter>(
                 first: piece.first,
                 parts: &piece.parts,
             };
-            builder.feed(&ctx, src, opts, held)?;
+            match builder.feed(&ctx, src, &checked, held) {
+                Ok(()) => {}
+                Err(StepError::Fatal(e @ CountError::MemoryLimit { .. })) => {
+                    over = Some(e);
+                    break;
+                }
+                Err(e) => return Err(e.into()),
+            }
             let now = held + src.bytes() + builder.bytes() + pool.bytes();
             step.held_bytes = step.held_bytes.max(now);
             drop(piece);
+        }
+        if let Some(e) = over {
+            // The pass held more than the limit (its estimate was short: the records a class gives this
+            // pass, or the frozen bucket's bytes, were more than the level before suggested): its tables
+            // are dropped, and the rest of the level is built in passes of half as many partitions each.
+            drop(builder);
+            let limit = opts.max_memory.unwrap_or(u64::MAX);
+            if last || passes >= nparts {
+                // In the words of the limit given: what the pass held, with the program's and the
+                // allocator's share.
+                let e = match e {
+                    CountError::MemoryLimit {
+                        pegs,
+                        needed,
+                        classes_so_far,
+                        ..
+                    } => CountError::MemoryLimit {
+                        pegs,
+                        needed: needed / 20 * 21 + BASE_BYTES,
+                        limit,
+                        classes_so_far,
+                    },
+                    e => e,
+                };
+                return Err(StepFail::Spill(SpillError::Count(e)));
+            }
+            (passes, round) = plan_from(passes * 2, limit)?;
+            step.replans += 1;
+            continue;
         }
         step.records += builder.records();
         let built = builder.finish()?;
@@ -676,6 +736,7 @@ fn step_with<K: TableKey, S: Counter, D: Counter>(
             acc = Some(built.acc);
         }
         if last {
+            step.passes = 1;
             break;
         }
         let parts: Vec<Part<D>> = {
@@ -697,10 +758,15 @@ fn step_with<K: TableKey, S: Counter, D: Counter>(
             wide: std::mem::size_of::<D>() == 16,
         };
         let s = store
-            .put(next_pegs(k, pegs), pass, &bucket)
+            .put(next_pegs(k, pegs), saved.len(), &bucket)
             .map_err(|e| StepFail::Spill(SpillError::Store(e)))?;
         saved.push(s);
         pool.recycle_parts(parts);
+        step.passes = saved.len();
+        first = end;
+        if first >= nparts {
+            break;
+        }
     }
     Ok((acc.unwrap_or_default(), saved))
 }

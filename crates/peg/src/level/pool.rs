@@ -64,6 +64,10 @@ impl<K: TableKey, C: Counter> Pool<K, C> {
         v.clear();
         if v.capacity() < n {
             v = Vec::with_capacity(n + n / 8);
+        } else if v.capacity() > n + n / 4 + 4096 {
+            // An array of a bigger partition (a level before had fewer partitions): shrunk, so that a level
+            // of small partitions does not hold the arrays of big ones.
+            v.shrink_to(n + n / 8);
         }
         v.resize(n, 0);
         v

@@ -186,6 +186,8 @@ pub(crate) struct Rounds<'p, K: TableKey, D: Counter> {
     records: u64,
     /// Records per source class expanded (an estimate, for the size of a round's slice of the source).
     per_source: f64,
+    /// Source classes a round may expand at most (each takes an entry in the round's source counters).
+    max_sources: usize,
     /// Pegs of the source level (for errors).
     pegs: u32,
     /// Whether a sink in lockstep said that no round follows.
@@ -206,9 +208,17 @@ impl<'p, K: TableKey, D: Counter> Rounds<'p, K, D> {
             rounds: 0,
             records: 0,
             per_source: 10.0,
+            max_sources: usize::MAX,
             pegs,
             ended: false,
         }
+    }
+
+    /// Let a round expand at most `n` source classes (at least one block), whatever records they give: a
+    /// bound on the round's source counters where few of each class's records are kept (a pass of a
+    /// spilling store keeps the records of its partitions only).
+    pub(crate) fn limit_sources(&mut self, n: usize) {
+        self.max_sources = n.max(1);
     }
 
     /// Records given to the sink so far.
@@ -242,10 +252,17 @@ impl<'p, K: TableKey, D: Counter> Rounds<'p, K, D> {
         let nthreads = self.workers.len();
         let pool = self.pool;
         let total = src.len();
+        let bounded = self.max_sources < usize::MAX;
         let (per_buf, per_srcs) = if ctx.emit {
             (
                 round / nthreads / nparts.max(1) * 5 / 4 + 16,
-                round / nthreads / 6,
+                // A round with a bound on its source classes has room for its share of them; otherwise a
+                // first guess, grown as the round needs.
+                if bounded {
+                    self.max_sources / nthreads + 64
+                } else {
+                    round / nthreads / 6
+                },
             )
         } else {
             (0, 0)
@@ -277,16 +294,58 @@ impl<'p, K: TableKey, D: Counter> Rounds<'p, K, D> {
             let t0 = std::time::Instant::now();
             let mut sources = None;
             if failure.is_none() && next < blocks.len() {
-                let want = (round as f64 / self.per_source / per_block) as usize;
-                let nb = want.clamp(1, blocks.len() - next);
-                let range = &blocks[next..next + nb];
-                next += nb;
-                match self.expand(ctx, src, range, checks.portable) {
-                    Ok(()) => {}
-                    Err(e) if Snk::LOCKSTEP => failure = Some(e),
-                    Err(e) => return Err(Stop::Step(e)),
+                // The round's slice of the source, taken in pieces: the records a source class gives vary
+                // along the level (a pass keeps the records of some partitions only, and which ones a class
+                // reaches follows its key), so the estimate from the round before can be far off. The first
+                // piece is three quarters of what that estimate asks for; each next one is what the records
+                // so far ask for at the rate this round has measured, until the round is nearly full, its
+                // source classes are used up, or the source is done.
+                let mut n = 0usize;
+                let mut kept = 0usize;
+                // As many source classes as a round of records at a quarter of a record each, at most.
+                let most = self.max_sources.min((round as f64 / 0.25) as usize).max(1);
+                loop {
+                    let rate = if n > 0 && kept > 0 {
+                        (kept as f64 / n as f64).max(0.25) * 1.05
+                    } else {
+                        self.per_source
+                    };
+                    let mut want = (round.saturating_sub(kept) as f64 / rate) as usize;
+                    if n == 0 && ctx.emit {
+                        want -= want / 4;
+                    }
+                    let want = want.min(most.saturating_sub(n));
+                    let nb = ((want as f64 / per_block) as usize).clamp(1, blocks.len() - next);
+                    let range = &blocks[next..next + nb];
+                    next += nb;
+                    let res = self.expand(ctx, src, range, checks.portable);
+                    n += range
+                        .iter()
+                        .map(|&(q, b)| src.block_len(q, b))
+                        .sum::<usize>();
+                    match res {
+                        Ok(()) => {}
+                        Err(e) if Snk::LOCKSTEP => {
+                            failure = Some(e);
+                            break;
+                        }
+                        Err(e) => return Err(Stop::Step(e)),
+                    }
+                    if !ctx.emit || next >= blocks.len() || n as f64 + per_block > most as f64 {
+                        break;
+                    }
+                    kept = self
+                        .workers
+                        .iter_mut()
+                        .map(|m| {
+                            let w = m.get_mut().unwrap_or_else(PoisonError::into_inner);
+                            w.bufs.iter().map(Vec::len).sum::<usize>()
+                        })
+                        .sum();
+                    if kept >= round - round / 16 {
+                        break;
+                    }
                 }
-                let n: usize = range.iter().map(|&(q, b)| src.block_len(q, b)).sum();
                 consumed += n;
                 sources = Some(n);
             }
@@ -312,11 +371,20 @@ impl<'p, K: TableKey, D: Counter> Rounds<'p, K, D> {
                 more
             };
             let buf_bytes: u64 = views.iter().map(|w| w.bytes()).sum();
+            // Buffers that grew past their share (a round whose records went mostly to some partitions, or
+            // to one thread) are shrunk back: the next round's records go elsewhere, and a buffer that kept
+            // the most any round gave it would hold the sum of the biggest shares, not a round's records.
             for w in &mut views {
                 for b in &mut w.bufs {
                     b.clear();
+                    if b.capacity() > per_buf + per_buf / 4 + 64 {
+                        b.shrink_to(per_buf);
+                    }
                 }
                 w.srcs.clear();
+                if bounded && w.srcs.capacity() > per_srcs + per_srcs / 4 + 64 {
+                    w.srcs.shrink_to(per_srcs);
+                }
             }
             self.timing.0 += (t1 - t0).as_secs_f64();
             self.timing.1 += t1.elapsed().as_secs_f64();
@@ -457,6 +525,11 @@ impl<'p, K: TableKey, D: Counter> Builder<'p, K, D> {
     /// Records added so far.
     pub(crate) fn records(&self) -> u64 {
         self.rounds.records()
+    }
+
+    /// Let a round expand at most `n` source classes (see [`Rounds::limit_sources`]).
+    pub(crate) fn limit_sources(&mut self, n: usize) {
+        self.rounds.limit_sources(n);
     }
 
     /// Bytes held now by the tables and the round buffers (their capacity, as the memory limit counts them).

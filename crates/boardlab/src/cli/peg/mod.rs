@@ -499,7 +499,8 @@ fn spill(
     let log = |s: &peg::spill::SpillStep| {
         eprintln!(
             "peg spill: {} pegs, {} classes, {} pass(es) in rounds of up to {} records, next {} classes, {} bytes \
-             written, planned {} MiB: expand {:.2} s merge {:.2} s ({:.1} ns a record) total {:.2} s",
+             written, planned {} MiB, held {} MiB, planned again {} time(s): expand {:.2} s merge {:.2} s \
+             ({:.1} ns a record) total {:.2} s",
             s.pegs,
             s.classes,
             s.passes,
@@ -507,6 +508,8 @@ fn spill(
             s.next_classes,
             s.bytes_written,
             s.planned_bytes >> 20,
+            s.held_bytes >> 20,
+            s.replans,
             s.expand_secs,
             s.merge_secs,
             s.merge_ns_per_record(),
