@@ -544,6 +544,25 @@ fn pass_bytes<K: TableKey, D: Counter>(
     (src_bytes + tables + frozen + recs + srcs) / 20 * 21 + BASE_BYTES
 }
 
+#[cfg(test)]
+thread_local! {
+    /// A test's fraction of the memory a pass is planned to need (1 in every run): a plan that falls short.
+    static PLAN_SHARE: std::cell::Cell<f64> = const { std::cell::Cell::new(1.0) };
+}
+
+/// The memory a pass is planned to need, `bytes` (a test may take a fraction of it, to see what a plan that
+/// falls short does).
+fn plan_short(bytes: u64) -> u64 {
+    #[cfg(test)]
+    {
+        (bytes as f64 * PLAN_SHARE.with(std::cell::Cell::get)) as u64
+    }
+    #[cfg(not(test))]
+    {
+        bytes
+    }
+}
+
 /// One level step in passes: the statistics of the level expanded and the buckets of the next, written.
 /// `held` counts memory held besides (the arrays another pool kept).
 #[allow(clippy::too_many_arguments)]
@@ -583,7 +602,7 @@ fn step_with<K: TableKey, S: Counter, D: Counter>(
     // Classes a pass builds (each builds as many partitions), with `passes` passes.
     let classes_of = |passes: usize| sized_classes(out, nparts / passes, expected);
     let need = |passes: usize, round: usize| {
-        held + pass_bytes::<K, D>(
+        held + plan_short(pass_bytes::<K, D>(
             classes_of(passes),
             src_bytes,
             src_classes,
@@ -592,7 +611,7 @@ fn step_with<K: TableKey, S: Counter, D: Counter>(
             round,
             passes,
             per_source,
-        )
+        ))
     };
     // The biggest round a pass of `passes` passes can have within the limit, from as big as the classes it
     // builds down to `least` of those.
@@ -769,4 +788,91 @@ fn step_with<K: TableKey, S: Counter, D: Counter>(
         }
     }
     Ok((acc.unwrap_or_default(), saved))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+    use std::io::Read;
+
+    use super::*;
+    use crate::board::Board;
+
+    /// Levels kept in memory.
+    #[derive(Default)]
+    struct MemStore(HashMap<String, Vec<u8>>);
+
+    impl LevelStore for MemStore {
+        fn put(
+            &mut self,
+            pegs: u32,
+            bucket: usize,
+            data: &dyn ShareData,
+        ) -> Result<SavedShare, String> {
+            let mut bytes = Vec::new();
+            data.write_to(&mut bytes).map_err(|e| e.to_string())?;
+            let name = format!("level-{pegs}-{bucket}");
+            let saved = SavedShare {
+                worker: bucket as u32,
+                classes: data.classes(),
+                bytes: bytes.len() as u64,
+                checksum: 0,
+                name: name.clone(),
+            };
+            self.0.insert(name, bytes);
+            Ok(saved)
+        }
+        fn get(&mut self, saved: &SavedShare) -> Result<Box<dyn Read + '_>, String> {
+            let b = self.0.get(&saved.name).ok_or("missing bucket")?;
+            Ok(Box::new(&b[..]))
+        }
+        fn commit(&mut self, _: &State, _: &[SavedShare]) -> Result<(), String> {
+            Ok(())
+        }
+        fn place(&self) -> String {
+            "memory".to_string()
+        }
+    }
+
+    /// A pass whose plan falls short of what it holds is dropped and its step goes on in passes of fewer
+    /// partitions: with every plan at half of what a pass needs, the French board's first 14 levels under
+    /// 90 MiB complete with the in-memory engine's count, some step is planned again, and no step is seen
+    /// holding more than the limit; at full plans none is planned again.
+    #[test]
+    fn a_pass_over_its_plan_is_built_again_in_smaller_passes() {
+        let p = Problem::standard(Board::builtin("french").expect("a built-in board"));
+        let levels = 14;
+        let limit = 90u64 << 20;
+        let want = crate::enumerate::count(
+            &p,
+            &Options {
+                max_levels: Some(levels),
+                ..Options::default()
+            },
+        )
+        .expect("the in-memory count");
+        for share in [1.0, 0.5] {
+            PLAN_SHARE.with(|c| c.set(share));
+            let steps = std::sync::Mutex::new(Vec::new());
+            let log = |s: &SpillStep| steps.lock().expect("the log").push(*s);
+            let opts = Options {
+                max_levels: Some(levels),
+                max_memory: Some(limit),
+                ..Options::default()
+            };
+            let got = count(&p, &opts, &mut MemStore::default(), None, Some(&log));
+            PLAN_SHARE.with(|c| c.set(1.0));
+            assert_eq!(got, Ok(want.clone()), "plans at {share}");
+            let steps = steps.into_inner().expect("the log");
+            let replans: u32 = steps.iter().map(|s| s.replans).sum();
+            if share < 1.0 {
+                assert!(replans > 0, "{steps:?}");
+            } else {
+                assert_eq!(replans, 0, "{steps:?}");
+            }
+            for s in &steps {
+                assert!(s.held_bytes <= limit, "plans at {share}: {s:?}");
+            }
+        }
+    }
 }

@@ -262,6 +262,7 @@ fn every_step_holds_no_more_than_its_plan() {
         // The steps that build a level (the last step only expands its level: it has no plan to keep).
         for s in steps.iter().filter(|s| s.next_classes > 0) {
             assert!(s.planned_bytes <= memory, "{what}: {s:?}");
+            assert_eq!(s.replans, 0, "{what}: {s:?}");
             assert!(
                 s.held_bytes <= s.planned_bytes,
                 "{what}: {} pegs held {} bytes, planned {} ({} passes)",
