@@ -6,6 +6,10 @@ use super::expand::{Ctx, StepError, Worker, expand_dispatch};
 use crate::counter::{Counter, NoCount};
 use crate::level::{BLOCK, Frozen, Layout, Part, Pool, Table, TableKey};
 
+/// Consecutive blocks of a partition in the order a step expands its source, before the next partition's
+/// (as many as a task of the expansion takes).
+const ROUND_ROBIN_BLOCKS: usize = 8;
+
 /// A stored level, with narrow or wide counters.
 pub(crate) enum AnyFrozen<N> {
     Narrow(Frozen<N>),
@@ -106,17 +110,26 @@ impl<'s, K: TableKey, C: Counter> Source<'s, K, C> {
             Source::Tables(t) => t.bytes(),
         }
     }
-    /// Every block, in order: (partition, block), partitions counted from the first one of the source.
+    /// Every block, in the order a level step expands them: (partition, block), partitions counted from the
+    /// first one of the source.
     pub(crate) fn blocks(&self) -> Vec<(usize, usize)> {
         let counts: Vec<usize> = match self {
             Source::Parts { parts, .. } => parts.iter().map(Part::blocks).collect(),
             Source::Tables(t) => t.tables.iter().map(Table::blocks).collect(),
         };
-        counts
-            .into_iter()
-            .enumerate()
-            .flat_map(|(q, n)| (0..n).map(move |b| (q, b)))
-            .collect()
+        // A successor's mixed key is its source's plus a constant of the jump (up to the symmetry taken), so
+        // a round that expanded a range of keys would give some partitions of the next level far more than
+        // their share, and its records a class would drift along the level. The blocks go round the
+        // partitions instead, a few consecutive ones of each at a time (read in one go): every slice of
+        // the list is spread over the whole level.
+        let most = counts.iter().copied().max().unwrap_or(0);
+        let mut order = Vec::with_capacity(counts.iter().sum());
+        for g in (0..most).step_by(ROUND_ROBIN_BLOCKS) {
+            for (q, &n) in counts.iter().enumerate() {
+                order.extend((g..(g + ROUND_ROBIN_BLOCKS).min(n)).map(|b| (q, b)));
+            }
+        }
+        order
     }
     /// About how many classes block `b` of partition `q` holds (exactly, for a stored level; on average, for
     /// tables).

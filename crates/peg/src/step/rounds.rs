@@ -192,6 +192,8 @@ pub(crate) struct Rounds<'p, K: TableKey, D: Counter> {
     pegs: u32,
     /// Whether a sink in lockstep said that no round follows.
     ended: bool,
+    /// The most bytes of record buffers (their capacity) a round held, and that round's records.
+    peak_bufs: (u64, u64),
 }
 
 impl<'p, K: TableKey, D: Counter> Rounds<'p, K, D> {
@@ -211,6 +213,7 @@ impl<'p, K: TableKey, D: Counter> Rounds<'p, K, D> {
             max_sources: usize::MAX,
             pegs,
             ended: false,
+            peak_bufs: (0, 0),
         }
     }
 
@@ -274,7 +277,7 @@ impl<'p, K: TableKey, D: Counter> Rounds<'p, K, D> {
                 w.srcs = pool.take_srcs(per_srcs);
             }
         }
-        // Every block of the source level, in key order: (partition, block).
+        // Every block of the source level, round the partitions: (partition, block).
         let blocks = src.blocks();
         // Classes a block holds on average (fewer than `BLOCK` in tables, which have empty slots).
         let per_block = (total as f64 / blocks.len().max(1) as f64).max(1.0);
@@ -371,6 +374,14 @@ impl<'p, K: TableKey, D: Counter> Rounds<'p, K, D> {
                 more
             };
             let buf_bytes: u64 = views.iter().map(|w| w.bytes()).sum();
+            let rec_bytes: u64 = views
+                .iter()
+                .map(|w| w.bufs.iter().map(Vec::capacity).sum::<usize>() as u64)
+                .sum::<u64>()
+                * std::mem::size_of::<Rec<K, D::Src>>() as u64;
+            if rec_bytes > self.peak_bufs.0 {
+                self.peak_bufs = (rec_bytes, now);
+            }
             // Buffers that grew past their share (a round whose records went mostly to some partitions, or
             // to one thread) are shrunk back: the next round's records go elsewhere, and a buffer that kept
             // the most any round gave it would hold the sum of the biggest shares, not a round's records.
@@ -525,6 +536,11 @@ impl<'p, K: TableKey, D: Counter> Builder<'p, K, D> {
     /// Records added so far.
     pub(crate) fn records(&self) -> u64 {
         self.rounds.records()
+    }
+
+    /// The most bytes of record buffers a round held (their capacity), and the records of that round.
+    pub(crate) fn peak_buffers(&self) -> (u64, u64) {
+        self.rounds.peak_bufs
     }
 
     /// Let a round expand at most `n` source classes (see [`Rounds::limit_sources`]).
