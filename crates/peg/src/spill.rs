@@ -22,7 +22,7 @@ use std::io::{Read, Write};
 use crate::count::{Count, CountError, Level};
 use crate::counter::Counter;
 use crate::kernel::Kernel;
-use crate::level::{INIT_LOAD, Layout, PART_TARGET, Part, Pool, Slot, TableKey};
+use crate::level::{INIT_LOAD, Layout, PART_TARGET, Part, Pool, Rec, Slot, TableKey};
 use crate::problem::{Finish, Problem};
 use crate::shard::{SavedShare, ShareData};
 use crate::step::{
@@ -128,9 +128,16 @@ pub struct SpillStep {
     pub held_bytes: u64,
     /// Whether a counter passed 64 bits and the step was planned and built again with 128-bit counters.
     pub rebuilt_wide: bool,
-    /// Times a pass held more than the memory limit and the rest of the step was planned again in passes
-    /// of half as many partitions (that pass built again): 0 when the plan was right.
+    /// Times a pass held more than its plan allowed and the rest of the step was planned again, with smaller
+    /// rounds or more passes (that pass built again): 0 when the plan was right.
     pub replans: u32,
+    /// The factor the step's memory estimate was scaled by: 1, or more where a pass of this step or of the
+    /// step before held more than its estimate (what it held over what was planned, and a twentieth more).
+    pub plan_scale: f64,
+    /// The most memory a round's record buffers held over the memory of the round's records (at most: a
+    /// round may fill less): 1.25 where the threads took even shares of every round, more where one took
+    /// more (its buffers grow). The next step's plan counts its rounds' buffers so.
+    pub record_buffers: f64,
     /// Records added into tables, over every pass.
     pub records: u64,
     /// Seconds expanding, merging, and in all.
@@ -369,6 +376,10 @@ fn run<N: Counter, K: TableKey>(
     // Records per class of the level expanded last (every successor, whichever pass kept it): how many
     // sources a round of a pass covers. Unknown at the start of a run or a resume.
     let mut records_per_source: Option<f64> = None;
+    // The scale of the last step's estimates (see [`SpillStep::plan_scale`]).
+    let mut plan_scale = 1.0;
+    // The record buffers' share of the last step (see [`SpillStep::record_buffers`]).
+    let mut record_buffers = None;
     while st.goes_on(opts.max_levels) {
         let t = std::time::Instant::now();
         let pegs = st.pegs;
@@ -403,6 +414,8 @@ fn run<N: Counter, K: TableKey>(
             expected,
             last,
             records_per_source,
+            correction: plan_scale,
+            record_buffers,
         };
         let result = if wide_src {
             step_with::<K, u128, u128>(
@@ -441,6 +454,8 @@ fn run<N: Counter, K: TableKey>(
         })?;
         if !last {
             records_per_source = Some(acc.records as f64 / sources.max(1) as f64);
+            plan_scale = step.plan_scale;
+            record_buffers = Some(step.record_buffers);
         }
         let next: u64 = saved.iter().map(|b| b.classes).sum();
         st.advance(k, &acc, next, wide)?;
@@ -485,19 +500,26 @@ impl From<CountError> for StepFail {
     }
 }
 
-/// What a level step is built for: the next level's layout and expected size, whether it is the last, and
-/// the records per class of the level expanded before (when known).
+/// What a level step is built for: the next level's layout and expected size, whether it is the last, the
+/// records per class of the level expanded before (when known), and the scale of the step before's estimate.
 struct Plan {
     out: Layout,
     expected: usize,
     last: bool,
     records_per_source: Option<f64>,
+    correction: f64,
+    record_buffers: Option<f64>,
 }
 
 /// Records per source class assumed when the step before was not seen (the first step of a run or of a
 /// resume): fewer than any board's widest levels give, so that the round's source counters are not
 /// underestimated.
 const RECORDS_PER_SOURCE_UNKNOWN: f64 = 4.0;
+
+/// The record buffers' memory over a round's records assumed when the step before was not seen: the round
+/// driver gives each thread buffers a quarter over an even share, and a thread that takes more grows its own
+/// (measured on the diamond: 1.25 to 1.45).
+const RECORD_BUFFERS_UNKNOWN: f64 = 1.5;
 
 /// Source classes a round of `round` records may expand, in a pass of `passes` over a level whose buckets
 /// have at most `src_classes` classes, each source class giving about `per_source` records over all passes: a
@@ -514,7 +536,8 @@ fn round_sources(round: usize, passes: usize, per_source: f64, src_classes: u64)
 
 /// The memory a pass needs for a bucket of `classes` classes of the next level built in rounds of `round`
 /// records, with buckets of the level expanded of at most `src_bytes` bytes and `src_classes` classes, one
-/// pass of `passes`, each source class giving about `per_source` records over all passes.
+/// pass of `passes`, each source class giving about `per_source` records over all passes, the record buffers
+/// taking `buf_share` times the memory of a round's records.
 #[allow(clippy::too_many_arguments)]
 fn pass_bytes<K: TableKey, D: Counter>(
     classes: usize,
@@ -525,14 +548,17 @@ fn pass_bytes<K: TableKey, D: Counter>(
     round: usize,
     passes: usize,
     per_source: f64,
+    buf_share: f64,
 ) -> u64 {
     let slot = std::mem::size_of::<K>() + 2 * std::mem::size_of::<D>();
     let tables = (classes as f64 / INIT_LOAD * 1.07) as u64 * slot as u64;
     // The frozen bucket's arrays (an eighth over their size, as the pool gives them), kept for the next pass.
     let frozen = (classes as f64 * per_class * 1.125) as u64;
-    // A round's record buffers (smaller for a small level, as `Builder::feed` makes them).
+    // A round's record buffers (`buf_share` times its records; smaller for a small level, as
+    // `Builder::feed` makes them).
     let counter = std::mem::size_of::<D>();
-    let recs = round_bytes::<K>(0, round)
+    let rec = std::mem::size_of::<Rec<K>>() as f64;
+    let recs = ((round as f64 * rec * buf_share) as u64)
         .min(round_bytes::<K>(0, round_within(round, sources as usize)) + (1 << 20));
     // A round's source counters: its source classes at most, with a quarter more for a thread that took more
     // than its share.
@@ -582,7 +608,12 @@ fn step_with<K: TableKey, S: Counter, D: Counter>(
         expected,
         last,
         records_per_source,
+        correction,
+        record_buffers,
     } = *plan;
+    // The record buffers' memory over a round's records: a twentieth over the step before's, and at least
+    // what even shares of every round take.
+    let buf_share = record_buffers.map_or(RECORD_BUFFERS_UNKNOWN, |f| (f * 1.05).clamp(1.25, 2.5));
     let bits = k.holes as u32;
     let pegs = step.pegs;
     let src_bytes = cur.buckets.iter().map(|b| b.bytes).max().unwrap_or(0);
@@ -601,41 +632,47 @@ fn step_with<K: TableKey, S: Counter, D: Counter>(
     let nparts = out.parts();
     // Classes a pass builds (each builds as many partitions), with `passes` passes.
     let classes_of = |passes: usize| sized_classes(out, nparts / passes, expected);
-    let need = |passes: usize, round: usize| {
-        held + plan_short(pass_bytes::<K, D>(
-            classes_of(passes),
-            src_bytes,
-            src_classes,
-            per_class,
-            sources,
-            round,
-            passes,
-            per_source,
-        ))
+    // The memory a pass of `passes` passes in rounds of `round` records needs, its estimate scaled by `corr`
+    // (above 1 once a pass of the step or the one before held more than its estimate).
+    let need = |passes: usize, round: usize, corr: f64| {
+        held + plan_short(
+            (corr
+                * pass_bytes::<K, D>(
+                    classes_of(passes),
+                    src_bytes,
+                    src_classes,
+                    per_class,
+                    sources,
+                    round,
+                    passes,
+                    per_source,
+                    buf_share,
+                ) as f64) as u64,
+        )
     };
     // The biggest round a pass of `passes` passes can have within the limit, from as big as the classes it
     // builds down to `least` of those.
-    let fit = |passes: usize, least: fn(usize) -> usize, limit: u64| {
+    let fit = |passes: usize, least: fn(usize) -> usize, limit: u64, corr: f64| {
         let classes = classes_of(passes);
         fit_round(round_records_for::<K>(classes), least(classes), |r| {
-            need(passes, r) <= limit
+            need(passes, r, corr) <= limit
         })
     };
     // The fewest passes from `p` up that fit the memory limit with rounds of at least a quarter of the
     // classes a pass builds (each pass expands the whole level again: that costs more than smaller rounds),
     // the biggest rounds those passes have room for, and rounds down to the fixed size of a round where one
     // partition a pass needs it.
-    let plan_from = |mut p: usize, limit: u64| loop {
-        if let Some(r) = fit(p, round_records_least::<K>, limit) {
+    let plan_from = |mut p: usize, limit: u64, corr: f64| loop {
+        if let Some(r) = fit(p, round_records_least::<K>, limit, corr) {
             return Ok((p, r));
         }
         if p >= nparts {
-            return match fit(p, |_| round_records::<K>(), limit) {
+            return match fit(p, |_| round_records::<K>(), limit, corr) {
                 Some(r) => Ok((p, r)),
                 None => Err(StepFail::Spill(SpillError::Count(
                     CountError::MemoryLimit {
                         pegs: next_pegs(k, pegs),
-                        needed: need(p, round_records::<K>()),
+                        needed: need(p, round_records::<K>(), corr),
                         limit,
                         // (Filled in by the caller.)
                         classes_so_far: 0,
@@ -645,18 +682,20 @@ fn step_with<K: TableKey, S: Counter, D: Counter>(
         }
         p = (p * 2).min(nparts);
     };
+    let mut corr = correction.max(1.0);
     let (mut passes, mut round) = if last {
         (1, round_records::<K>())
     } else if let Some(limit) = opts.max_memory {
-        plan_from(1, limit)?
+        plan_from(1, limit, corr)?
     } else {
         (1, round_records_for::<K>(classes_of(1)))
     };
     step.round_records = round as u64;
+    step.plan_scale = corr;
     step.planned_bytes = if last {
         held + 2 * src_bytes + BASE_BYTES
     } else {
-        need(passes, round)
+        need(passes, round, corr)
     };
     // A pass is checked against what the plan allows itself (the limit less the program and the allocator's
     // share), so that a pass whose estimate was short is built again in smaller passes before the process
@@ -743,10 +782,24 @@ fn step_with<K: TableKey, S: Counter, D: Counter>(
                 };
                 return Err(StepFail::Spill(SpillError::Count(e)));
             }
-            (passes, round) = plan_from(passes * 2, limit)?;
+            // The estimate scaled by what the pass was seen to need (a twentieth more), and the fewest passes
+            // from these up with the biggest rounds that fit: smaller rounds in as many passes where they
+            // have room (each pass expands the whole level again).
+            if let CountError::MemoryLimit { needed, .. } = e {
+                let planned =
+                    (need(passes, round, corr) - held).saturating_sub(BASE_BYTES) / 21 * 20;
+                corr *= (needed as f64 / planned.max(1) as f64).max(1.0) * 1.05;
+            }
+            (passes, round) = plan_from(passes, limit, corr)?;
+            step.plan_scale = corr;
+            step.round_records = round as u64;
             step.replans += 1;
             continue;
         }
+        let (peak, _) = builder.peak_buffers();
+        step.record_buffers = step
+            .record_buffers
+            .max(peak as f64 / (round as f64 * std::mem::size_of::<Rec<K>>() as f64));
         step.records += builder.records();
         let built = builder.finish()?;
         step.expand_secs += built.expand_secs;

@@ -382,13 +382,14 @@ impl<'p, K: TableKey, D: Counter> Rounds<'p, K, D> {
             if rec_bytes > self.peak_bufs.0 {
                 self.peak_bufs = (rec_bytes, now);
             }
-            // Buffers that grew past their share (a round whose records went mostly to some partitions, or
-            // to one thread) are shrunk back: the next round's records go elsewhere, and a buffer that kept
-            // the most any round gave it would hold the sum of the biggest shares, not a round's records.
+            // Buffers that grew past their share (a thread that took more of the round than the other, or a
+            // partition that got more than its share) are shrunk back: the next round's records fall
+            // otherwise, and buffers that kept the most any round gave them would hold the sum of the biggest
+            // shares, not a round's records.
             for w in &mut views {
                 for b in &mut w.bufs {
                     b.clear();
-                    if b.capacity() > per_buf + per_buf / 4 + 64 {
+                    if b.capacity() > per_buf + 64 {
                         b.shrink_to(per_buf);
                     }
                 }
