@@ -89,8 +89,8 @@ fn run(
 #[test]
 fn spilled_counts_equal_the_engine() {
     for (name, levels, memory) in [
-        ("english", Some(14), 100u64 << 20),
-        ("french", Some(12), 100 << 20),
+        ("english", Some(14), 64u64 << 20),
+        ("french", Some(12), 64 << 20),
         ("diamond", Some(9), 70 << 20),
         ("wiegleb", Some(8), 70 << 20),
         ("triangle", None, 70 << 20),
@@ -109,7 +109,7 @@ fn spilled_counts_equal_the_engine() {
         let mut store = MemStore::default();
         let (got, passes) = run(&p, &opts, &mut store, None);
         assert_eq!(got.unwrap(), want, "{name} under {memory} bytes");
-        if name == "english" && memory == 100 << 20 || name == "french" {
+        if name == "english" || name == "french" {
             assert!(passes > 1, "{name}: every step was one pass");
         }
     }
