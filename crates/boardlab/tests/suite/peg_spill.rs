@@ -46,7 +46,7 @@ fn spilled_counts_match_and_resume_after_a_kill() {
         "peg",
         "count",
         "--max-memory",
-        "100M",
+        "64M",
         "--spill",
         s,
     ];
