@@ -518,7 +518,7 @@ const RECORDS_PER_SOURCE_UNKNOWN: f64 = 4.0;
 
 /// The record buffers' memory over a round's records assumed when the step before was not seen: the round
 /// driver gives each thread buffers a quarter over an even share, and a thread that takes more grows its own
-/// (measured on the diamond: 1.25 to 1.45).
+/// (docs/experiments/peg.md has the shares measured on the diamond).
 const RECORD_BUFFERS_UNKNOWN: f64 = 1.5;
 
 /// Source classes a round of `round` records may expand, in a pass of `passes` over a level whose buckets
