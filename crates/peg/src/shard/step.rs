@@ -545,9 +545,10 @@ fn remote_record_bytes<K: TableKey>(counter: usize) -> u64 {
 }
 
 /// Bytes a record of a round takes when it goes to another worker of the same process: the buffers that
-/// replace the ones handed over, and the receiver's pool keeping them.
+/// replace the ones handed over, and the receiver's pool keeping them (shrunk back to their share after each
+/// round; the measurements are in docs/experiments/peg.md).
 fn local_record_bytes<K: TableKey>() -> u64 {
-    12 * std::mem::size_of::<Rec<K>>() as u64
+    4 * std::mem::size_of::<Rec<K>>() as u64
 }
 
 /// What a process of the cluster holds besides its workers' levels, tables and rounds: the program
