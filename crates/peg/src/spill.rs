@@ -796,7 +796,7 @@ fn step_with<K: TableKey, S: Counter, D: Counter>(
             step.replans += 1;
             continue;
         }
-        let (peak, _) = builder.peak_buffers();
+        let peak = builder.peak_buffers();
         step.record_buffers = step
             .record_buffers
             .max(peak as f64 / (round as f64 * std::mem::size_of::<Rec<K>>() as f64));

@@ -192,8 +192,8 @@ pub(crate) struct Rounds<'p, K: TableKey, D: Counter> {
     pegs: u32,
     /// Whether a sink in lockstep said that no round follows.
     ended: bool,
-    /// The most bytes of record buffers (their capacity) a round held, and that round's records.
-    peak_bufs: (u64, u64),
+    /// The most bytes of record buffers (their capacity) a round held.
+    peak_bufs: u64,
 }
 
 impl<'p, K: TableKey, D: Counter> Rounds<'p, K, D> {
@@ -213,7 +213,7 @@ impl<'p, K: TableKey, D: Counter> Rounds<'p, K, D> {
             max_sources: usize::MAX,
             pegs,
             ended: false,
-            peak_bufs: (0, 0),
+            peak_bufs: 0,
         }
     }
 
@@ -374,14 +374,12 @@ impl<'p, K: TableKey, D: Counter> Rounds<'p, K, D> {
                 more
             };
             let buf_bytes: u64 = views.iter().map(|w| w.bytes()).sum();
-            let rec_bytes: u64 = views
+            // (The record buffers' part of it: all but the source counters.)
+            let srcs_bytes: usize = views
                 .iter()
-                .map(|w| w.bufs.iter().map(Vec::capacity).sum::<usize>() as u64)
-                .sum::<u64>()
-                * std::mem::size_of::<Rec<K, D::Src>>() as u64;
-            if rec_bytes > self.peak_bufs.0 {
-                self.peak_bufs = (rec_bytes, now);
-            }
+                .map(|w| w.srcs.capacity() * std::mem::size_of::<[D; 2]>())
+                .sum();
+            self.peak_bufs = self.peak_bufs.max(buf_bytes - srcs_bytes as u64);
             // Buffers that grew past their share (a thread that took more of the round than the other, or a
             // partition that got more than its share) are shrunk back: the next round's records fall
             // otherwise, and buffers that kept the most any round gave them would hold the sum of the biggest
@@ -539,8 +537,8 @@ impl<'p, K: TableKey, D: Counter> Builder<'p, K, D> {
         self.rounds.records()
     }
 
-    /// The most bytes of record buffers a round held (their capacity), and the records of that round.
-    pub(crate) fn peak_buffers(&self) -> (u64, u64) {
+    /// The most bytes of record buffers a round held (their capacity).
+    pub(crate) fn peak_buffers(&self) -> u64 {
         self.rounds.peak_bufs
     }
 

@@ -140,14 +140,7 @@ fn runs_stopped_at_any_write_resume_to_the_same_count() {
             max_memory: Some(memory),
             ..Options::default()
         };
-        let want = enumerate::count(
-            &p,
-            &Options {
-                max_levels: levels,
-                ..Options::default()
-            },
-        )
-        .unwrap();
+        let want = engine_count(&p, levels);
         let mut full = MemStore::default();
         let (got, passes) = run(&p, &opts, &mut full, None);
         assert_eq!(got.unwrap(), want, "{name}");
@@ -212,6 +205,18 @@ fn too_little_free_space_stops_before_the_level() {
     assert_eq!(st.pegs, pegs + 1);
 }
 
+/// The in-memory engine's count of the first `levels` levels (all without).
+fn engine_count(p: &Problem, levels: Option<usize>) -> peg::Count {
+    enumerate::count(
+        p,
+        &Options {
+            max_levels: levels,
+            ..Options::default()
+        },
+    )
+    .unwrap()
+}
+
 /// Each step's figures of a run, with the run's result.
 fn run_steps(p: &Problem, opts: &Options<'_>) -> (Result<peg::Count, SpillError>, Vec<SpillStep>) {
     let steps = Mutex::new(Vec::new());
@@ -235,14 +240,7 @@ fn every_step_holds_no_more_than_its_plan() {
         ("french", 14, 90 << 20, CounterWidth::U16),
     ] {
         let p = Problem::standard(Board::builtin(name).unwrap());
-        let want = enumerate::count(
-            &p,
-            &Options {
-                max_levels: Some(levels),
-                ..Options::default()
-            },
-        )
-        .unwrap();
+        let want = engine_count(&p, Some(levels));
         let opts = Options {
             max_levels: Some(levels),
             max_memory: Some(memory),
@@ -281,14 +279,7 @@ fn every_step_holds_no_more_than_its_plan() {
 fn a_step_that_cannot_fit_names_the_classes_so_far() {
     let p = Problem::standard(Board::builtin("french").unwrap());
     let levels = 14;
-    let full = enumerate::count(
-        &p,
-        &Options {
-            max_levels: Some(levels),
-            ..Options::default()
-        },
-    )
-    .unwrap();
+    let full = engine_count(&p, Some(levels));
     let opts = Options {
         max_levels: Some(levels),
         max_memory: Some(40 << 20),
